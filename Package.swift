@@ -1,0 +1,87 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Module map (dependencies point one way, top to bottom):
+//
+//   routemap (executable)  ─ command line: serve, migrate
+//     RoutemapAPI          ─ wires HTTP, domain and navigation: the /v1 endpoints
+//       RoutemapNavigation ─ route registry, steps, walks (knows no POS data)
+//       RoutemapDomain     ─ menu, bills, money, payments, the store protocol (knows no HTTP)
+//       RoutemapHTTP       ─ Request/Response/Router over libmicrohttpd (knows no POS)
+//         CMicroHTTPD      ─ system-library shim for libmicrohttpd
+//       RoutemapJSON       ─ a strict JSON value, parser and writer
+//     RoutemapStorage      ─ SQLite (GRDB) implementation of the domain's store, migrations
+let package = Package(
+    name: "routemap",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "routemap", targets: ["routemap"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(name: "RoutemapJSON"),
+        .target(
+            name: "RoutemapHTTP",
+            dependencies: [
+                "CMicroHTTPD",
+                "RoutemapJSON",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "RoutemapDomain"),
+        .target(
+            name: "RoutemapStorage",
+            dependencies: [
+                "RoutemapDomain",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(name: "RoutemapNavigation", dependencies: ["RoutemapJSON"]),
+        .target(
+            name: "RoutemapAPI",
+            dependencies: [
+                "RoutemapHTTP",
+                "RoutemapJSON",
+                "RoutemapDomain",
+                "RoutemapNavigation",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "routemap",
+            dependencies: [
+                "RoutemapAPI",
+                "RoutemapHTTP",
+                "RoutemapStorage",
+                "RoutemapDomain",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Shared by the test targets only: a blocking raw-socket HTTP client and a launcher for
+        // the routemap binary. Not part of any product.
+        .target(
+            name: "RoutemapTestSupport",
+            dependencies: ["RoutemapJSON"],
+            path: "Tests/RoutemapTestSupport"
+        ),
+        .testTarget(name: "RoutemapJSONTests", dependencies: ["RoutemapJSON"]),
+        .testTarget(name: "RoutemapHTTPTests", dependencies: ["RoutemapHTTP", "RoutemapJSON", "RoutemapTestSupport"]),
+        .testTarget(name: "RoutemapDomainTests", dependencies: ["RoutemapDomain"]),
+        .testTarget(name: "RoutemapStorageTests", dependencies: ["RoutemapStorage", "RoutemapDomain"]),
+        .testTarget(name: "RoutemapNavigationTests", dependencies: ["RoutemapNavigation", "RoutemapJSON"]),
+        .testTarget(
+            name: "RoutemapEndToEndTests",
+            dependencies: ["routemap", "RoutemapJSON", "RoutemapTestSupport"]
+        ),
+    ]
+)
