@@ -1,0 +1,48 @@
+import Logging
+import RoutemapDomain
+import RoutemapHTTP
+import RoutemapNavigation
+
+/// routemap's HTTP API: the `/v1` point-of-sale endpoints, each answering with data and the
+/// navigation steps the client performs, plus `/healthz`.
+public struct API: Sendable {
+    let till: Till
+    let menu: MenuCatalog
+    let navigator: Navigator<ScreenContext>
+    let logger: Logger
+
+    /// Reads the menu once (it is cached for the life of the process) and builds the route registry.
+    public init(till: Till, logger: Logger) throws {
+        self.till = till
+        self.menu = MenuCatalog(items: try till.menu())
+        self.navigator = POSNavigation.makeNavigator()
+        self.logger = logger
+    }
+
+    /// A router with every endpoint.
+    public func makeRouter() -> Router {
+        var router = Router()
+        router.add(middleware: DomainErrorMiddleware.translate)
+        MenuController(menu: menu).register(on: &router)
+        BillsController(api: self).register(on: &router)
+        LaunchController(api: self).register(on: &router)
+        HealthController(till: till).register(on: &router)
+        return router
+    }
+
+    /// The payload builders' context for one request, holding the bills it already loaded.
+    func screenContext(_ bills: Bill...) -> ScreenContext {
+        ScreenContext(till: till, menu: menu, bills: bills)
+    }
+}
+
+/// Turns the domain's rule violations into their problems, so handlers just `try`.
+enum DomainErrorMiddleware {
+    @Sendable static func translate(_ request: Request, _ next: (Request) throws -> Response) throws -> Response {
+        do {
+            return try next(request)
+        } catch let error as POSError {
+            throw error.problem
+        }
+    }
+}

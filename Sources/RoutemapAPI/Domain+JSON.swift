@@ -1,0 +1,60 @@
+import Foundation
+import RoutemapDomain
+import RoutemapJSON
+
+// The wire shapes of the domain's values (openapi.yaml's schemas of the same names).
+
+extension MenuItem {
+    var json: JSON {
+        [
+            "id": .string(id),
+            "name": .string(name),
+            "category": .string(category),
+            "priceMinor": .int(priceMinor),
+            "currency": .string(currency.rawValue),
+            "available": .bool(available),
+        ]
+    }
+}
+
+extension BillLine {
+    var json: JSON {
+        [
+            "lineId": .string(lineId),
+            "menuItemId": .string(menuItemId),
+            "name": .string(name),
+            "quantity": .int(Int64(quantity)),
+            "unitPriceMinor": .int(unitPriceMinor),
+            "lineTotalMinor": .int(lineTotalMinor),
+        ]
+    }
+}
+
+extension Bill {
+    var json: JSON {
+        [
+            "id": .string(id),
+            "status": .string(status.rawValue),
+            "lines": .array(lines.map(\.json)),
+            "subtotalMinor": .int(subtotalMinor),
+            "taxMinor": .int(taxMinor),
+            "totalMinor": .int(totalMinor),
+            "currency": .string(currency.rawValue),
+            "version": .int(Int64(version)),
+        ]
+    }
+}
+
+extension Payment {
+    var json: JSON {
+        [
+            "id": .string(id),
+            "billId": .string(billId),
+            "method": .string(method.rawValue),
+            "amountMinor": .int(amountMinor),
+            "tenderedMinor": .int(tenderedMinor),
+            "changeMinor": .int(changeMinor),
+            "createdAt": .string(createdAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))),
+        ]
+    }
+}

@@ -1,0 +1,50 @@
+import RoutemapDomain
+import RoutemapHTTP
+import RoutemapJSON
+
+/// The menu, encoded once at start-up: the bodies and `ETag`s of `GET /v1/menu/items` (whole and
+/// per category) and the menu screen's payload. The menu changes only through migrations, so a
+/// change takes a restart.
+struct MenuCatalog: Sendable {
+    /// One encoded answer to `GET /v1/menu/items`.
+    struct Listing: Sendable {
+        let body: [UInt8]
+        let etag: String
+    }
+
+    let items: [MenuItem]
+    let all: Listing
+    let byCategory: [String: Listing]
+    let emptyListing: Listing
+    /// `{items: [...]}`, encoded once, spliced into every menu screen.
+    let screenPayload: JSON
+
+    init(items: [MenuItem]) {
+        self.items = items
+        let allPayload = JSONFragment(MenuCatalog.listingJSON(items))
+        screenPayload = .fragment(allPayload)
+        all = Listing(bytes: allPayload.bytes)
+        var byCategory: [String: Listing] = [:]
+        for category in Set(items.map(\.category)) {
+            byCategory[category] = Listing(bytes: MenuCatalog.listingJSON(items.filter { $0.category == category }).encoded())
+        }
+        self.byCategory = byCategory
+        emptyListing = Listing(bytes: MenuCatalog.listingJSON([]).encoded())
+    }
+
+    /// The listing for `category`, or the whole menu for `nil`. An unknown category lists nothing.
+    func listing(category: String?) -> Listing {
+        guard let category else { return all }
+        return byCategory[category] ?? emptyListing
+    }
+
+    private static func listingJSON(_ items: [MenuItem]) -> JSON {
+        ["items": .array(items.map(\.json))]
+    }
+}
+
+extension MenuCatalog.Listing {
+    init(bytes: [UInt8]) {
+        self.init(body: bytes, etag: EntityTag.strong(for: bytes))
+    }
+}

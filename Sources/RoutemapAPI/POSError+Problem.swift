@@ -1,0 +1,48 @@
+import RoutemapDomain
+import RoutemapHTTP
+
+extension POSError {
+    /// The problem a client receives for a broken business rule.
+    var problem: Problem {
+        switch self {
+        case .billNotFound(let id):
+            return .notFound("bill", id)
+        case .lineNotFound(let id):
+            return .notFound("bill line", id)
+        case .unknownMenuItem(let id):
+            return Problem(
+                status: .unprocessableContent, code: "unknown_menu_item", title: "Unknown menu item",
+                detail: "There is no menu item '\(id)'.", extensions: ["menuItemId": .string(id)])
+        case .menuItemUnavailable(let id):
+            return Problem(
+                status: .unprocessableContent, code: "menu_item_unavailable", title: "Menu item unavailable",
+                detail: "The menu item '\(id)' is not available right now.", extensions: ["menuItemId": .string(id)])
+        case .billNotOpen(let status):
+            return Problem(
+                status: .conflict, code: "bill_not_open", title: "Bill not open",
+                detail: "The bill is \(status.rawValue); only an open bill can be changed or checked out.")
+        case .billEmpty:
+            return Problem(
+                status: .conflict, code: "bill_empty", title: "Bill empty", detail: "An empty bill cannot be checked out.")
+        case .billNotCheckedOut(let status):
+            return Problem(
+                status: .conflict, code: "bill_not_checked_out", title: "Bill not checked out",
+                detail: "The bill is \(status.rawValue); only a checked-out bill can be paid or have its checkout cancelled.")
+        case .amountMismatch(let expected, let received):
+            return Problem(
+                status: .unprocessableContent, code: "amount_mismatch", title: "Amount mismatch",
+                detail: "amountMinor is \(received) but the bill's total is \(expected).",
+                extensions: ["expectedMinor": .int(expected)])
+        case .insufficientTender(let total, let tendered):
+            return Problem(
+                status: .unprocessableContent, code: "insufficient_tender", title: "Insufficient tender",
+                detail: "Cash tendered (\(tendered)) is less than the total (\(total)).")
+        case .quantityOutOfRange(let quantity):
+            return .invalidField("quantity", "The line's quantity would be \(quantity); it must be 1 to \(BillLimits().maxQuantityPerLine).")
+        case .tooManyLines(let limit):
+            return .invalidField("menuItemId", "A bill holds at most \(limit) lines.")
+        case .tenderNotAllowed:
+            return .invalidField("tenderedMinor", "For card payments tenderedMinor must be omitted or equal amountMinor.")
+        }
+    }
+}

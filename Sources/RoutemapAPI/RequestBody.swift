@@ -1,0 +1,71 @@
+import RoutemapHTTP
+import RoutemapJSON
+
+/// A request's JSON object body, read strictly: members outside `allowed` are refused (no mass
+/// assignment of prices, totals or statuses), and every accessor names the member it rejects.
+struct RequestBody {
+    private let object: JSONObject
+
+    /// Reads the body of `request`. An empty body counts as `{}` only when `emptyAllowed`.
+    init(_ request: Request, allowed: Set<String>, emptyAllowed: Bool = false) throws {
+        if request.body.isEmpty {
+            guard emptyAllowed else { throw Problem.malformedJSON("The request body is empty; a JSON object is required.") }
+            object = JSONObject()
+            return
+        }
+        let value: JSON
+        do {
+            value = try JSON.parse(request.body)
+        } catch {
+            throw Problem.malformedJSON("The request body is not valid JSON: \(error).")
+        }
+        guard case .object(let object) = value else { throw Problem.bodyNotAnObject(value) }
+        if let unknown = object.keys.first(where: { !allowed.contains($0) }) {
+            let known = allowed.isEmpty ? "This request takes no members." : "Allowed: \(allowed.sorted().joined(separator: ", "))."
+            throw Problem.invalidField(unknown, "Unknown member '\(unknown)'. \(known)")
+        }
+        self.object = object
+    }
+
+    /// A required non-empty string member.
+    func string(_ name: String, maxLength: Int = 200) throws -> String {
+        guard let value = object[name] else { throw Problem.invalidField(name, "'\(name)' is required.") }
+        guard case .string(let string) = value else {
+            throw Problem.invalidField(name, "'\(name)' must be a string, not \(value.kindName).")
+        }
+        guard !string.isEmpty, string.utf8.count <= maxLength else {
+            throw Problem.invalidField(name, "'\(name)' must be 1 to \(maxLength) bytes long.")
+        }
+        return string
+    }
+
+    /// A required integer member within `range`.
+    func integer(_ name: String, in range: ClosedRange<Int64>) throws -> Int64 {
+        guard let value = try optionalInteger(name, in: range) else {
+            throw Problem.invalidField(name, "'\(name)' is required.")
+        }
+        return value
+    }
+
+    /// An optional integer member within `range`; `null` counts as absent.
+    func optionalInteger(_ name: String, in range: ClosedRange<Int64>) throws -> Int64? {
+        guard let value = object[name], !value.isNull else { return nil }
+        guard case .int(let integer) = value else {
+            throw Problem.invalidField(name, "'\(name)' must be an integer, not \(value.kindName == "a number" ? "a fraction or out-of-range number" : value.kindName).")
+        }
+        guard range.contains(integer) else {
+            throw Problem.invalidField(name, "'\(name)' must be between \(range.lowerBound) and \(range.upperBound).")
+        }
+        return integer
+    }
+
+    /// A required string member naming one case of `T`.
+    func choice<T: RawRepresentable & CaseIterable>(_ name: String, of type: T.Type) throws -> T where T.RawValue == String {
+        let raw = try string(name)
+        guard let value = T(rawValue: raw) else {
+            let cases = T.allCases.map(\.rawValue).joined(separator: ", ")
+            throw Problem.invalidField(name, "'\(name)' must be one of: \(cases).")
+        }
+        return value
+    }
+}

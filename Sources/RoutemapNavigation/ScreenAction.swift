@@ -1,0 +1,24 @@
+import RoutemapJSON
+
+/// A request a screen's control sends, as a template, so the client hardcodes no endpoint.
+///
+/// `path` and the strings in `body` may hold placeholders the client fills from what is on
+/// screen (`{billId}`, `{item.id}`, `{value.quantity}`, `{payload.totalMinor}`): the README's
+/// "Screen actions" section defines them.
+public struct ScreenAction: Sendable, Hashable {
+    /// What the control does, stable for the client to bind a button to ("addItem", "pay").
+    public var name: String
+    public var method: String
+    public var path: String
+    /// The payload list whose rows carry this control ("items"), when it acts on one row.
+    public var row: String?
+    public var body: JSON?
+
+    public init(name: String, method: String, path: String, row: String? = nil, body: JSON? = nil) {
+        self.name = name
+        self.method = method
+        self.path = path
+        self.row = row
+        self.body = body
+    }
+}

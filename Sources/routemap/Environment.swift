@@ -1,0 +1,20 @@
+import Foundation
+
+/// Reads `ROUTEMAP_*` settings: a flag wins over the environment, the environment over the default.
+enum Environment {
+    static func value(_ name: String) -> String? {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// The integer in `name`; a value that is not an integer stops start-up with a clear message.
+    static func integer<T: FixedWidthInteger>(_ name: String, as type: T.Type = Int.self) throws -> T? {
+        guard let text = value(name) else { return nil }
+        guard let number = T(text) else {
+            throw ValidationError("\(name)=\(text) is not a valid number.")
+        }
+        return number
+    }
+}
+
+import ArgumentParser

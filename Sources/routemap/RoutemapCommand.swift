@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `routemap` executable: a point-of-sale backend that also drives its client's navigation.
+@main
+struct RoutemapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "routemap",
+        abstract: "A point-of-sale backend that tells its thin mobile client what to show and how.",
+        subcommands: [ServeCommand.self, MigrateCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RoutemapAPI
+import RoutemapDomain
+import RoutemapHTTP
+import RoutemapStorage
+
+/// `routemap serve`: migrates the database, serves the API until SIGINT or SIGTERM, then stops
+/// gracefully: no new connections, in-flight requests finish, the database is checkpointed and
+/// closed, exit status 0.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the HTTP server (the default command).")
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: "Address to listen on (0.0.0.0 for all IPv4, :: for all). Env: ROUTEMAP_HOST. Default: 127.0.0.1")
+    var host: String?
+
+    @Option(help: "TCP port; 0 picks a free one. Env: ROUTEMAP_PORT. Default: 8080")
+    var port: UInt16?
+
+    @Option(help: "Worker threads. Env: ROUTEMAP_THREADS. Default: the number of cores")
+    var threads: Int?
+
+    @Option(help: "Sales tax in basis points (875 = 8.75%). Env: ROUTEMAP_TAX_RATE_BPS. Default: 875")
+    var taxRateBps: Int?
+
+    @Option(help: "ISO 4217 currency of new bills. Env: ROUTEMAP_CURRENCY. Default: USD")
+    var currency: String?
+
+    @Option(help: "Seconds an idle connection is kept. Env: ROUTEMAP_CONNECTION_TIMEOUT. Default: 30")
+    var connectionTimeout: Int?
+
+    @Option(help: "Largest request body in bytes. Env: ROUTEMAP_MAX_BODY_BYTES. Default: 65536")
+    var maxBodyBytes: Int?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical. Env: ROUTEMAP_LOG_LEVEL. Default: info")
+    var logLevel: String?
+
+    func run() throws {
+        let settings = try ServeSettings(self)
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = settings.logLevel
+            return handler
+        }
+        let logger = Logger(label: "routemap")
+
+        // Block the stop signals before any thread starts, so every thread inherits the mask
+        // and only `sigwait` below receives them.
+        let stopSignals = SignalSet([SIGINT, SIGTERM])
+        stopSignals.block()
+
+        let database = try SQLiteStore(path: settings.databasePath, migrations: try store.loadMigrations())
+        let till = Till(store: database, taxRate: settings.taxRate, currency: settings.currency)
+        let api = try API(till: till, logger: logger)
+        let server = HTTPServer(configuration: settings.http, router: api.makeRouter(), logger: logger)
+        try server.start()
+        logger.info(
+            "routemap listening",
+            metadata: ["url": "http://\(settings.http.host):\(server.port)", "database": "\(settings.databasePath)"])
+        // The line tests and scripts wait for, on stdout.
+        print("routemap listening on http://\(settings.http.host):\(server.port)")
+        fflush(stdout)
+
+        let signal = stopSignals.wait()
+        logger.info("routemap stopping", metadata: ["signal": "\(signal)"])
+        server.shutdown(gracePeriod: .seconds(10))
+        try database.close()
+        logger.info("routemap stopped")
+    }
+}
+
+/// `serve`'s options resolved against the environment and validated.
+struct ServeSettings {
+    var http = HTTPServerConfiguration()
+    var databasePath: String
+    var taxRate: TaxRate
+    var currency: Currency
+    var logLevel: Logger.Level
+
+    init(_ command: ServeCommand) throws {
+        databasePath = command.store.resolvedDatabasePath
+        http.host = command.host ?? Environment.value("ROUTEMAP_HOST") ?? "127.0.0.1"
+        http.port = try command.port ?? Environment.integer("ROUTEMAP_PORT", as: UInt16.self) ?? 8080
+        if let threads = try command.threads ?? Environment.integer("ROUTEMAP_THREADS") {
+            guard (1...256).contains(threads) else { throw ValidationError("threads must be 1 to 256.") }
+            http.threads = threads
+        }
+        if let timeout = try command.connectionTimeout ?? Environment.integer("ROUTEMAP_CONNECTION_TIMEOUT") {
+            guard timeout >= 1 else { throw ValidationError("connection timeout must be at least 1 second.") }
+            http.connectionTimeout = timeout
+        }
+        if let limit = try command.maxBodyBytes ?? Environment.integer("ROUTEMAP_MAX_BODY_BYTES") {
+            guard limit >= 1 else { throw ValidationError("max body bytes must be at least 1.") }
+            http.maxBodyBytes = limit
+        }
+        let basisPoints = try command.taxRateBps ?? Environment.integer("ROUTEMAP_TAX_RATE_BPS") ?? 875
+        guard let taxRate = TaxRate(basisPoints: basisPoints) else {
+            throw ValidationError("tax rate must be 0 to 10000 basis points, not \(basisPoints).")
+        }
+        self.taxRate = taxRate
+        let code = command.currency ?? Environment.value("ROUTEMAP_CURRENCY") ?? "USD"
+        guard let currency = Currency(rawValue: code) else {
+            throw ValidationError("currency must be an ISO 4217 code such as USD, not '\(code)'.")
+        }
+        self.currency = currency
+        let level = command.logLevel ?? Environment.value("ROUTEMAP_LOG_LEVEL") ?? "info"
+        guard let logLevel = Logger.Level(rawValue: level) else {
+            throw ValidationError("log level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        self.logLevel = logLevel
+    }
+}

@@ -1,0 +1,116 @@
+import RoutemapJSON
+import RoutemapNavigation
+import Testing
+
+/// A registry shaped like the POS app's, with builders that echo their inputs, so the tests see
+/// which inputs and context each builder received.
+private func posLikeRegistry() -> RouteRegistry<String> {
+    var registry = RouteRegistry<String>()
+    registry.register(Route("tabs", parent: nil, presentation: .root, screenType: "tabBar", title: "App"))
+    registry.register(Route("split", parent: "tabs", presentation: .tab, screenType: "splitView", title: "Order", slots: ["primary", "secondary"]))
+    registry.register(Route("other", parent: "tabs", presentation: .tab, screenType: "other", title: "Other"))
+    registry.register(Route("left", parent: "split", presentation: .embed(slot: "primary"), screenType: "menu", title: "Menu")) { inputs, context in
+        ScreenContent(payload: ["context": .string(context)])
+    }
+    registry.register(
+        Route("right", parent: "split", presentation: .embed(slot: "secondary"), screenType: "bill", title: "Bill", provides: ["billId"])
+    ) { inputs, _ in
+        ScreenContent(
+            payload: ["billId": .string(inputs["billId"] ?? "")],
+            actions: [ScreenAction(name: "checkout", method: "POST", path: "/b/{billId}/checkout")],
+            inputs: ["billId": inputs["billId"] ?? ""])
+    }
+    registry.register(
+        Route(
+            "summary", parent: "right", presentation: .present(PresentationOptions(style: .modal, inNavigationContainer: true)),
+            screenType: "summary", title: "Summary", renderer: .declarative))
+    registry.register(Route("detail", parent: "left", presentation: .push, screenType: "detail", title: "Detail"))
+    return registry
+}
+
+@Suite("Navigator")
+struct NavigatorTests {
+    let navigator = Navigator(registry: posLikeRegistry())
+
+    @Test("launch sets the root with its tabs, selects the first tab, embeds its slots in order")
+    func launch() throws {
+        let steps = try navigator.launch(inputs: ["billId": "b1"], context: "ctx")
+        #expect(steps.map(\.op) == [.setRoot, .selectTab, .embed, .embed])
+        #expect(steps.map(\.route) == ["tabs", "split", "left", "right"])
+        #expect(steps[0].tabs == [Tab(route: "split", title: "Order"), Tab(route: "other", title: "Other")])
+        #expect(steps[2].slot == "primary")
+        #expect(steps[3].slot == "secondary")
+        #expect(steps[2].screen?.payload == ["context": "ctx"])
+        #expect(steps[3].screen?.inputs == ["billId": "b1"])
+        #expect(steps.allSatisfy { !$0.animated })
+    }
+
+    @Test("launch walks only into the first registered tab; pushed and presented routes stay hidden")
+    func launchFirstTabOnly() throws {
+        var registry = RouteRegistry<String>()
+        registry.register(Route("tabs", parent: nil, presentation: .root, screenType: "tabBar", title: "App"))
+        registry.register(Route("a", parent: "tabs", presentation: .tab, screenType: "a", title: "A"))
+        registry.register(Route("b", parent: "tabs", presentation: .tab, screenType: "b", title: "B", slots: ["main"]))
+        registry.register(Route("b1", parent: "b", presentation: .embed(slot: "main"), screenType: "b1", title: "B1"))
+        registry.register(Route("a1", parent: "a", presentation: .push, screenType: "a1", title: "A1"))
+        let steps = try Navigator(registry: registry).launch(inputs: [:], context: "")
+        #expect(steps.map(\.route) == ["tabs", "a"])
+        #expect(steps.map(\.op) == [.setRoot, .selectTab])
+    }
+
+    @Test("show picks the op from how the route is shown")
+    func showByPresentation() throws {
+        let present = try navigator.show("summary", inputs: [:], context: "")
+        #expect(present.op == .present)
+        #expect(present.presentation == PresentationOptions(style: .modal, inNavigationContainer: true))
+        #expect(present.screen?.renderer == .declarative)
+        #expect(try navigator.show("detail", inputs: [:], context: "").op == .push)
+        #expect(try navigator.show("right", inputs: [:], context: "").op == .embed)
+        #expect(try navigator.show("split", inputs: [:], context: "").op == .selectTab)
+    }
+
+    @Test("replace and dismiss name their route; unknown routes are errors")
+    func replaceAndDismiss() throws {
+        let replace = try navigator.replace("right", inputs: ["billId": "b2"], context: "")
+        #expect(replace.op == .replace && replace.animated == false)
+        #expect(replace.screen?.payload == ["billId": "b2"])
+        let dismiss = try navigator.dismiss("summary")
+        #expect(dismiss.op == .dismiss && dismiss.route == "summary" && dismiss.screen == nil)
+        #expect(throws: NavigationError.unknownRoute("nope")) { try navigator.dismiss("nope") }
+        #expect(throws: NavigationError.unknownRoute("nope")) { try navigator.show("nope", inputs: [:], context: "") }
+    }
+
+    @Test("builder errors reach the caller")
+    func builderErrors() {
+        struct Boom: Error {}
+        var registry = posLikeRegistry()
+        registry.register(Route("right", parent: "split", presentation: .embed(slot: "secondary"), screenType: "bill", title: "Bill")) { _, _ in
+            throw Boom()
+        }
+        #expect(throws: Boom.self) { try Navigator(registry: registry).launch(inputs: [:], context: "") }
+    }
+
+    @Test("a registry without a root cannot launch")
+    func noRoot() {
+        #expect(throws: NavigationError.noRoot) { try Navigator(registry: RouteRegistry<String>()).launch(inputs: [:], context: "") }
+    }
+}
+
+@Suite("Step JSON")
+struct StepJSONTests {
+    @Test("steps encode with only the members they use")
+    func encoding() throws {
+        let step = Step(
+            op: .present, route: "summary", animated: true,
+            presentation: PresentationOptions(style: .popover, anchor: "checkoutButton", inNavigationContainer: false),
+            screen: Screen(
+                type: "summary", renderer: .declarative, title: "Summary", payload: ["a": 1],
+                actions: [ScreenAction(name: "pay", method: "POST", path: "/p/{billId}", row: nil, body: ["m": "{value.method}"])],
+                inputs: ["billId": "b"]))
+        #expect(
+            step.json.encodedString
+                == #"{"op":"present","route":"summary","animated":true,"presentation":{"style":"popover","anchor":"checkoutButton","inNavigationContainer":false},"screen":{"type":"summary","renderer":"declarative","title":"Summary","payload":{"a":1},"actions":[{"name":"pay","method":"POST","path":"/p/{billId}","body":{"m":"{value.method}"}}],"inputs":{"billId":"b"}}}"#
+        )
+        #expect(Step(op: .dismiss, route: "summary", animated: true).json.encodedString == #"{"op":"dismiss","route":"summary","animated":true}"#)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// The real `routemap` binary, started on a free port with a temporary database, for
+/// end-to-end tests. Stops (SIGTERM) and removes its files when asked.
+public final class RoutemapProcess: @unchecked Sendable {
+    // @unchecked: `process` and the pipes are touched by the creating test only; `output` is
+    // guarded by `lock` because the pipe's reader appends from another thread.
+    public let process: Process
+    public private(set) var port: Int
+    public let databasePath: String
+    public let directory: URL
+    private let lock = NSLock()
+    private var output = Data()
+
+    /// The repository root, found from this file's location.
+    public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The built `routemap` binary: `ROUTEMAP_BINARY`, or beside the test bundle.
+    public static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["ROUTEMAP_BINARY"] { return URL(fileURLWithPath: path) }
+        let testBundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = testBundle.deletingLastPathComponent()
+        // On Linux the runner is `.build/debug/routemapPackageTests.xctest`; elsewhere it may sit deeper.
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("routemap")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return testBundle.deletingLastPathComponent().appendingPathComponent("routemap")
+    }
+
+    /// Starts `routemap serve --port 0` on a new database in a new temporary directory (or on
+    /// `databasePath`, to restart on an existing one) and waits until it listens.
+    public init(arguments: [String] = [], environment: [String: String] = [:], databasePath: String? = nil) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.databasePath = databasePath ?? directory.appendingPathComponent("test.sqlite").path
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments =
+            [
+                "serve", "--port", "0", "--db", self.databasePath,
+                "--migrations", Self.repositoryRoot.appendingPathComponent("Migrations").path,
+            ] + arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ROUTEMAP_") }
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stdout
+        self.process = process
+        self.port = 0
+        let reader = stdout.fileHandleForReading
+        reader.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.lock()
+            self.output.append(data)
+            self.lock.unlock()
+        }
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        var found: Int?
+        while found == nil, Date() < deadline, process.isRunning {
+            if let range = outputText.range(of: #"listening on http://[^:]+:(\d+)"#, options: .regularExpression) {
+                let match = outputText[range]
+                found = Int(match.split(separator: ":").last ?? "")
+            } else {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        guard let found else {
+            if process.isRunning { process.terminate() }
+            throw RoutemapProcessError.didNotStart(output: outputText)
+        }
+        self.port = found
+    }
+
+    /// Everything the process wrote to stdout and stderr so far.
+    public var outputText: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A new keep-alive client connected to this server.
+    public func client() throws -> TestHTTPClient {
+        try TestHTTPClient(host: "127.0.0.1", port: port)
+    }
+
+    /// Sends `signal` (SIGTERM by default) and waits for the exit; returns the exit status.
+    @discardableResult
+    public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 20) -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        return process.terminationStatus
+    }
+
+    /// Stops the server if it still runs and deletes its temporary directory.
+    public func cleanUp() {
+        if process.isRunning { stop() }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+public enum RoutemapProcessError: Error, CustomStringConvertible {
+    case didNotStart(output: String)
+
+    public var description: String {
+        switch self {
+        case .didNotStart(let output): return "routemap did not start listening; its output:\n\(output)"
+        }
+    }
+}
