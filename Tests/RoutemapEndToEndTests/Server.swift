@@ -1,0 +1,67 @@
+import Foundation
+import RoutemapJSON
+import RoutemapTestSupport
+import Testing
+
+/// A running `routemap` with one keep-alive connection, and shorthands for the API's calls.
+final class Server {
+    let process: RoutemapProcess
+    let client: TestHTTPClient
+
+    init(arguments: [String] = []) throws {
+        process = try RoutemapProcess(arguments: arguments)
+        client = try process.client()
+    }
+
+    deinit { process.cleanUp() }
+
+    func get(_ path: String, headers: [(String, String)] = []) throws -> TestResponse {
+        try client.request("GET", path, headers: headers)
+    }
+
+    func send(_ method: String, _ path: String, json body: JSON? = nil) throws -> TestResponse {
+        guard let body else { return try client.request(method, path) }
+        return try client.request(method, path, headers: [("Content-Type", "application/json")], body: body.encoded())
+    }
+
+    /// `POST /v1/bills`, expecting 201; returns the new bill.
+    func newBill() throws -> JSON {
+        let response = try send("POST", "/v1/bills")
+        try #require(response.status == 201, "\(response.text)")
+        return try #require(response.json["bill"])
+    }
+
+    /// Adds `quantity` of `menuItemId`, expecting 200; returns the bill.
+    @discardableResult
+    func add(_ menuItemId: String, _ quantity: Int64 = 1, to billId: String) throws -> JSON {
+        let response = try send("POST", "/v1/bills/\(billId)/items", json: ["menuItemId": .string(menuItemId), "quantity": .int(quantity)])
+        try #require(response.status == 200, "\(response.text)")
+        return try #require(response.json["bill"])
+    }
+
+    func bill(_ id: String) throws -> JSON {
+        let response = try get("/v1/bills/\(id)")
+        try #require(response.status == 200, "\(response.text)")
+        return response.json
+    }
+}
+
+extension JSON {
+    var string: String { stringValue ?? "" }
+    var int: Int64 { int64Value ?? .min }
+    var array: [JSON] { arrayValue ?? [] }
+}
+
+/// Checks a problem+json answer: status, stable code, and the RFC 9457 members.
+func expectProblem(
+    _ response: TestResponse, _ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(response.status == status, "\(response.text)", sourceLocation: sourceLocation)
+    #expect(response.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
+    let body = response.json
+    #expect(body["code"] == .string(code), "\(response.text)", sourceLocation: sourceLocation)
+    #expect(body["status"] == .int(Int64(status)), sourceLocation: sourceLocation)
+    #expect(body["type"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
+    #expect(body["title"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
+    #expect(body["detail"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
+}
