@@ -1,4 +1,5 @@
 import Foundation
+import ArgumentParser
 
 /// Reads `ROUTEMAP_*` settings: a flag wins over the environment, the environment over the default.
 enum Environment {
@@ -17,4 +18,3 @@ enum Environment {
     }
 }
 
-import ArgumentParser

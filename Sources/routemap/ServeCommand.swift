@@ -64,7 +64,7 @@ struct ServeCommand: ParsableCommand {
             metadata: ["url": "http://\(settings.http.host):\(server.port)", "database": "\(settings.databasePath)"])
         // The line tests and scripts wait for, on stdout.
         print("routemap listening on http://\(settings.http.host):\(server.port)")
-        fflush(stdout)
+        fflush(nil)
 
         let signal = stopSignals.wait()
         logger.info("routemap stopping", metadata: ["signal": "\(signal)"])

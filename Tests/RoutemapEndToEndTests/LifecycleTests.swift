@@ -20,7 +20,7 @@ struct LifecycleTests {
         // A request whose body is still arriving is in flight when the signal comes.
         let body = Array(#"{"menuItemId":"latte","quantity":2}"#.utf8)
         let slow = try process.client()
-        try slow.send(Array("POST /v1/bills/\(billId)/items HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body.prefix(10))
+        try slow.sendRaw(Array("POST /v1/bills/\(billId)/items HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body.prefix(10))
         Thread.sleep(forTimeInterval: 0.3)
         kill(process.process.processIdentifier, SIGTERM)
         Thread.sleep(forTimeInterval: 0.5)
@@ -30,8 +30,8 @@ struct LifecycleTests {
         #expect(throws: (any Error).self) { _ = try TestHTTPClient(host: "127.0.0.1", port: process.port).request("GET", "/healthz") }
 
         // The in-flight request completes.
-        try slow.send(Array(body.dropFirst(10)))
-        let response = try slow.readResponse()
+        try slow.sendRaw(Array(body.dropFirst(10)))
+        let response = try slow.readResponse(method: "POST")
         #expect(response.status == 200, "\(response.text)")
         #expect(response.json["bill"]?["lines"]?.arrayValue?.first?["quantity"] == 2)
 

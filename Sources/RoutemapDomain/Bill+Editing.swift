@@ -1,0 +1,70 @@
+extension Bill {
+    /// Adds `quantity` of `item`: a new line at the end, or, if the item is already on the bill,
+    /// that line's quantity raised (keeping the price captured when it was first added).
+    ///
+    /// Throws `billNotOpen`, `menuItemUnavailable` (unavailable, another currency or a negative
+    /// price), `quantityOutOfRange` (for `quantity` or the merged quantity) or `tooManyLines`.
+    /// - Parameter newLineId: the id a new line gets; unused when the item merges into a line.
+    public mutating func add(
+        _ item: MenuItem, quantity: Int, limits: BillLimits = BillLimits(),
+        newLineId: String = Identifier.make(prefix: "line_")
+    ) throws(POSError) {
+        try requireOpen()
+        guard item.available, item.currency == currency, item.priceMinor >= 0 else {
+            throw .menuItemUnavailable(item.id)
+        }
+        guard limits.quantityRange.contains(quantity) else { throw .quantityOutOfRange(quantity) }
+        var newLines = lines
+        if let index = lines.firstIndex(where: { $0.menuItemId == item.id }) {
+            let (merged, overflow) = lines[index].quantity.addingReportingOverflow(quantity)
+            guard !overflow, limits.quantityRange.contains(merged), let line = lines[index].with(quantity: merged) else {
+                throw .quantityOutOfRange(overflow ? Int.max : merged)
+            }
+            newLines[index] = line
+            try replaceLines(newLines, blamingQuantity: merged)
+        } else {
+            guard lines.count < limits.maxLines else { throw .tooManyLines(limit: limits.maxLines) }
+            guard let line = BillLine(
+                checkedLineId: newLineId, menuItemId: item.id, name: item.name, quantity: quantity,
+                unitPriceMinor: item.priceMinor)
+            else { throw .quantityOutOfRange(quantity) }
+            newLines.append(line)
+            try replaceLines(newLines, blamingQuantity: quantity)
+        }
+    }
+
+    /// Sets a line's quantity. Setting the quantity it already has changes nothing (no new version).
+    ///
+    /// Throws `billNotOpen`, `lineNotFound` or `quantityOutOfRange`.
+    public mutating func setQuantity(lineId: String, quantity: Int, limits: BillLimits = BillLimits()) throws(POSError) {
+        try requireOpen()
+        guard let index = lines.firstIndex(where: { $0.lineId == lineId }) else { throw .lineNotFound(lineId) }
+        guard limits.quantityRange.contains(quantity), let line = lines[index].with(quantity: quantity) else {
+            throw .quantityOutOfRange(quantity)
+        }
+        guard line != lines[index] else { return }
+        var newLines = lines
+        newLines[index] = line
+        try replaceLines(newLines, blamingQuantity: quantity)
+    }
+
+    /// Removes a line; the others keep their order. Throws `billNotOpen` or `lineNotFound`.
+    public mutating func removeLine(lineId: String) throws(POSError) {
+        try requireOpen()
+        guard let index = lines.firstIndex(where: { $0.lineId == lineId }) else { throw .lineNotFound(lineId) }
+        var newLines = lines
+        let removed = newLines.remove(at: index)
+        // Fewer lines cannot overflow: the totals only shrink.
+        try replaceLines(newLines, blamingQuantity: removed.quantity)
+    }
+
+    /// Throws `billNotOpen(status)` unless the bill is open.
+    func requireOpen() throws(POSError) {
+        guard status == .open else { throw .billNotOpen(status) }
+    }
+
+    /// Throws `billNotCheckedOut(status)` unless the bill is checked out.
+    func requireCheckedOut() throws(POSError) {
+        guard status == .checkedOut else { throw .billNotCheckedOut(status) }
+    }
+}

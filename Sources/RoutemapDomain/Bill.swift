@@ -1,0 +1,71 @@
+import Foundation
+
+/// A customer's order: its lines in the order they were added, its money, and where it is in
+/// the open → checked out → paid life cycle.
+///
+/// Change a bill only through its mutating methods: they enforce the rules (throwing
+/// ``POSError``), keep the totals in step with the lines and add 1 to ``version``. The totals
+/// always fit in `Int64`; a change that would overflow them is refused.
+public struct Bill: Sendable, Hashable, Identifiable {
+    /// `bill_` followed by 22 random base62 characters.
+    public let id: String
+    public private(set) var status: BillStatus
+    /// In the order added; adding the same menu item again raises its line's quantity.
+    public private(set) var lines: [BillLine]
+    public let currency: Currency
+    /// The rate the bill was opened with, kept for its whole life.
+    public let taxRate: TaxRate
+    /// 1 on creation, +1 on every change: for optimistic concurrency and entity tags.
+    public private(set) var version: Int
+    public let createdAt: Date
+    private var totals: BillTotals
+
+    /// A bill as it is (new or loaded from storage). Throws if `version` is below 1 or the
+    /// lines' amounts overflow `Int64`.
+    public init(
+        id: String, status: BillStatus = .open, lines: [BillLine] = [], currency: Currency, taxRate: TaxRate,
+        version: Int = 1, createdAt: Date
+    ) throws(InvariantViolation) {
+        guard version >= 1 else { throw InvariantViolation("bill \(id): version \(version) is below 1") }
+        guard let totals = BillTotals(lines: lines, taxRate: taxRate) else {
+            throw InvariantViolation("bill \(id): its amounts do not fit in 64 bits")
+        }
+        self.id = id
+        self.status = status
+        self.lines = lines
+        self.currency = currency
+        self.taxRate = taxRate
+        self.version = version
+        self.createdAt = createdAt
+        self.totals = totals
+    }
+
+    /// Σ of the lines' totals.
+    public var subtotalMinor: Int64 { totals.subtotalMinor }
+    /// Σ of each line's tax (computed per line, rounded half to even, then summed).
+    public var taxMinor: Int64 { totals.taxMinor }
+    /// `subtotalMinor + taxMinor`, exactly.
+    public var totalMinor: Int64 { totals.totalMinor }
+
+    /// The line with `lineId`, if any.
+    public func line(id lineId: String) -> BillLine? {
+        lines.first { $0.lineId == lineId }
+    }
+
+    /// Replaces the lines and their totals after a change, and counts the change. Throws
+    /// `quantityOutOfRange(quantity)` if the new amounts would overflow.
+    mutating func replaceLines(_ newLines: [BillLine], blamingQuantity quantity: Int) throws(POSError) {
+        guard let newTotals = BillTotals(lines: newLines, taxRate: taxRate) else {
+            throw .quantityOutOfRange(quantity)
+        }
+        lines = newLines
+        totals = newTotals
+        version += 1
+    }
+
+    /// Moves to `newStatus` and counts the change.
+    mutating func move(to newStatus: BillStatus) {
+        status = newStatus
+        version += 1
+    }
+}

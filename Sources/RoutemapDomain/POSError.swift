@@ -1,0 +1,28 @@
+/// A broken business rule: what a cashier's request asked for that the rules do not allow.
+///
+/// Each case carries what a client needs to explain it. Storage failures are not `POSError`s.
+public enum POSError: Error, Sendable, Equatable {
+    case billNotFound(String)
+    case lineNotFound(String)
+    case unknownMenuItem(String)
+    /// The item is marked unavailable, or cannot be sold on this bill (priced in another currency,
+    /// or with a negative price).
+    case menuItemUnavailable(String)
+    /// Editing and checkout need an open bill; this is the bill's actual status.
+    case billNotOpen(BillStatus)
+    /// An empty bill cannot be checked out.
+    case billEmpty
+    /// Paying and cancelling a checkout need a checked-out bill; this is the bill's actual status.
+    case billNotCheckedOut(BillStatus)
+    /// The payment's amount is not the bill's total.
+    case amountMismatch(expectedMinor: Int64, receivedMinor: Int64)
+    /// Cash tendered is less than the total.
+    case insufficientTender(totalMinor: Int64, tenderedMinor: Int64)
+    /// The line's quantity would be this value, outside `1...BillLimits.maxQuantityPerLine`, or
+    /// large enough that the bill's amounts would not fit in 64 bits.
+    case quantityOutOfRange(Int)
+    /// A new line would exceed the bill's line limit.
+    case tooManyLines(limit: Int)
+    /// A card payment carried a `tenderedMinor` different from its amount.
+    case tenderNotAllowed
+}

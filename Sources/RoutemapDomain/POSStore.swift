@@ -1,0 +1,18 @@
+/// Where the till keeps menus, bills and payments: the storage boundary. SQLite implements it
+/// today; another database could later, without touching the use cases or the HTTP handlers.
+///
+/// Implementations are called from many threads at once.
+public protocol POSStore: Sendable {
+    /// Every menu item, in menu order.
+    func menuItems() throws -> [MenuItem]
+    /// The bill with `id`, or `nil`.
+    func bill(id: String) throws -> Bill?
+    /// The most recently created bill that is open or checked out, or `nil`.
+    func newestUnpaidBill() throws -> Bill?
+    /// Runs `body` in one atomic write transaction, serialized with every other write: all of
+    /// its changes are committed together, or none if `body` throws (the error is rethrown).
+    /// The transaction must not be used after `body` returns.
+    func write<T>(_ body: (any POSTransaction) throws -> T) throws -> T
+    /// Throws unless the database answers (for health checks).
+    func ping() throws
+}

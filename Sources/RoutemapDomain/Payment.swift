@@ -1,0 +1,29 @@
+import Foundation
+
+/// A recorded payment of one bill (a bill has at most one).
+public struct Payment: Sendable, Hashable, Identifiable {
+    /// `pay_` followed by 22 random base62 characters.
+    public let id: String
+    public let billId: String
+    public let method: PaymentMethod
+    /// The bill's total.
+    public let amountMinor: Int64
+    /// What was handed over: for card always `amountMinor`.
+    public let tenderedMinor: Int64
+    /// `tenderedMinor − amountMinor`: for card always 0.
+    public let changeMinor: Int64
+    public let createdAt: Date
+
+    public init(
+        id: String, billId: String, method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64,
+        changeMinor: Int64, createdAt: Date
+    ) {
+        self.id = id
+        self.billId = billId
+        self.method = method
+        self.amountMinor = amountMinor
+        self.tenderedMinor = tenderedMinor
+        self.changeMinor = changeMinor
+        self.createdAt = createdAt
+    }
+}

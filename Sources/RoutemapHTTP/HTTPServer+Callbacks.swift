@@ -1,0 +1,69 @@
+import CMicroHTTPD
+
+// libmicrohttpd's callbacks: non-isolated C function pointers (never closures in main.swift,
+// which would be main-actor isolated). The server arrives through `cls`, unretained: it keeps
+// itself alive while running. The per-request `RequestState` sits retained in `*req_cls`.
+
+extension HTTPServer {
+    /// MHD's access handler: called when the headers are in, once per body chunk, and once
+    /// more with no data when the request is complete (then the response is queued; queuing
+    /// earlier would make MHD close the connection).
+    static let accessHandler: MHD_AccessHandlerCallback = {
+        cls, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+        guard let cls, let connection, let uploadDataSize, let requestContext else { return CMHD_NO }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+
+        guard let existing = requestContext.pointee else {
+            let state = server.begin(connection: connection, url: url, method: method)
+            requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+            server.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            guard let early = server.earlyResponse(state) else { return CMHD_YES }
+            state.responded = true
+            return server.queue(early, on: connection)
+        }
+
+        let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+        if uploadDataSize.pointee > 0 {
+            if !state.responded, let uploadData {
+                server.receive(UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee), into: state)
+            }
+            uploadDataSize.pointee = 0
+            return CMHD_YES
+        }
+        if state.responded { return CMHD_YES }
+        state.responded = true
+        return server.queue(server.finish(state), on: connection)
+    }
+
+    /// MHD's `NOTIFY_COMPLETED`: the response was sent, or the client went away, or the
+    /// daemon stops. Releases the request's state and ends its time in flight.
+    static let completedHandler: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
+        guard let cls, let requestContext, let pointer = requestContext.pointee else { return }
+        requestContext.pointee = nil
+        Unmanaged<RequestState>.fromOpaque(pointer).release()
+        Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+            .inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// Collects header fields or query arguments into a `RequestState.Collector` (in `cls`);
+    /// a name or value that is not UTF-8 marks the collection invalid and stops it.
+    static let collectField: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+        guard let cls else { return CMHD_NO }
+        let collector = cls.assumingMemoryBound(to: RequestState.Collector.self)
+        let name = key.flatMap { String(validating: UnsafeRawBufferPointer(start: $0, count: keySize), as: UTF8.self) }
+        let text =
+            value.map { String(validating: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
+        guard let name, let text else {
+            collector.pointee.invalid = true
+            return CMHD_NO
+        }
+        collector.pointee.fields.append((name, text))
+        return CMHD_YES
+    }
+
+    /// Receives libmicrohttpd's formatted log lines (`cls` is the server).
+    static let logSink: CMHD_LogSink = { cls, message in
+        guard let cls, let message else { return }
+        Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().libraryLogged(String(cString: message))
+    }
+}

@@ -1,0 +1,130 @@
+import CMicroHTTPD
+
+// The request pipeline the callbacks drive: read the head, take the body, answer.
+
+extension HTTPServer {
+    /// First call, headers in: reads method, path, headers, query and peer, and routes.
+    func begin(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> RequestState {
+        let methodText = method.flatMap { String(validatingCString: $0) }
+        let pathText = url.flatMap { String(validatingCString: $0) }
+        let state = RequestState(method: HTTPMethod(rawValue: methodText ?? ""), path: pathText ?? "")
+        if methodText == nil || pathText == nil {
+            state.badRequest = "The request line is not valid UTF-8."
+        }
+
+        var headers = RequestState.Collector()
+        _ = withUnsafeMutablePointer(to: &headers) {
+            MHD_get_connection_values_n(connection, CMHD_HEADER_KIND, HTTPServer.collectField, $0)
+        }
+        if headers.invalid { state.badRequest = state.badRequest ?? "A header field is not valid UTF-8." }
+        state.headers = HTTPHeaders(headers.fields)
+
+        var arguments = RequestState.Collector()
+        _ = withUnsafeMutablePointer(to: &arguments) {
+            MHD_get_connection_values_n(connection, CMHD_GET_ARGUMENT_KIND, HTTPServer.collectField, $0)
+        }
+        if arguments.invalid { state.badRequest = state.badRequest ?? "The query is not valid UTF-8." }
+        for (name, value) in arguments.fields where state.query[name] == nil {
+            state.query[name] = value
+        }
+
+        var address = [CChar](repeating: 0, count: 64)
+        if CMHD_client_address(connection, &address, address.count) == 0 {
+            state.remoteAddress = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        if state.badRequest == nil {
+            state.resolution = router.resolve(state.method, state.path)
+        }
+        return state
+    }
+
+    /// The answer to give before the body arrives: 413 when a routed request declares a
+    /// `Content-Length` over the limit (MHD then closes the connection, which suits a client
+    /// that was about to upload too much).
+    func earlyResponse(_ state: RequestState) -> Response? {
+        guard case .found = state.resolution,
+            let declared = state.headers["Content-Length"].flatMap({ Int($0) }),
+            declared > configuration.maxBodyBytes
+        else { return nil }
+        return Response(.payloadTooLarge(limit: configuration.maxBodyBytes))
+    }
+
+    /// A body chunk: kept up to `maxBodyBytes`; past that the body is dropped and marked too
+    /// large (chunked uploads declare no length up front).
+    func receive(_ chunk: UnsafeRawBufferPointer, into state: RequestState) {
+        guard !state.tooLarge else { return }
+        guard state.body.count + chunk.count <= configuration.maxBodyBytes else {
+            state.tooLarge = true
+            state.body = []
+            return
+        }
+        state.body.append(contentsOf: chunk)
+    }
+
+    /// The whole request is in: 400, 404/405, 413, 415 in that order, else the router.
+    func finish(_ state: RequestState) -> Response {
+        if let detail = state.badRequest {
+            return Response(.badRequest(detail: detail))
+        }
+        switch state.resolution {
+        case .notFound(let problem), .methodNotAllowed(let problem):
+            return Response(problem)
+        case nil:
+            return Response(.internalError())
+        case .found(let handler, let parameters):
+            if state.tooLarge {
+                return Response(.payloadTooLarge(limit: configuration.maxBodyBytes))
+            }
+            let contentType = state.headers["Content-Type"]
+            if !state.body.isEmpty, !HTTPServer.isJSON(contentType) {
+                return Response(.unsupportedMediaType(received: contentType))
+            }
+            let request = Request(
+                method: state.method, path: state.path, query: state.query, headers: state.headers,
+                body: state.body, parameters: parameters, remoteAddress: state.remoteAddress)
+            state.body = []
+            return router.run(handler, request, logger: logger)
+        }
+    }
+
+    /// Hands `response` to MHD (the body is copied). Header fields MHD refuses (line breaks
+    /// in a value...) are dropped and logged.
+    func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
+        var response = response
+        if !(100...999).contains(response.status.code) {
+            logger.error("handler answered an invalid status", metadata: ["status": "\(response.status.code)"])
+            response = Response(.internalError())
+        }
+        let created = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), CMHD_RESPMEM_MUST_COPY)
+        }
+        guard let created else { return CMHD_NO }
+        defer { MHD_destroy_response(created) }
+        for (name, value) in response.headers where MHD_add_response_header(created, name, value) != CMHD_YES {
+            logger.warning("dropped a response header field MHD refused", metadata: ["name": "\(name)"])
+        }
+        if shuttingDown.load(ordering: .relaxed) {
+            _ = MHD_add_response_header(created, "Connection", "close")
+        }
+        return MHD_queue_response(connection, UInt32(response.status.code), created)
+    }
+
+    /// Whether `contentType` is JSON: `application/json` or `application/<anything>+json`,
+    /// parameters (`; charset=utf-8`) allowed, case-insensitive.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = (contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            .trimmingASCIIWhitespace().lowercased()
+        if mediaType == "application/json" { return true }
+        return mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json") && mediaType.count > "application/+json".count
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingASCIIWhitespace() -> Substring {
+        var view = self
+        while let first = view.first, first == " " || first == "\t" { view.removeFirst() }
+        while let last = view.last, last == " " || last == "\t" { view.removeLast() }
+        return view
+    }
+}

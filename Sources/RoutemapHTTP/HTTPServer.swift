@@ -1,0 +1,164 @@
+import CMicroHTTPD
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 server over libmicrohttpd that answers with a `Router`.
+///
+/// Handlers run synchronously on libmicrohttpd's worker threads (`threads` of them, epoll).
+/// The server reads the whole request body (up to `maxBodyBytes`) before calling the router,
+/// answers 400/404/405/413/415 itself as problem+json, and keeps connections alive.
+public final class HTTPServer: Sendable {
+    public let configuration: HTTPServerConfiguration
+    let router: Router
+    let logger: Logger
+
+    /// Requests between their first access-handler call and MHD's `NOTIFY_COMPLETED`.
+    let inFlight = Atomic<Int>(0)
+    /// Set once `shutdown` begins: responses then carry `Connection: close`.
+    let shuttingDown = Atomic<Bool>(false)
+    private let state = Mutex(State())
+    /// libmicrohttpd's log lines while `start` runs, to explain a failure; `nil` otherwise.
+    private let startupMessages = Mutex<[String]?>(nil)
+
+    private struct State {
+        enum Phase { case idle, running(Daemon), stopped }
+        var phase = Phase.idle
+        var boundPort: Int?
+        /// The server keeps itself alive while running: MHD holds it unretained in `cls`.
+        var keepAlive: HTTPServer?
+    }
+
+    /// The running daemon and the log target it writes to.
+    ///
+    /// `@unchecked Sendable`: it only crosses threads inside the state `Mutex` or after being
+    /// taken out of it by `shutdown` (which sets the phase to stopped first, so exactly one
+    /// caller ever gets it). The MHD calls made with it (`MHD_get_daemon_info`,
+    /// `MHD_quiesce_daemon`, `MHD_stop_daemon`) are made from that one owner.
+    private struct Daemon: @unchecked Sendable {
+        let pointer: OpaquePointer
+        let logTarget: UnsafeMutablePointer<CMHD_LogTarget>
+    }
+
+    public init(configuration: HTTPServerConfiguration, router: Router, logger: Logger = Router.fallbackLogger) {
+        self.configuration = configuration
+        self.router = router
+        self.logger = logger
+    }
+
+    /// The port the server listens on: the real one once started (also when configured as
+    /// 0), else the configured one.
+    public var port: Int {
+        state.withLock { $0.boundPort } ?? Int(configuration.port)
+    }
+
+    /// Binds and starts the worker threads. Throws `HTTPServerError` when the configuration
+    /// is invalid, the address cannot be bound (port in use...) or the server ran already.
+    public func start() throws {
+        try state.withLock { state throws(HTTPServerError) in
+            guard case .idle = state.phase else { throw HTTPServerError("The server was started already.") }
+            let daemon = try startDaemon()
+            state.phase = .running(daemon)
+            state.boundPort = Int(CMHD_get_bound_port(daemon.pointer))
+            state.keepAlive = self
+        }
+    }
+
+    /// Stops gracefully: stops accepting connections at once, waits until the requests in
+    /// flight are answered or `gracePeriod` ends, then closes every connection and stops the
+    /// threads. A handler still running after the grace period is waited for (threads cannot
+    /// be cancelled). Does nothing when not running; safe to call more than once.
+    public func shutdown(gracePeriod: Duration = .seconds(10)) {
+        let daemon: Daemon? = state.withLock { state in
+            guard case .running(let daemon) = state.phase else { return nil }
+            state.phase = .stopped
+            return daemon
+        }
+        guard let daemon else { return }
+        shuttingDown.store(true, ordering: .sequentiallyConsistent)
+        let listener = MHD_quiesce_daemon(daemon.pointer)
+        if listener != CMHD_INVALID_SOCKET {
+            close(listener)
+        } else {
+            logger.warning("could not stop accepting connections before stopping")
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: gracePeriod)
+        while inFlight.load(ordering: .sequentiallyConsistent) > 0, clock.now < deadline {
+            usleep(2_000)
+        }
+        let left = inFlight.load(ordering: .sequentiallyConsistent)
+        if left > 0 {
+            logger.warning("stopping with requests in flight", metadata: ["requests": "\(left)"])
+        }
+        MHD_stop_daemon(daemon.pointer)
+        daemon.logTarget.deinitialize(count: 1)
+        daemon.logTarget.deallocate()
+        state.withLock { $0.keepAlive = nil }
+    }
+
+    private func startDaemon() throws(HTTPServerError) -> Daemon {
+        let configuration = self.configuration
+        func check(_ value: Int, _ name: String, _ range: ClosedRange<Int>) throws(HTTPServerError) -> UInt32 {
+            guard range.contains(value) else {
+                throw HTTPServerError("\(name) must be \(range.lowerBound) to \(range.upperBound), not \(value).")
+            }
+            return UInt32(value)
+        }
+        let threads = try check(configuration.threads, "threads", 1...1024)
+        let timeout = try check(configuration.connectionTimeout, "connection timeout", 0...86_400)
+        let connectionLimit = try check(configuration.connectionLimit, "connection limit", 1...1_000_000)
+        let perAddressLimit = try check(configuration.perAddressConnectionLimit, "per-address connection limit", 0...1_000_000)
+        let memoryLimit = try check(configuration.connectionMemoryLimit, "connection memory limit", 4096...(64 << 20))
+        _ = try check(configuration.maxBodyBytes, "max body bytes", 0...(1 << 30))
+        var address = try BindAddress(host: configuration.host, port: configuration.port)
+
+        var flags = CMHD_USE_ERROR_LOG | CMHD_USE_INTERNAL_POLLING_THREAD | CMHD_USE_EPOLL | CMHD_USE_TURBO | CMHD_USE_ITC
+        if address.isIPv6 { flags |= CMHD_USE_DUAL_STACK }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let logTarget = UnsafeMutablePointer<CMHD_LogTarget>.allocate(capacity: 1)
+        logTarget.initialize(to: CMHD_LogTarget(sink: HTTPServer.logSink, cls: me))
+
+        startupMessages.withLock { $0 = [] }
+        errno = 0
+        let daemon = address.withSockaddr { sockaddr in
+            CMHD_start_daemon(
+                flags, configuration.port, sockaddr, threads, timeout, connectionLimit, perAddressLimit,
+                Int(memoryLimit), HTTPServer.accessHandler, me, HTTPServer.completedHandler, me,
+                logTarget)
+        }
+        let errorNumber = errno
+        let messages = startupMessages.withLock { messages in
+            defer { messages = nil }
+            return messages ?? []
+        }
+        guard let daemon else {
+            logTarget.deinitialize(count: 1)
+            logTarget.deallocate()
+            var message = "Could not listen on \(configuration.host) port \(configuration.port)"
+            if errorNumber != 0 { message += ": \(String(cString: strerror(errorNumber))) (errno \(errorNumber))" }
+            if !messages.isEmpty { message += ". libmicrohttpd: " + messages.joined(separator: "; ") }
+            throw HTTPServerError(message, errorNumber: errorNumber == 0 ? nil : errorNumber)
+        }
+        return Daemon(pointer: daemon, logTarget: logTarget)
+    }
+
+    /// One line of libmicrohttpd's own log: kept to explain a failed start, else logged at
+    /// debug level (most lines are about one client's malformed request, which anyone could
+    /// send in bulk).
+    func libraryLogged(_ message: String) {
+        let captured = startupMessages.withLock { messages in
+            guard messages != nil else { return false }
+            messages?.append(message)
+            return true
+        }
+        if !captured {
+            logger.debug("libmicrohttpd: \(message)")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+// The problems the HTTP layer answers by itself.
+extension Problem {
+    /// 400 `bad_request`: the request itself is unreadable (e.g. its path is not UTF-8).
+    public static func badRequest(detail: String) -> Problem {
+        Problem(status: .badRequest, code: "bad_request", title: "Bad request", detail: detail)
+    }
+
+    /// 404 `not_found`: nothing at this path (or no such resource).
+    public static func notFound(detail: String) -> Problem {
+        Problem(status: .notFound, code: "not_found", title: "Not found", detail: detail)
+    }
+
+    /// 405 `method_not_allowed`, with `Allow` listing `allowed` (sorted, comma-separated).
+    public static func methodNotAllowed(allowed: [HTTPMethod]) -> Problem {
+        let list = Set(allowed).map(\.rawValue).sorted().joined(separator: ", ")
+        return Problem(
+            status: .methodNotAllowed, code: "method_not_allowed", title: "Method not allowed",
+            detail: "This resource supports only: \(list).", headers: ["Allow": list])
+    }
+
+    /// 413 `payload_too_large`: the body is over `limit` bytes.
+    public static func payloadTooLarge(limit: Int) -> Problem {
+        Problem(
+            status: .payloadTooLarge, code: "payload_too_large", title: "Payload too large",
+            detail: "The request body is larger than \(limit) bytes.", extensions: ["limit": .int(Int64(limit))])
+    }
+
+    /// 415 `unsupported_media_type`: a body that is not `application/json`.
+    public static func unsupportedMediaType(received contentType: String?) -> Problem {
+        let what = contentType.map { "'\($0.prefix(100))'" } ?? "a body without Content-Type"
+        return Problem(
+            status: .unsupportedMediaType, code: "unsupported_media_type", title: "Unsupported media type",
+            detail: "Request bodies must be application/json; got \(what).")
+    }
+
+    /// 500 `internal_error`. Says nothing about the cause: that goes to the log only.
+    public static func internalError() -> Problem {
+        Problem(
+            status: .internalServerError, code: "internal_error", title: "Internal server error",
+            detail: "The server could not complete the request.")
+    }
+}

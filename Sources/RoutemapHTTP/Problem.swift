@@ -1,0 +1,49 @@
+import RoutemapJSON
+
+/// An error a client receives as RFC 9457 problem details (`application/problem+json`).
+/// Handlers throw it; the router turns it into the response. `code` is the stable,
+/// machine-readable name clients branch on, so never rename one.
+public struct Problem: Error, Sendable, CustomStringConvertible {
+    public var status: HTTPStatus
+    /// snake_case, e.g. `not_found`.
+    public var code: String
+    public var title: String
+    /// A human-readable explanation of this occurrence.
+    public var detail: String
+    /// A URI naming the kind of problem; `urn:routemap:problem:<code>` by default.
+    public var type: String
+    /// Extra response header fields (`Allow`, `Retry-After`, `WWW-Authenticate`...).
+    public var headers: HTTPHeaders
+    /// Extra members, written after the standard ones (which they cannot replace).
+    public var extensions: JSONObject
+
+    public init(
+        status: HTTPStatus, code: String, title: String, detail: String, type: String? = nil,
+        headers: HTTPHeaders = [:], extensions: JSONObject = [:]
+    ) {
+        self.status = status
+        self.code = code
+        self.title = title
+        self.detail = detail
+        self.type = type ?? "urn:routemap:problem:" + code
+        self.headers = headers
+        self.extensions = extensions
+    }
+
+    /// The body: `type`, `title`, `status`, `detail`, `code`, then the extensions.
+    public var json: JSON {
+        var object: JSONObject = [
+            "type": .string(type),
+            "title": .string(title),
+            "status": .int(Int64(status.code)),
+            "detail": .string(detail),
+            "code": .string(code),
+        ]
+        for (key, value) in extensions where object[key] == nil {
+            object[key] = value
+        }
+        return .object(object)
+    }
+
+    public var description: String { "\(status.code) \(code): \(detail)" }
+}

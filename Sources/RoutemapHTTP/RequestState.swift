@@ -1,0 +1,32 @@
+import CMicroHTTPD
+
+/// What the server keeps about one request between libmicrohttpd's calls of the access
+/// handler: created on the first call, kept in `*req_cls` (retained), released on
+/// `NOTIFY_COMPLETED`. MHD calls back for one connection from one thread at a time, so this
+/// class is never shared between threads while in use and needs no lock.
+final class RequestState {
+    /// Set when the request cannot be read (e.g. invalid UTF-8): answered 400 at the end.
+    var badRequest: String?
+    var method: HTTPMethod
+    var path: String
+    var query: [String: String] = [:]
+    var headers = HTTPHeaders()
+    var remoteAddress: String?
+    var resolution: Router.Resolution?
+    var body: [UInt8] = []
+    /// More body arrived than `maxBodyBytes`: the rest is dropped, the answer is 413.
+    var tooLarge = false
+    /// A response was queued already (413 on the first call): ignore later calls.
+    var responded = false
+
+    init(method: HTTPMethod, path: String) {
+        self.method = method
+        self.path = path
+    }
+
+    /// Collects header fields or query arguments from MHD into `headers` / `query`.
+    struct Collector {
+        var fields: [(String, String)] = []
+        var invalid = false
+    }
+}

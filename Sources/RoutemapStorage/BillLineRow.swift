@@ -1,0 +1,65 @@
+import GRDB
+import RoutemapDomain
+
+/// A row of `bill_lines`.
+struct BillLineRow: FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "bill_lines"
+
+    enum Columns {
+        static let lineId = Column("line_id")
+        static let billId = Column("bill_id")
+        static let menuItemId = Column("menu_item_id")
+        static let name = Column("name")
+        static let quantity = Column("quantity")
+        static let unitPriceMinor = Column("unit_price_minor")
+        static let position = Column("position")
+    }
+
+    let lineId: String
+    let billId: String
+    let menuItemId: String
+    let name: String
+    let quantity: Int
+    let unitPriceMinor: Int64
+    let position: Int
+
+    init(row: Row) throws {
+        lineId = try row.decode(forColumn: Columns.lineId)
+        billId = try row.decode(forColumn: Columns.billId)
+        menuItemId = try row.decode(forColumn: Columns.menuItemId)
+        name = try row.decode(forColumn: Columns.name)
+        quantity = try row.decode(forColumn: Columns.quantity)
+        unitPriceMinor = try row.decode(forColumn: Columns.unitPriceMinor)
+        position = try row.decode(forColumn: Columns.position)
+    }
+
+    /// The row that stores `line` at `position` (0-based) on bill `billId`.
+    init(_ line: BillLine, billId: String, position: Int) {
+        lineId = line.lineId
+        self.billId = billId
+        menuItemId = line.menuItemId
+        name = line.name
+        quantity = line.quantity
+        unitPriceMinor = line.unitPriceMinor
+        self.position = position
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container[Columns.lineId] = lineId
+        container[Columns.billId] = billId
+        container[Columns.menuItemId] = menuItemId
+        container[Columns.name] = name
+        container[Columns.quantity] = quantity
+        container[Columns.unitPriceMinor] = unitPriceMinor
+        container[Columns.position] = position
+    }
+
+    /// The domain's line. Throws ``StorageError/invalidRow(table:id:reason:)``.
+    func billLine() throws -> BillLine {
+        do {
+            return try BillLine(lineId: lineId, menuItemId: menuItemId, name: name, quantity: quantity, unitPriceMinor: unitPriceMinor)
+        } catch {
+            throw StorageError.invalidRow(table: Self.databaseTableName, id: lineId, reason: error.description)
+        }
+    }
+}

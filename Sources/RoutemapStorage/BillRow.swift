@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import RoutemapDomain
+
+/// A row of `bills` (the bill without its lines).
+struct BillRow: FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "bills"
+
+    enum Columns {
+        static let id = Column("id")
+        static let status = Column("status")
+        static let currency = Column("currency")
+        static let taxRateBasisPoints = Column("tax_rate_bps")
+        static let subtotalMinor = Column("subtotal_minor")
+        static let taxMinor = Column("tax_minor")
+        static let totalMinor = Column("total_minor")
+        static let version = Column("version")
+        static let createdAt = Column("created_at")
+        static let updatedAt = Column("updated_at")
+    }
+
+    let id: String
+    let status: String
+    let currency: String
+    let taxRateBasisPoints: Int
+    let subtotalMinor: Int64
+    let taxMinor: Int64
+    let totalMinor: Int64
+    let version: Int
+    let createdAt: String
+    let updatedAt: String
+
+    init(row: Row) throws {
+        id = try row.decode(forColumn: Columns.id)
+        status = try row.decode(forColumn: Columns.status)
+        currency = try row.decode(forColumn: Columns.currency)
+        taxRateBasisPoints = try row.decode(forColumn: Columns.taxRateBasisPoints)
+        subtotalMinor = try row.decode(forColumn: Columns.subtotalMinor)
+        taxMinor = try row.decode(forColumn: Columns.taxMinor)
+        totalMinor = try row.decode(forColumn: Columns.totalMinor)
+        version = try row.decode(forColumn: Columns.version)
+        createdAt = try row.decode(forColumn: Columns.createdAt)
+        updatedAt = try row.decode(forColumn: Columns.updatedAt)
+    }
+
+    /// The row that stores `bill`, changed at `updatedAt`.
+    init(_ bill: Bill, updatedAt: Date) {
+        id = bill.id
+        status = bill.status.rawValue
+        currency = bill.currency.rawValue
+        taxRateBasisPoints = bill.taxRate.basisPoints
+        subtotalMinor = bill.subtotalMinor
+        taxMinor = bill.taxMinor
+        totalMinor = bill.totalMinor
+        version = bill.version
+        createdAt = Timestamp.format(bill.createdAt)
+        self.updatedAt = Timestamp.format(updatedAt)
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container[Columns.id] = id
+        container[Columns.status] = status
+        container[Columns.currency] = currency
+        container[Columns.taxRateBasisPoints] = taxRateBasisPoints
+        container[Columns.subtotalMinor] = subtotalMinor
+        container[Columns.taxMinor] = taxMinor
+        container[Columns.totalMinor] = totalMinor
+        container[Columns.version] = version
+        container[Columns.createdAt] = createdAt
+        container[Columns.updatedAt] = updatedAt
+    }
+
+    /// The domain's bill with `lines` (in order). Throws ``StorageError/invalidRow(table:id:reason:)``
+    /// when a value is out of the domain's range or the stored totals disagree with the lines.
+    func bill(lines: [BillLineRow]) throws -> Bill {
+        func invalid(_ reason: String) -> StorageError {
+            StorageError.invalidRow(table: Self.databaseTableName, id: id, reason: reason)
+        }
+        guard let status = BillStatus(rawValue: status) else { throw invalid("status '\(self.status)'") }
+        guard let currency = Currency(rawValue: currency) else { throw invalid("currency '\(self.currency)'") }
+        guard let taxRate = TaxRate(basisPoints: taxRateBasisPoints) else { throw invalid("tax rate \(taxRateBasisPoints) bps") }
+        guard let createdAt = Timestamp.parse(createdAt) else { throw invalid("created_at '\(self.createdAt)'") }
+        let bill: Bill
+        do {
+            bill = try Bill(
+                id: id, status: status, lines: try lines.map { try $0.billLine() }, currency: currency, taxRate: taxRate,
+                version: version, createdAt: createdAt)
+        } catch let violation as InvariantViolation {
+            throw invalid(violation.description)
+        }
+        guard bill.subtotalMinor == subtotalMinor, bill.taxMinor == taxMinor, bill.totalMinor == totalMinor else {
+            throw invalid("stored totals \(subtotalMinor)/\(taxMinor)/\(totalMinor) do not match its lines")
+        }
+        return bill
+    }
+}

@@ -1,0 +1,69 @@
+import GRDB
+import RoutemapDomain
+
+/// A row of `payments`.
+struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "payments"
+
+    enum Columns {
+        static let id = Column("id")
+        static let billId = Column("bill_id")
+        static let method = Column("method")
+        static let amountMinor = Column("amount_minor")
+        static let tenderedMinor = Column("tendered_minor")
+        static let changeMinor = Column("change_minor")
+        static let createdAt = Column("created_at")
+    }
+
+    let id: String
+    let billId: String
+    let method: String
+    let amountMinor: Int64
+    let tenderedMinor: Int64
+    let changeMinor: Int64
+    let createdAt: String
+
+    init(row: Row) throws {
+        id = try row.decode(forColumn: Columns.id)
+        billId = try row.decode(forColumn: Columns.billId)
+        method = try row.decode(forColumn: Columns.method)
+        amountMinor = try row.decode(forColumn: Columns.amountMinor)
+        tenderedMinor = try row.decode(forColumn: Columns.tenderedMinor)
+        changeMinor = try row.decode(forColumn: Columns.changeMinor)
+        createdAt = try row.decode(forColumn: Columns.createdAt)
+    }
+
+    /// The row that records `payment`.
+    init(_ payment: Payment) {
+        id = payment.id
+        billId = payment.billId
+        method = payment.method.rawValue
+        amountMinor = payment.amountMinor
+        tenderedMinor = payment.tenderedMinor
+        changeMinor = payment.changeMinor
+        createdAt = Timestamp.format(payment.createdAt)
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container[Columns.id] = id
+        container[Columns.billId] = billId
+        container[Columns.method] = method
+        container[Columns.amountMinor] = amountMinor
+        container[Columns.tenderedMinor] = tenderedMinor
+        container[Columns.changeMinor] = changeMinor
+        container[Columns.createdAt] = createdAt
+    }
+
+    /// The domain's payment. Throws ``StorageError/invalidRow(table:id:reason:)``.
+    func payment() throws -> Payment {
+        guard let method = PaymentMethod(rawValue: method) else {
+            throw StorageError.invalidRow(table: Self.databaseTableName, id: id, reason: "method '\(self.method)'")
+        }
+        guard let createdAt = Timestamp.parse(createdAt) else {
+            throw StorageError.invalidRow(table: Self.databaseTableName, id: id, reason: "created_at '\(self.createdAt)'")
+        }
+        return Payment(
+            id: id, billId: billId, method: method, amountMinor: amountMinor, tenderedMinor: tenderedMinor,
+            changeMinor: changeMinor, createdAt: createdAt)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+import RoutemapDomain
+
+/// The ``POSStore`` on one SQLite file, through a GRDB `DatabasePool`: WAL mode, so reads run
+/// in parallel with each other and with the one writer.
+///
+/// Every connection has foreign keys on, a busy timeout and `synchronous = NORMAL` (a commit
+/// survives a process crash; the last commits may be lost on power loss, in exchange for about
+/// ten times the commit rate). Write transactions start with `BEGIN IMMEDIATE`.
+public final class SQLiteStore: POSStore {
+    /// The database file.
+    public let path: String
+    /// The migrations this store applied when it opened the file, in order (empty when the
+    /// database was already up to date).
+    public let appliedMigrationIDs: [String]
+    private let pool: DatabasePool
+
+    /// Opens (creating if missing) the database at `path` and applies the `migrations` it has
+    /// not applied yet, in order, each in its own transaction, recording each.
+    ///
+    /// Throws ``StorageError/unknownMigrations(_:)``, changing nothing, when the database has
+    /// applied migrations that are not in `migrations` (a newer binary migrated it).
+    /// - Parameter busyTimeout: how long a connection waits for another process's lock.
+    public init(path: String, migrations: [Migration], busyTimeout: TimeInterval = 5) throws {
+        var configuration = Configuration()
+        configuration.label = "routemap"
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.prepareDatabase { database in
+            try database.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw StorageError.cannotOpen(path: path, underlying: error)
+        }
+        self.path = path
+        self.pool = pool
+        self.appliedMigrationIDs = try Self.apply(migrations, to: pool)
+    }
+
+    /// Opens the database at `path`, applies its pending `migrations`, checkpoints and closes it,
+    /// and returns the ids of the migrations it applied: for `routemap migrate`.
+    public static func migrate(path: String, migrations: [Migration]) throws -> [String] {
+        let store = try SQLiteStore(path: path, migrations: migrations)
+        try store.close()
+        return store.appliedMigrationIDs
+    }
+
+    /// Checkpoints the write-ahead log into the database file (truncating the log) and closes
+    /// every connection: the graceful end of the store. Do not use the store afterwards.
+    public func close() throws {
+        try StorageError.wrapping("checkpointing the write-ahead log") {
+            try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        }
+        try StorageError.wrapping("closing the database") {
+            try pool.close()
+        }
+    }
+
+    // MARK: POSStore
+
+    public func menuItems() throws -> [MenuItem] {
+        try read("reading the menu") { try $0.menuItems() }
+    }
+
+    public func bill(id: String) throws -> Bill? {
+        try read("reading bill \(id)") { try $0.bill(id: id) }
+    }
+
+    public func newestUnpaidBill() throws -> Bill? {
+        try read("reading the newest unpaid bill") { try $0.newestUnpaidBill() }
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction, committed if `body` returns and rolled
+    /// back if it throws. Errors from `body` come out unchanged; GRDB's own (begin, commit) come
+    /// out as ``StorageError/database(operation:underlying:)``.
+    public func write<T>(_ body: (any POSTransaction) throws -> T) throws -> T {
+        do {
+            return try pool.write { database in try body(SQLiteTransaction(database: database)) }
+        } catch let error as DatabaseError {
+            throw StorageError.database(operation: "a write transaction", underlying: error)
+        }
+    }
+
+    public func ping() throws {
+        try read("checking the database answers") { transaction in
+            _ = try Int.fetchOne(transaction.database, sql: "SELECT 1")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Runs `body` in a read transaction on one of the pool's reader connections.
+    func read<T>(_ operation: @autoclosure () -> String, _ body: (SQLiteTransaction) throws -> T) throws -> T {
+        try StorageError.wrapping(operation()) {
+            try pool.read { database in try body(SQLiteTransaction(database: database)) }
+        }
+    }
+
+    /// Runs `body` on the writer connection, outside any transaction.
+    func onWriter<T>(_ operation: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
+        try StorageError.wrapping(operation()) {
+            try pool.writeWithoutTransaction(body)
+        }
+    }
+}

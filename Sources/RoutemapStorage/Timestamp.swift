@@ -1,0 +1,84 @@
+import Foundation
+
+/// Timestamps as stored: ISO 8601 UTC text with milliseconds, `2025-11-22T07:55:00.123Z`.
+///
+/// Fixed width, so text order is time order (years 0000–9999) and SQL can sort on it. Written
+/// with integer calendar arithmetic (no `Calendar`, locale or time zone involved).
+enum Timestamp {
+    /// `date` as `YYYY-MM-DDTHH:MM:SS.sssZ`, rounded to the nearest millisecond.
+    static func format(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        // Floor division, so instants before 1970 fall on the right day.
+        let millisecondsPerDay: Int64 = 86_400_000
+        let remainder = milliseconds % millisecondsPerDay
+        let days = milliseconds / millisecondsPerDay - (remainder < 0 ? 1 : 0)
+        let millisecondOfDay = remainder < 0 ? remainder + millisecondsPerDay : remainder
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        let seconds = millisecondOfDay / 1000
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+            + pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2) + "."
+            + pad(millisecondOfDay % 1000, 3) + "Z"
+    }
+
+    /// The instant `text` names, or `nil` unless it has exactly the shape ``format(_:)`` writes.
+    static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            bytes[19] == UInt8(ascii: "."), bytes[23] == UInt8(ascii: "Z"),
+            let year = number(bytes[0..<4]), let month = number(bytes[5..<7]), let day = number(bytes[8..<10]),
+            let hour = number(bytes[11..<13]), let minute = number(bytes[14..<16]),
+            let second = number(bytes[17..<19]), let millisecond = number(bytes[20..<23]),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second < 60
+        else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let milliseconds = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    // MARK: Calendar arithmetic (proleptic Gregorian, H. Hinnant's algorithms)
+
+    private static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let adjustedYear = month <= 2 ? year - 1 : year
+        let era = (adjustedYear >= 0 ? adjustedYear : adjustedYear - 399) / 400
+        let yearOfEra = adjustedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int64? {
+        var value: Int64 = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            value = value * 10 + Int64(digit - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}

@@ -1,0 +1,98 @@
+import Logging
+import RoutemapHTTP
+import RoutemapJSON
+import RoutemapTestSupport
+import Synchronization
+import Testing
+
+/// A server on 127.0.0.1, port 0, stopped when this goes away.
+final class RunningServer {
+    let server: HTTPServer
+    let log: CapturedLog
+
+    init(router: Router = TestApp.router(), configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws {
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2)
+        configure(&configuration)
+        log = CapturedLog()
+        server = HTTPServer(configuration: configuration, router: router, logger: log.logger)
+        try server.start()
+    }
+
+    deinit { server.shutdown(gracePeriod: .seconds(2)) }
+
+    var port: Int { server.port }
+
+    func client() throws -> TestHTTPClient {
+        try TestHTTPClient(host: "127.0.0.1", port: port, timeout: .seconds(5))
+    }
+}
+
+/// A logger whose messages the test can read.
+final class CapturedLog: Sendable {
+    let entries = Mutex<[(level: Logger.Level, message: String, metadata: Logger.Metadata)]>([])
+
+    var logger: Logger {
+        Logger(label: "test") { _ in Handler(log: self) }
+    }
+
+    var all: [(level: Logger.Level, message: String, metadata: Logger.Metadata)] { entries.withLock { $0 } }
+
+    struct Handler: LogHandler {
+        let log: CapturedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            log.entries.withLock { $0.append((event.level, event.message.description, event.metadata ?? [:])) }
+        }
+    }
+}
+
+struct SecretError: Error, CustomStringConvertible {
+    var description: String { "database password is hunter2" }
+}
+
+/// The routes the server tests talk to.
+enum TestApp {
+    static func router() -> Router {
+        var router = Router()
+        router.get("/hello") { _ in Response(status: .ok, headers: ["Content-Type": "text/plain"], body: Array("hello".utf8)) }
+        router.get("/query") { request in
+            .json(.object(JSONObject(request.query.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) })))
+        }
+        router.post("/echo") { request in
+            let value = request.body.isEmpty ? JSON.null : try JSON.parse(request.body)
+            return .json(["received": value, "bytes": .int(Int64(request.body.count))])
+        }
+        router.patch("/echo") { request in .json(["bytes": .int(Int64(request.body.count))]) }
+        router.get("/v1/bills/{billId}/items/{lineId}") { request in
+            .json(["billId": .string(request.parameters["billId"] ?? ""), "lineId": .string(request.parameters["lineId"] ?? "")])
+        }
+        router.get("/peer") { request in .json(["address": request.remoteAddress.map(JSON.string) ?? .null]) }
+        router.get("/header") { request in .json(["value": request.headers["X-Test"].map(JSON.string) ?? .null]) }
+        router.get("/fail") { _ in throw SecretError() }
+        router.get("/conflict") { _ in
+            throw Problem(
+                status: .conflict, code: "bill_not_open", title: "Bill not open", detail: "The bill is paid.",
+                headers: ["Retry-After": "5"], extensions: ["billId": "b1"])
+        }
+        return router
+    }
+}
+
+/// Checks a problem+json response: status, code, and the RFC 9457 members.
+func expectProblem(_ response: TestResponse, _ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(response.status == status, "\(response)", sourceLocation: sourceLocation)
+    #expect(response.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
+    let body = response.json
+    #expect(body["code"] == .string(code), "\(response.text)", sourceLocation: sourceLocation)
+    #expect(body["status"] == .int(Int64(status)), sourceLocation: sourceLocation)
+    #expect(body["type"] == .string("urn:routemap:problem:" + code), sourceLocation: sourceLocation)
+    #expect(body["title"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
+    #expect(body["detail"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
+}

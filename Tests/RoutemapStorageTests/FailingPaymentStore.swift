@@ -1,0 +1,28 @@
+import RoutemapDomain
+
+/// Wraps a real store so that recording a payment fails after writing: to prove `Till.pay` is
+/// one transaction.
+struct FailingPaymentStore: POSStore {
+    enum Failure: Sendable {
+        /// Record the payment, then throw ``InjectedFailure``.
+        case afterInsert
+        /// Record the payment twice: the database refuses the second (UNIQUE bill_id).
+        case duplicateInsert
+    }
+
+    struct InjectedFailure: Error, Equatable {}
+
+    let base: any POSStore
+    let failure: Failure
+
+    func menuItems() throws -> [MenuItem] { try base.menuItems() }
+    func bill(id: String) throws -> Bill? { try base.bill(id: id) }
+    func newestUnpaidBill() throws -> Bill? { try base.newestUnpaidBill() }
+    func ping() throws { try base.ping() }
+
+    func write<T>(_ body: (any POSTransaction) throws -> T) throws -> T {
+        try base.write { transaction in
+            try body(FailingPaymentTransaction(base: transaction, failure: failure))
+        }
+    }
+}

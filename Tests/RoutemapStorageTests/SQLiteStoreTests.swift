@@ -1,0 +1,169 @@
+import Foundation
+import GRDB
+import RoutemapDomain
+@testable import RoutemapStorage
+import Testing
+
+@Suite("SQLite store: settings, demo menu, round trips, constraints")
+struct SQLiteStoreTests {
+    @Test("WAL, foreign keys, synchronous NORMAL and a busy timeout on writer and readers")
+    func connectionSettings() throws {
+        let database = try TestDatabase()
+        let writer = try database.store.writerSettings()
+        #expect(writer == SQLiteConnectionSettings(journalMode: "wal", foreignKeysEnabled: true, synchronous: 1, busyTimeoutMilliseconds: 5_000))
+        // GRDB gives read-only connections a busy timeout of its own choosing (10 s in 7.10).
+        let reader = try database.store.readerSettings()
+        #expect(reader.journalMode == "wal")
+        #expect(reader.foreignKeysEnabled)
+        #expect(reader.synchronous == 1)
+        #expect(reader.busyTimeoutMilliseconds >= 5_000)
+    }
+
+    @Test("the demo menu: at least 12 items in at least 3 categories, USD, one unavailable, in menu order")
+    func demoMenu() throws {
+        let menu = try TestDatabase().store.menuItems()
+        #expect(menu.count >= 12)
+        #expect(Set(menu.map(\.category)).count >= 3)
+        #expect(Set(menu.map(\.id)).count == menu.count)
+        #expect(menu.allSatisfy { $0.currency == .usd && $0.priceMinor > 0 && !$0.name.isEmpty })
+        #expect(menu.filter { !$0.available }.count == 1)
+        #expect(menu.first?.id == "espresso")
+        for id in ["latte", "espresso", "croissant", "bagel"] {
+            #expect(menu.first { $0.id == id }?.available == true, "the end-to-end tests order \(id)")
+        }
+        #expect(menu.first { $0.id == "latte" } == MenuItem(id: "latte", name: "Latte", category: "coffee", priceMinor: 475, currency: .usd, available: true))
+    }
+
+    @Test("a bill round-trips with its lines in order, its rate, version and time")
+    func billRoundTrip() throws {
+        let store = try TestDatabase().store
+        let lines = try [("line_c", "latte", 3), ("line_a", "croissant", 1), ("line_b", "bagel", 2)].map { id, item, quantity in
+            try BillLine(lineId: id, menuItemId: item, name: item.capitalized, quantity: quantity, unitPriceMinor: 123)
+        }
+        let createdAt = Date(timeIntervalSince1970: 1_732_262_100.123)
+        var bill = try Bill(
+            id: "bill_roundtrip", status: .open, lines: lines, currency: .usd, taxRate: TaxRate(basisPoints: 1_234)!,
+            version: 4, createdAt: createdAt)
+        try store.write { try $0.insert(bill) }
+        #expect(try store.bill(id: bill.id) == bill)
+        #expect(try store.bill(id: "bill_nope") == nil)
+
+        try bill.removeLine(lineId: "line_a")
+        try bill.add(MenuItem(id: "espresso", name: "Espresso", category: "coffee", priceMinor: 300, currency: .usd, available: true), quantity: 1, newLineId: "line_d")
+        try bill.checkout()
+        try store.write { try $0.update(bill) }
+        let loaded = try #require(try store.bill(id: bill.id))
+        #expect(loaded == bill)
+        #expect(loaded.lines.map(\.lineId) == ["line_c", "line_b", "line_d"])
+        #expect(loaded.status == .checkedOut)
+        #expect(loaded.version == 7)
+    }
+
+    @Test("an update over the same or a newer stored version is refused as stale")
+    func staleUpdate() throws {
+        let store = try TestDatabase().store
+        var bill = try Bill(id: "bill_stale", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date(timeIntervalSince1970: 0))
+        try store.write { try $0.insert(bill) }
+        #expect(throws: StorageError.self) { try store.write { try $0.update(bill) } }
+        try bill.add(MenuItem(id: "latte", name: "Latte", category: "coffee", priceMinor: 475, currency: .usd, available: true), quantity: 1)
+        try store.write { try $0.update(bill) }
+        #expect(throws: StorageError.self) { try store.write { try $0.update(bill) } }
+        let missing = try Bill(id: "bill_missing", currency: .usd, taxRate: StorageFixtures.rate875, version: 2, createdAt: Date())
+        #expect(throws: StorageError.self) { try store.write { try $0.update(missing) } }
+    }
+
+    @Test("foreign keys are enforced: a line for an unknown menu item, a payment for an unknown bill")
+    func foreignKeys() throws {
+        let store = try TestDatabase().store
+        let line = try BillLine(lineId: "line_x", menuItemId: "no-such-item", name: "Ghost", quantity: 1, unitPriceMinor: 100)
+        let bill = try Bill(id: "bill_fk", lines: [line], currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date())
+        let error = #expect(throws: StorageError.self) { try store.write { try $0.insert(bill) } }
+        let cause = String(describing: error?.underlyingError)
+        #expect(cause.contains("FOREIGN KEY"))
+        // The whole transaction rolled back: not even the bill row remains.
+        #expect(try store.bill(id: "bill_fk") == nil)
+
+        let payment = Payment(id: "pay_x", billId: "bill_none", method: .card, amountMinor: 0, tenderedMinor: 0, changeMinor: 0, createdAt: Date())
+        #expect(throws: StorageError.self) { try store.write { try $0.insert(payment) } }
+    }
+
+    @Test("the schema's checks back the domain's rules")
+    func checks() throws {
+        let store = try TestDatabase().store
+        // Quantity 1000 passes the domain (with wider limits) but not the schema.
+        let line = try BillLine(lineId: "line_big", menuItemId: "latte", name: "Latte", quantity: 1_000, unitPriceMinor: 475)
+        let bill = try Bill(id: "bill_big", lines: [line], currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date())
+        let error = #expect(throws: StorageError.self) { try store.write { try $0.insert(bill) } }
+        let cause = String(describing: error?.underlyingError)
+        #expect(cause.contains("CHECK"))
+    }
+
+    @Test("errors from the transaction body come out unchanged and roll everything back")
+    func bodyErrors() throws {
+        let store = try TestDatabase().store
+        let bill = try Bill(id: "bill_rollback", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date())
+        #expect(throws: POSError.billEmpty) {
+            try store.write { transaction in
+                try transaction.insert(bill)
+                throw POSError.billEmpty
+            }
+        }
+        #expect(try store.bill(id: bill.id) == nil)
+    }
+
+    @Test("the newest unpaid bill: open or checked out, latest created, ties to the later insert")
+    func newestUnpaid() throws {
+        let store = try TestDatabase().store
+        #expect(try store.newestUnpaidBill() == nil)
+        func bill(_ id: String, _ seconds: TimeInterval, _ status: BillStatus) throws -> Bill {
+            try Bill(id: id, status: status, currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date(timeIntervalSince1970: seconds))
+        }
+        try store.write { transaction in
+            try transaction.insert(try bill("bill_old", 100, .open))
+            try transaction.insert(try bill("bill_paid", 300, .paid))
+            try transaction.insert(try bill("bill_tie_first", 200, .checkedOut))
+            try transaction.insert(try bill("bill_tie_second", 200, .open))
+        }
+        #expect(try store.newestUnpaidBill()?.id == "bill_tie_second")
+        #expect(try store.write { try $0.newestUnpaidBill()?.id } == "bill_tie_second")
+    }
+
+    @Test("the newest-unpaid query uses the partial index, not a scan of every bill")
+    func newestUnpaidUsesIndex() throws {
+        let store = try TestDatabase().store
+        let plan = try store.onWriter("explaining") { database in
+            try Row.fetchAll(database, sql: "EXPLAIN QUERY PLAN " + SQLiteTransaction.newestUnpaidBillSQL)
+                .map { $0["detail"] as String }
+        }
+        #expect(plan.contains { $0.contains("bills_unpaid_newest") }, "\(plan)")
+    }
+
+    @Test("close checkpoints the log; the store then refuses work")
+    func close() throws {
+        let database = try TestDatabase()
+        _ = try database.till().openBill()
+        try database.store.close()
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: database.path + "-wal")[.size] as? Int) ?? 0
+        #expect(walSize == 0)
+        #expect(throws: StorageError.self) { try database.store.ping() }
+        #expect(throws: StorageError.self) { try database.store.menuItems() }
+        // The data is in the main file: a new store sees it.
+        let reopened = try SQLiteStore(path: database.path, migrations: try StorageFixtures.migrations())
+        #expect(try reopened.newestUnpaidBill() != nil)
+        try reopened.ping()
+    }
+
+    @Test("a corrupt row is reported, not trapped on")
+    func corruptRow() throws {
+        let database = try TestDatabase()
+        let bill = try database.till().openBill()
+        try database.store.onWriter("corrupting") { try $0.execute(sql: "UPDATE bills SET total_minor = 5, tax_minor = 5 WHERE id = ?", arguments: [bill.id]) }
+        let error = #expect(throws: StorageError.self) { try database.store.bill(id: bill.id) }
+        guard case .invalidRow(let table, let id, _) = error else {
+            Issue.record("expected invalidRow, got \(String(describing: error))")
+            return
+        }
+        #expect(table == "bills")
+        #expect(id == bill.id)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import RoutemapDomain
+@testable import RoutemapStorage
+import Testing
+
+@Suite("Till on a real SQLite file")
+struct TillStorageTests {
+    @Test("open → add → add same → set quantity → remove → checkout → pay → next bill")
+    func orderFlow() throws {
+        let database = try TestDatabase()
+        let till = database.till()
+        let bill = try till.openBill()
+        #expect(try till.bill(id: bill.id) == bill)
+
+        var changed = try till.addItem(billId: bill.id, menuItemId: "latte", quantity: 2)
+        changed = try till.addItem(billId: bill.id, menuItemId: "croissant", quantity: 1)
+        changed = try till.addItem(billId: bill.id, menuItemId: "latte", quantity: 1)
+        #expect(changed.lines.map(\.menuItemId) == ["latte", "croissant"])
+        #expect(changed.lines.map(\.quantity) == [3, 1])
+        let croissantLine = changed.lines[1].lineId
+        changed = try till.setQuantity(billId: bill.id, lineId: croissantLine, quantity: 4)
+        #expect(changed.lines[1].quantity == 4)
+        changed = try till.addItem(billId: bill.id, menuItemId: "bagel", quantity: 1)
+        changed = try till.removeLine(billId: bill.id, lineId: croissantLine)
+        #expect(changed.lines.map(\.menuItemId) == ["latte", "bagel"])
+        #expect(try till.bill(id: bill.id) == changed)
+
+        let checkedOut = try till.checkout(billId: bill.id)
+        // 3 × 475 = 1425 → tax 125; 450 → tax 39.375 → 39.
+        #expect(checkedOut.subtotalMinor == 1_875)
+        #expect(checkedOut.taxMinor == 164)
+        #expect(checkedOut.totalMinor == 2_039)
+        #expect(checkedOut.version == 8)
+        #expect(throws: POSError.billNotOpen(.checkedOut)) { try till.addItem(billId: bill.id, menuItemId: "latte", quantity: 1) }
+
+        let outcome = try till.pay(billId: bill.id, PaymentRequest(method: .cash, amountMinor: 2_039, tenderedMinor: 2_500))
+        #expect(outcome.payment.changeMinor == 461)
+        #expect(try till.bill(id: bill.id) == outcome.bill)
+        #expect(outcome.bill.status == .paid)
+        #expect(try database.store.payment(billId: bill.id) == outcome.payment)
+        let next = try till.bill(id: outcome.nextBill.id)
+        #expect(next == outcome.nextBill)
+        #expect(next.status == .open)
+        #expect(try till.currentBill() == next)
+    }
+
+    @Test("current bill: created once, then the same one, across store instances")
+    func currentBillOnce() throws {
+        let database = try TestDatabase()
+        let first = try database.till().currentBill()
+        #expect(try database.till().currentBill() == first)
+        let other = try SQLiteStore(path: database.path, migrations: try StorageFixtures.migrations())
+        #expect(try Till(store: other, taxRate: StorageFixtures.rate875, currency: .usd).currentBill() == first)
+        #expect(try database.store.rowCount(in: "bills") == 1)
+    }
+
+    @Test("card payment on the real file: exact amount, no change")
+    func cardPayment() throws {
+        let database = try TestDatabase()
+        let till = database.till()
+        let bill = try till.openBill()
+        _ = try till.addItem(billId: bill.id, menuItemId: "espresso", quantity: 1)
+        let total = try till.checkout(billId: bill.id).totalMinor
+        #expect(throws: POSError.tenderNotAllowed) {
+            try till.pay(billId: bill.id, PaymentRequest(method: .card, amountMinor: total, tenderedMinor: total + 1))
+        }
+        let outcome = try till.pay(billId: bill.id, PaymentRequest(method: .card, amountMinor: total))
+        #expect(outcome.payment.tenderedMinor == total)
+        #expect(outcome.payment.changeMinor == 0)
+        #expect(try database.store.payment(billId: bill.id)?.method == .card)
+    }
+
+    @Test("an unavailable demo item is refused")
+    func unavailable() throws {
+        let database = try TestDatabase()
+        let till = database.till()
+        let bill = try till.openBill()
+        #expect(throws: POSError.menuItemUnavailable("pumpkin-spice-latte")) {
+            try till.addItem(billId: bill.id, menuItemId: "pumpkin-spice-latte", quantity: 1)
+        }
+        #expect(throws: POSError.unknownMenuItem("unicorn")) { try till.addItem(billId: bill.id, menuItemId: "unicorn", quantity: 1) }
+        #expect(try till.bill(id: bill.id).version == 1)
+    }
+}
