@@ -12,8 +12,12 @@ struct MigrateCommand: ParsableCommand {
     func run() throws {
         let path = store.resolvedDatabasePath
         let migrations = try store.loadMigrations()
-        let store = try SQLiteStore(path: path, migrations: migrations)
-        try store.close()
-        print("routemap: \(path) is at migration \(migrations.last?.id ?? "none") (\(migrations.count) known)")
+        let applied = try SQLiteStore.migrate(path: path, migrations: migrations)
+        if applied.isEmpty {
+            print("routemap: \(path) is up to date at \(migrations.last?.id ?? "no migrations"); nothing to apply")
+        } else {
+            for id in applied { print("routemap: applied \(id)") }
+            print("routemap: \(path) is now at \(applied.last!)")
+        }
     }
 }

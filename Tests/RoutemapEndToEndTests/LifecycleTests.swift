@@ -108,7 +108,7 @@ struct LifecycleTests {
 
     @Test("bad configuration stops start-up with a clear message")
     func badConfiguration() throws {
-        let result = try run(["serve", "--port", "0", "--tax-rate-bps", "-5"])
+        let result = try run(["serve", "--port", "0", "--tax-rate-bps=-5"])
         #expect(result.status != 0)
         #expect(result.output.contains("tax rate"))
     }
