@@ -23,10 +23,11 @@ struct BillsController {
     }
 
     @Sendable func createBill(_ request: Request) throws -> Response {
+        let client = try supported(request, [POSRoute.bill], [.replace])
         _ = try RequestBody(request, allowed: [], emptyAllowed: true)
         let bill = try till.openBill()
         return .json(
-            try billAndSteps(bill, [replaceBill(bill)]), status: .created,
+            try billAndSteps(bill, [replaceBill(bill, client)]), status: .created,
             headers: ["Location": "/v1/bills/\(bill.id)"])
     }
 
@@ -35,47 +36,54 @@ struct BillsController {
     }
 
     @Sendable func addItem(_ request: Request) throws -> Response {
+        let client = try supported(request, [POSRoute.bill], [.replace])
         let body = try RequestBody(request, allowed: ["menuItemId", "quantity"])
         let menuItemId = try body.string("menuItemId")
         let quantity = try body.integer("quantity", in: quantityRange)
         let bill = try till.addItem(billId: try request.parameter("billId"), menuItemId: menuItemId, quantity: Int(quantity))
-        return .json(try billAndSteps(bill, [replaceBill(bill)]))
+        return .json(try billAndSteps(bill, [replaceBill(bill, client)]))
     }
 
     @Sendable func setQuantity(_ request: Request) throws -> Response {
+        let client = try supported(request, [POSRoute.bill], [.replace])
         let body = try RequestBody(request, allowed: ["quantity"])
         let quantity = try body.integer("quantity", in: quantityRange)
         let bill = try till.setQuantity(
             billId: try request.parameter("billId"), lineId: try request.parameter("lineId"), quantity: Int(quantity))
-        return .json(try billAndSteps(bill, [replaceBill(bill)]))
+        return .json(try billAndSteps(bill, [replaceBill(bill, client)]))
     }
 
     @Sendable func removeLine(_ request: Request) throws -> Response {
+        let client = try supported(request, [POSRoute.bill], [.replace])
         let bill = try till.removeLine(billId: try request.parameter("billId"), lineId: try request.parameter("lineId"))
-        return .json(try billAndSteps(bill, [replaceBill(bill)]))
+        return .json(try billAndSteps(bill, [replaceBill(bill, client)]))
     }
 
     @Sendable func checkout(_ request: Request) throws -> Response {
+        let client = try supported(request, [POSRoute.bill, POSRoute.orderSummary], [.replace, .present])
         _ = try RequestBody(request, allowed: [], emptyAllowed: true)
         let bill = try till.checkout(billId: try request.parameter("billId"))
-        let summary = try navigator.show(POSRoute.orderSummary, inputs: inputs(bill), context: api.screenContext(bill))
-        return .json(try billAndSteps(bill, [replaceBill(bill), summary]))
+        let summary = try walk(from: .posBill, to: POSRoute.orderSummary, bill, client)
+        return .json(try billAndSteps(bill, [replaceBill(bill, client)] + summary))
     }
 
     @Sendable func cancelCheckout(_ request: Request) throws -> Response {
+        let client = try supported(request, [POSRoute.bill], [.dismiss, .replace])
         _ = try RequestBody(request, allowed: [], emptyAllowed: true)
         let bill = try till.cancelCheckout(billId: try request.parameter("billId"))
-        return .json(try billAndSteps(bill, [try navigator.dismiss(POSRoute.orderSummary), replaceBill(bill)]))
+        let back = try walk(from: .posOrderSummary, to: POSRoute.bill, bill, client)
+        return .json(try billAndSteps(bill, back + [replaceBill(bill, client)]))
     }
 
     @Sendable func pay(_ request: Request) throws -> Response {
+        let client = try supported(request, [POSRoute.bill], [.dismiss, .replace])
         let body = try RequestBody(request, allowed: ["method", "amountMinor", "tenderedMinor"])
         let payment = PaymentRequest(
             method: try body.choice("method", of: PaymentMethod.self),
             amountMinor: try body.integer("amountMinor", in: moneyRange),
             tenderedMinor: try body.optionalInteger("tenderedMinor", in: moneyRange))
         let outcome = try till.pay(billId: try request.parameter("billId"), payment)
-        let steps = [try navigator.dismiss(POSRoute.orderSummary), try replaceBill(outcome.nextBill)]
+        let steps = try walk(from: .posOrderSummary, to: POSRoute.bill, outcome.nextBill, client) + [replaceBill(outcome.nextBill, client)]
         return .json([
             "payment": outcome.payment.json,
             "bill": outcome.bill.json,
@@ -92,8 +100,23 @@ struct BillsController {
 
     private func inputs(_ bill: Bill) -> RouteInputs { [POSInput.billId: bill.id] }
 
-    private func replaceBill(_ bill: Bill) throws -> Step {
-        try navigator.replace(POSRoute.bill, inputs: inputs(bill), context: api.screenContext(bill))
+    private func replaceBill(_ bill: Bill, _ client: ClientCapabilities) throws -> Step {
+        try navigator.replace(POSRoute.bill, inputs: inputs(bill), context: api.screenContext(bill), client: client)
+    }
+
+    /// The client's capabilities, once checked to cover what the answer will hold: a client that
+    /// could not follow it gets 422 before anything changes.
+    private func supported(_ request: Request, _ routes: [RouteID], _ operations: Set<StepOperation>) throws -> ClientCapabilities {
+        let client = try request.clientCapabilities()
+        try navigator.verify(client, canShow: routes, performing: operations)
+        return client
+    }
+
+    /// The engine's steps from a fixed POS stack to `target`, for `bill`.
+    private func walk(from stack: NavigationStack, to target: RouteID, _ bill: Bill, _ client: ClientCapabilities) throws -> [Step] {
+        try navigator.navigate(
+            NavigationRequest(from: stack, target: target, input: inputs(bill)), context: api.screenContext(bill), client: client
+        ).steps
     }
 
     private func billAndSteps(_ bill: Bill, _ steps: [Step]) throws -> JSON {

@@ -1,9 +1,10 @@
 import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON
+import RoutemapNavigation
 
 /// `GET /v1/launch`: the whole initial UI for the current bill, with the order summary on top
-/// when that bill is checked out.
+/// when that bill is checked out, and the client's stack after it.
 struct LaunchController {
     let api: API
 
@@ -12,13 +13,17 @@ struct LaunchController {
     }
 
     @Sendable func launch(_ request: Request) throws -> Response {
+        let client = try request.clientCapabilities()
         let bill = try api.till.currentBill()
         let context = api.screenContext(bill)
         let inputs = [POSInput.billId: bill.id]
-        var steps = try api.navigator.launch(inputs: inputs, context: context)
+        var navigation = try api.navigator.launch(inputs: inputs, context: context, client: client)
         if bill.status == .checkedOut {
-            steps.append(try api.navigator.show(POSRoute.orderSummary, inputs: inputs, context: context, animated: false))
+            let summary = try api.navigator.navigate(
+                NavigationRequest(from: navigation.stack, target: POSRoute.orderSummary, input: inputs), context: context,
+                client: client, animated: false)
+            navigation = Navigation(steps: navigation.steps + summary.steps, stack: summary.stack)
         }
-        return .json(["navigation": steps.json])
+        return .json(["navigation": navigation.steps.json, "stack": navigation.stack.json])
     }
 }

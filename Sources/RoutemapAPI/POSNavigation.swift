@@ -4,39 +4,33 @@ import RoutemapNavigation
 
 /// The point-of-sale app's route registry: every screen the server can send the client to, how
 /// each is shown, and the builder of its payload — declared once, here (seed 000's `RouteMap`).
-///
-///     tabBar (root)
-///     └─ splitContainer (tab; slots primary, secondary)
-///        ├─ menu (embed primary)
-///        └─ bill (embed secondary; provides billId)
-///           └─ orderSummary (present modal, in a navigation container)
+/// `routemap routes` prints it; docs/navigation.md explains the fields.
 enum POSNavigation {
     static func makeNavigator() -> Navigator<ScreenContext> {
-        Navigator(registry: makeRegistry())
+        Navigator(registry: registry) { name, context in
+            // The one input the server can derive unambiguously: the current bill, as launch uses.
+            name == POSInput.billId ? try context.till.currentBill().id : nil
+        }
     }
 
-    static func makeRegistry() -> RouteRegistry<ScreenContext> {
-        var registry = RouteRegistry<ScreenContext>()
-        registry.register(Route(POSRoute.tabBar, parent: nil, presentation: .root, screenType: "tabBar", title: "routemap"))
-        registry.register(
-            Route(
-                POSRoute.splitContainer, parent: POSRoute.tabBar, presentation: .tab, screenType: "splitView",
-                title: "Order", slots: ["primary", "secondary"]))
-        registry.register(
-            Route(POSRoute.menu, parent: POSRoute.splitContainer, presentation: .embed(slot: "primary"), screenType: "menu", title: "Menu"),
-            payload: menuScreen)
-        registry.register(
-            Route(
-                POSRoute.bill, parent: POSRoute.splitContainer, presentation: .embed(slot: "secondary"), screenType: "bill",
-                title: "Bill", requires: [POSInput.billId], provides: [POSInput.billId]),
-            payload: billScreen)
-        registry.register(
-            Route(
-                POSRoute.orderSummary, parent: POSRoute.bill,
-                presentation: .present(PresentationOptions(style: .modal, inNavigationContainer: true)),
-                screenType: "orderSummary", title: "Order summary", requires: [POSInput.billId]),
-            payload: orderSummaryScreen)
-        return registry
+    static let registry = RouteRegistry<ScreenContext> {
+        RouteNode(POSRoute.tabBar, .root, screenType: "tabBar", title: "routemap") {
+            RouteNode(POSRoute.splitContainer, .tab, screenType: "splitView", title: "Order", slots: ["primary", "secondary"]) {
+                RouteNode(
+                    POSRoute.menu, .embed(slot: "primary"), screenType: "menu", title: "Menu", deepLinks: ["routemap://menu"],
+                    payload: menuScreen)
+                RouteNode(
+                    POSRoute.bill, .embed(slot: "secondary"), screenType: "bill", title: "Bill",
+                    requires: [POSInput.billId], callerSupplied: [POSInput.billId], provides: [POSInput.billId],
+                    deepLinks: ["routemap://bills/{billId}"], payload: billScreen
+                ) {
+                    RouteNode(
+                        POSRoute.orderSummary, .present(PresentationOptions(style: .modal, inNavigationContainer: true)),
+                        screenType: "orderSummary", title: "Order summary", renderer: .declarative,
+                        requires: [POSInput.billId], deepLinks: ["routemap://bills/{billId}/summary"], payload: orderSummaryScreen)
+                }
+            }
+        }
     }
 
     /// The menu, with an "add" control on every row that posts to the bill beside it.
@@ -66,7 +60,8 @@ enum POSNavigation {
         return ScreenContent(payload: bill.json, actions: actions, inputs: [POSInput.billId: bill.id])
     }
 
-    /// The order summary of a checked-out bill, with controls to pay or go back to the bill.
+    /// The order summary of a checked-out bill: its data, a component tree any client can draw,
+    /// and controls to pay or go back to the bill.
     @Sendable static func orderSummaryScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {
         let bill = try context.bill(id: try required(POSInput.billId, in: inputs))
         let payload: JSON = [
@@ -77,6 +72,22 @@ enum POSNavigation {
             "totalMinor": .int(bill.totalMinor),
             "currency": .string(bill.currency.rawValue),
         ]
+        let money = { (minor: Int64) in MoneyText.format(minor, bill.currency) }
+        let components: [Component] = [
+            .section(
+                title: "Items",
+                children: bill.lines.map { .row(title: "\($0.quantity) × \($0.name)", detail: "\(money($0.unitPriceMinor)) each", value: money($0.lineTotalMinor)) }),
+            .divider,
+            .section(
+                title: nil,
+                children: [
+                    .row(title: "Subtotal", value: money(bill.subtotalMinor)),
+                    .row(title: "Tax", value: money(bill.taxMinor)),
+                    .row(title: "Total", value: money(bill.totalMinor)),
+                ]),
+            .button(title: "Pay \(money(bill.totalMinor))", action: "pay", style: .primary),
+            .button(title: "Back to bill", action: "cancel", style: .secondary),
+        ]
         return ScreenContent(
             payload: payload,
             actions: [
@@ -84,7 +95,9 @@ enum POSNavigation {
                     name: "pay", method: "POST", path: "/v1/bills/{billId}/pay",
                     body: ["method": "{value.method}", "amountMinor": "{payload.totalMinor}", "tenderedMinor": "{value.tenderedMinor}"]),
                 ScreenAction(name: "cancel", method: "POST", path: "/v1/bills/{billId}/checkout/cancel"),
-            ])
+            ],
+            inputs: [POSInput.billId: bill.id],
+            components: components)
     }
 
     private static func required(_ name: String, in inputs: RouteInputs) throws -> String {

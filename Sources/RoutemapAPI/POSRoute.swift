@@ -13,3 +13,10 @@ public enum POSRoute {
 enum POSInput {
     static let billId = "billId"
 }
+
+extension NavigationStack {
+    /// The bill in focus beside the menu: where item changes and checkout start.
+    static let posBill = NavigationStack(routes: [POSRoute.tabBar, POSRoute.splitContainer, POSRoute.bill])
+    /// The order summary over the bill: where cancel and pay start.
+    static let posOrderSummary = NavigationStack(routes: [POSRoute.tabBar, POSRoute.splitContainer, POSRoute.bill, POSRoute.orderSummary])
+}

@@ -68,4 +68,15 @@ struct RequestBody {
         }
         return value
     }
+
+    /// The raw member, `nil` when absent or `null`, for members whose shape varies.
+    func value(_ name: String) -> JSON? {
+        guard let value = object[name], !value.isNull else { return nil }
+        return value
+    }
+
+    /// An optional non-empty string member.
+    func optionalString(_ name: String, maxLength: Int = 200) throws -> String? {
+        value(name) == nil ? nil : try string(name, maxLength: maxLength)
+    }
 }

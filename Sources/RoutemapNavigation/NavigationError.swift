@@ -4,4 +4,16 @@ public enum NavigationError: Error, Sendable, Hashable {
     case unknownRoute(RouteID)
     /// The registry has no root route to launch from.
     case noRoot
+    /// The client's stack is not one the registry can produce; the reason says which entry.
+    case invalidStack(String)
+    /// A screen needs an input that the client did not send and the server cannot derive.
+    case missingInput(name: String, route: RouteID)
+    /// `parent` from a stack holding only the root.
+    case noParent
+    /// `to` and `sub` need a target route.
+    case targetRequired
+    /// `sub` cannot open the root over another screen.
+    case rootAsSub
+    /// The client cannot perform what the navigation needs, even degraded; the reason says what.
+    case unsupportedClient(String)
 }

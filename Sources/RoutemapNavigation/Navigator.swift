@@ -1,84 +1,206 @@
-/// Turns the route registry into the steps a client performs.
+/// Turns the route registry into the steps a client performs: the initial UI (`launch`), a walk
+/// between any two screens (`navigate`), and new content for a screen on display (`replace`).
 ///
 /// Every step that shows a route carries its screen, built by the route's payload builder from
-/// the inputs and the application's per-request `Context`.
+/// the inputs and the application's per-request `Context`, and degraded to what the client
+/// says it can do (docs/navigation.md has the rules and the degradation table).
 public struct Navigator<Context>: Sendable {
-    public let registry: RouteRegistry<Context>
+    /// Supplies an input a client did not send, when the server can do so unambiguously (the
+    /// device's current bill); `nil` when it cannot.
+    public typealias InputDeriver = @Sendable (_ name: String, _ context: Context) throws -> String?
 
-    public init(registry: RouteRegistry<Context>) {
+    public let registry: RouteRegistry<Context>
+    let deriveInput: InputDeriver?
+
+    /// The registry must have no `problems()`; the navigator trusts its shape.
+    public init(registry: RouteRegistry<Context>, deriveInput: InputDeriver? = nil) {
         self.registry = registry
+        self.deriveInput = deriveInput
     }
 
     /// The whole initial UI: `setRoot` the root, then for every route on screen its first tab
-    /// (`selectTab`) and its embedded children (`embed`), depth first. Pushed and presented
-    /// routes are not part of the initial UI.
-    public func launch(inputs: RouteInputs, context: Context) throws -> [Step] {
+    /// (`selectTab`) and the first route of each slot (`embed`), depth first. Pushed and
+    /// presented routes are not part of the initial UI. The stack is the root and its chain of
+    /// selected first tabs.
+    public func launch(inputs: RouteInputs, context: Context, client: ClientCapabilities = .everything) throws -> Navigation {
         guard let root = registry.root else { throw NavigationError.noRoot }
-        let tabs = registry.children(of: root.id).filter { $0.presentation == .tab }
-        var steps = [
-            Step(
-                op: .setRoot, route: root.id, animated: false,
-                tabs: tabs.isEmpty ? nil : tabs.map { Tab(route: $0.id, title: $0.title) },
-                screen: try screen(for: root, inputs: inputs, context: context))
-        ]
-        try appendInitialChildren(of: root, inputs: inputs, context: context, to: &steps)
-        return steps
+        var walk = Walk(navigator: self, context: context, client: client, inputs: inputs, animated: false)
+        try walk.show(StackEntry(root.id), continuingTo: nil)
+        try walk.checkOperations()
+        return Navigation(steps: walk.steps, stack: NavigationStack([StackEntry(root.id)] + registry.firstTabChain(below: root.id)))
     }
 
-    /// The step that shows `id` over what is on screen, by how the route is shown relative to its
-    /// parent: `selectTab`, `embed` into its slot, `push`, or `present`.
-    public func show(_ id: RouteID, inputs: RouteInputs, context: Context, animated: Bool = true) throws -> Step {
-        let route = try route(id)
-        let screen = try screen(for: route, inputs: inputs, context: context)
-        switch route.presentation {
-        case .root:
-            return Step(op: .setRoot, route: id, animated: false, screen: screen)
-        case .tab:
-            return Step(op: .selectTab, route: id, animated: animated, screen: screen)
-        case .embed(let slot):
-            return Step(op: .embed, route: id, animated: animated, slot: slot, screen: screen)
-        case .push:
-            return Step(op: .push, route: id, animated: animated, screen: screen)
-        case .present(let options):
-            return Step(op: .present, route: id, animated: animated, presentation: options, screen: screen)
+    /// The steps from the client's stack to where the request leads, and the stack after them.
+    public func navigate(
+        _ request: NavigationRequest, context: Context, client: ClientCapabilities = .everything, animated: Bool = true
+    ) throws -> Navigation {
+        let from = request.from.entries
+        try validate(request.from)
+        var target: [StackEntry]
+        var allowedInputs: Set<String> = []
+        switch request.mode {
+        case .to:
+            guard let id = request.target else { throw NavigationError.targetRequired }
+            target = try path(from: from, to: id)
+        case .parent:
+            guard from.count > 1 else { throw NavigationError.noParent }
+            target = Array(from.dropLast())
+        case .sub:
+            guard let id = request.target else { throw NavigationError.targetRequired }
+            let route = try self.route(id)
+            guard route.presentation != .root else { throw NavigationError.rootAsSub }
+            target = from + [StackEntry(id, openedAsSub: true)]
         }
+        for entry in target { allowedInputs.formUnion(try self.route(entry.route).requires) }
+        let inputs = request.input.filter { allowedInputs.contains($0.key) }
+
+        var walk = Walk(navigator: self, context: context, client: client, inputs: inputs, animated: animated)
+        if target == from {
+            try walk.refresh(from.last!)
+        } else {
+            let common = zip(from, target).prefix { $0 == $1 }.count
+            try walk.remove(from, above: common)
+            var parentOnScreen = true
+            for index in common..<target.count {
+                let next = index + 1 < target.count ? target[index + 1] : nil
+                parentOnScreen = try walk.show(target[index], continuingTo: next, parentOnScreen: parentOnScreen)
+            }
+            target = extendWithTabs(target, from: from)
+        }
+        try walk.checkOperations()
+        return Navigation(steps: walk.steps, stack: NavigationStack(target))
     }
 
     /// New content for a route already on screen, shown without a transition.
-    public func replace(_ id: RouteID, inputs: RouteInputs, context: Context) throws -> Step {
-        let route = try route(id)
-        return Step(op: .replace, route: id, animated: false, screen: try screen(for: route, inputs: inputs, context: context))
+    public func replace(_ id: RouteID, inputs: RouteInputs, context: Context, client: ClientCapabilities = .everything) throws
+        -> Step
+    {
+        var walk = Walk(navigator: self, context: context, client: client, inputs: inputs, animated: false)
+        try walk.replace(try route(id))
+        try walk.checkOperations()
+        return walk.steps[0]
     }
 
-    /// Removes a presented route.
-    public func dismiss(_ id: RouteID, animated: Bool = true) throws -> Step {
-        _ = try route(id)
-        return Step(op: .dismiss, route: id, animated: animated)
+    /// Checks a client's stack: it starts at the root, and every entry is a child of the one
+    /// below it, or was opened with `sub` (any route but the root).
+    public func validate(_ stack: NavigationStack) throws {
+        guard let first = stack.entries.first else { throw NavigationError.invalidStack("the stack is empty") }
+        for entry in stack.entries { _ = try route(entry.route) }
+        guard registry[first.route]?.presentation == .root, !first.openedAsSub else {
+            throw NavigationError.invalidStack("the stack starts with \(first), not the root \(registry.root?.id.rawValue ?? "")")
+        }
+        for (below, entry) in zip(stack.entries, stack.entries.dropFirst()) {
+            let route = try route(entry.route)
+            if entry.openedAsSub {
+                guard route.presentation != .root else { throw NavigationError.invalidStack("the root cannot be opened with sub") }
+            } else if route.parent != below.route {
+                throw NavigationError.invalidStack("\(entry) is not a child of \(below.route)")
+            }
+        }
     }
 
-    /// The screen of `route`, its payload built from `inputs` and `context`.
-    public func screen(for route: Route, inputs: RouteInputs, context: Context) throws -> Screen {
-        let content = try registry.builder(for: route.id).map { try $0(inputs, context) } ?? ScreenContent()
-        return Screen(
-            type: route.screenType, renderer: route.renderer, title: route.title,
-            payload: content.payload, actions: content.actions, inputs: content.inputs)
-    }
-
-    private func route(_ id: RouteID) throws -> Route {
+    /// The route with `id`, or `unknownRoute`.
+    public func route(_ id: RouteID) throws -> Route {
         guard let route = registry[id] else { throw NavigationError.unknownRoute(id) }
         return route
     }
 
-    private func appendInitialChildren(of parent: Route, inputs: RouteInputs, context: Context, to steps: inout [Step]) throws {
-        let children = registry.children(of: parent.id)
-        if let firstTab = children.first(where: { $0.presentation == .tab }) {
-            steps.append(try show(firstTab.id, inputs: inputs, context: context, animated: false))
-            try appendInitialChildren(of: firstTab, inputs: inputs, context: context, to: &steps)
+    /// The stack `to` leads to: inside the subtree of the highest `sub` entry that holds the
+    /// target, else the target's registered path from the root.
+    private func path(from: [StackEntry], to id: RouteID) throws -> [StackEntry] {
+        let targetPath = try registryPath(to: id)
+        if let index = from.indices.last(where: { from[$0].openedAsSub && registry.isAncestor(from[$0].route, of: id) }) {
+            let below = targetPath.drop { $0 != from[index].route }.dropFirst()
+            return Array(from[...index]) + below.map { StackEntry($0) }
         }
-        for child in children {
-            guard case .embed = child.presentation else { continue }
-            steps.append(try show(child.id, inputs: inputs, context: context, animated: false))
-            try appendInitialChildren(of: child, inputs: inputs, context: context, to: &steps)
+        return targetPath.map { StackEntry($0) }
+    }
+
+    private func registryPath(to id: RouteID) throws -> [RouteID] {
+        _ = try route(id)
+        guard let path = registry.path(to: id) else { throw NavigationError.unknownRoute(id) }
+        return path.map(\.id)
+    }
+
+    /// A stack ending at a tab container also names its selected tab: the one the client had
+    /// when the container stayed on screen, the first tab when the walk just showed it.
+    private func extendWithTabs(_ target: [StackEntry], from: [StackEntry]) -> [StackEntry] {
+        guard let last = target.last else { return target }
+        if from.starts(with: target) {
+            return target + from[target.count...].prefix { !$0.openedAsSub && registry[$0.route]?.presentation == .tab }
         }
+        return target + registry.firstTabChain(below: last.route)
+    }
+}
+
+import RoutemapJSON
+
+extension Navigator {
+    /// How `entry` is shown: its route's presentation, or for a `sub` entry over the route
+    /// below it, `push`/`present` as declared and otherwise a modal in a navigation container.
+    func presentation(of entry: StackEntry) -> Presentation {
+        guard let route = registry[entry.route] else { return .push }
+        guard entry.openedAsSub else { return route.presentation }
+        switch route.presentation {
+        case .push, .present: return route.presentation
+        case .root, .tab, .embed: return .present(PresentationOptions(style: .modal, inNavigationContainer: true))
+        }
+    }
+
+    /// The route whose screen `client` gets for `route`, and how it is drawn: the route's
+    /// native screen, else its declarative rendering, else its fallback's (recursively);
+    /// `nil` when the client can draw none of them.
+    public func rendering(of route: Route, for client: ClientCapabilities) -> (route: Route, renderer: Renderer)? {
+        var candidate = route
+        var seen: Set<RouteID> = []
+        while seen.insert(candidate.id).inserted {
+            if candidate.renderer == .declarative { return (candidate, .declarative) }
+            if client.drawsNatively(candidate) { return (candidate, .native) }
+            if candidate.offersDeclarative { return (candidate, .declarative) }
+            guard let fallback = candidate.fallback, let next = registry[fallback] else { return nil }
+            candidate = next
+        }
+        return nil
+    }
+
+    /// Fails with `unsupportedClient` unless `client` can draw every one of `routes` and
+    /// perform every one of `operations` (after degrading): endpoints that change data call it
+    /// first, so a client that could not follow the answer changes nothing.
+    public func verify(_ client: ClientCapabilities, canShow routes: [RouteID], performing operations: Set<StepOperation>) throws {
+        for id in routes {
+            let route = try route(id)
+            guard rendering(of: route, for: client) != nil else { throw NavigationError.unsupportedClient(Self.noScreen(route)) }
+        }
+        for operation in operations where !client.performs(operation) && !client.performs(operation.degraded) {
+            throw NavigationError.unsupportedClient("the client does not perform \(operation.rawValue), which this navigation needs")
+        }
+    }
+
+    /// The screen of `route` for this client, built by the builder of the route `rendering` picks.
+    func screen(for route: Route, inputs: RouteInputs, context: Context, client: ClientCapabilities) throws -> Screen {
+        guard let (shown, renderer) = rendering(of: route, for: client) else {
+            throw NavigationError.unsupportedClient(Self.noScreen(route))
+        }
+        let content = try registry.builder(for: shown.id).map { try $0(inputs, context) } ?? ScreenContent()
+        return Screen(shown, content, renderer: renderer)
+    }
+
+    private static func noScreen(_ route: Route) -> String {
+        "the client has no native \(route.screenType) screen, and route \(route.id) has no declarative rendering or fallback it can show"
+    }
+}
+
+extension Screen {
+    /// The screen of `route` from its builder's content; a declarative screen's payload carries
+    /// the component tree in `components`.
+    fileprivate init(_ route: Route, _ content: ScreenContent, renderer: Renderer) {
+        var payload = content.payload
+        if renderer == .declarative, let components = content.components, case .object(var object) = payload {
+            object["components"] = .array(components.map(\.json))
+            payload = .object(object)
+        }
+        self.init(
+            type: route.screenType, renderer: renderer, title: route.title, payload: payload, actions: content.actions,
+            inputs: content.inputs)
     }
 }

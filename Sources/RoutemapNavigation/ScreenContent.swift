@@ -7,10 +7,14 @@ public struct ScreenContent: Sendable, Hashable {
     /// Values of the inputs the route provides (`billId` of the bill on screen): clients fill
     /// action placeholders such as `{billId}` from them.
     public var inputs: RouteInputs
+    /// The screen as a component tree (docs/navigation.md, "Declarative screens"): always sent
+    /// for a declarative route, and for a native one only to a client lacking its native screen.
+    public var components: [Component]?
 
-    public init(payload: JSON = .object(JSONObject()), actions: [ScreenAction] = [], inputs: RouteInputs = [:]) {
+    public init(payload: JSON = .object(JSONObject()), actions: [ScreenAction] = [], inputs: RouteInputs = [:], components: [Component]? = nil) {
         self.payload = payload
         self.actions = actions
         self.inputs = inputs
+        self.components = components
     }
 }

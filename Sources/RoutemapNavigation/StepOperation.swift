@@ -21,3 +21,15 @@ public enum StepOperation: String, Sendable, Hashable, CaseIterable {
     /// Reload the payload of the route on top.
     case refresh
 }
+
+extension StepOperation {
+    /// What a client without this operation gets instead (itself when nothing replaces it):
+    /// `popTo` → `pop`s, `refresh` → `replace`.
+    public var degraded: StepOperation {
+        switch self {
+        case .popTo: .pop
+        case .refresh: .replace
+        default: self
+        }
+    }
+}

@@ -34,7 +34,7 @@ struct NavigatorTests {
 
     @Test("launch sets the root with its tabs, selects the first tab, embeds its slots in order")
     func launch() throws {
-        let steps = try navigator.launch(inputs: ["billId": "b1"], context: "ctx")
+        let steps = try navigator.launch(inputs: ["billId": "b1"], context: "ctx").steps
         #expect(steps.map(\.op) == [.setRoot, .selectTab, .embed, .embed])
         #expect(steps.map(\.route) == ["tabs", "split", "left", "right"])
         #expect(steps[0].tabs == [Tab(route: "split", title: "Order"), Tab(route: "other", title: "Other")])
@@ -53,31 +53,17 @@ struct NavigatorTests {
         registry.register(Route("b", parent: "tabs", presentation: .tab, screenType: "b", title: "B", slots: ["main"]))
         registry.register(Route("b1", parent: "b", presentation: .embed(slot: "main"), screenType: "b1", title: "B1"))
         registry.register(Route("a1", parent: "a", presentation: .push, screenType: "a1", title: "A1"))
-        let steps = try Navigator(registry: registry).launch(inputs: [:], context: "")
+        let steps = try Navigator(registry: registry).launch(inputs: [:], context: "").steps
         #expect(steps.map(\.route) == ["tabs", "a"])
         #expect(steps.map(\.op) == [.setRoot, .selectTab])
     }
 
-    @Test("show picks the op from how the route is shown")
-    func showByPresentation() throws {
-        let present = try navigator.show("summary", inputs: [:], context: "")
-        #expect(present.op == .present)
-        #expect(present.presentation == PresentationOptions(style: .modal, inNavigationContainer: true))
-        #expect(present.screen?.renderer == .declarative)
-        #expect(try navigator.show("detail", inputs: [:], context: "").op == .push)
-        #expect(try navigator.show("right", inputs: [:], context: "").op == .embed)
-        #expect(try navigator.show("split", inputs: [:], context: "").op == .selectTab)
-    }
-
-    @Test("replace and dismiss name their route; unknown routes are errors")
-    func replaceAndDismiss() throws {
+    @Test("replace shows new content without a transition; unknown routes are errors")
+    func replace() throws {
         let replace = try navigator.replace("right", inputs: ["billId": "b2"], context: "")
         #expect(replace.op == .replace && replace.animated == false)
         #expect(replace.screen?.payload == ["billId": "b2"])
-        let dismiss = try navigator.dismiss("summary")
-        #expect(dismiss.op == .dismiss && dismiss.route == "summary" && dismiss.screen == nil)
-        #expect(throws: NavigationError.unknownRoute("nope")) { try navigator.dismiss("nope") }
-        #expect(throws: NavigationError.unknownRoute("nope")) { try navigator.show("nope", inputs: [:], context: "") }
+        #expect(throws: NavigationError.unknownRoute("nope")) { try navigator.replace("nope", inputs: [:], context: "") }
     }
 
     @Test("builder errors reach the caller")

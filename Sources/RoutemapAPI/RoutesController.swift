@@ -1,0 +1,34 @@
+import RoutemapHTTP
+import RoutemapJSON
+import RoutemapNavigation
+
+/// `GET /v1/routes` and `GET /v1/routes/{routeId}`: the route registry, for client developers
+/// and tools. It never changes while the server runs, so both answers are encoded once.
+struct RoutesController {
+    private let tree: JSONFragment
+    private let routes: [String: JSONFragment]
+
+    init<Context>(registry: RouteRegistry<Context>) {
+        tree = JSONFragment(["root": registry.root.map { registry.treeJSON(from: $0.id) } ?? .null])
+        var routes: [String: JSONFragment] = [:]
+        for route in registry.routes {
+            if let json = registry.routeJSON(route.id) { routes[route.id.rawValue] = JSONFragment(json) }
+        }
+        self.routes = routes
+    }
+
+    func register(on router: inout Router) {
+        router.get("/v1/routes", use: list)
+        router.get("/v1/routes/{routeId}", use: show)
+    }
+
+    @Sendable func list(_ request: Request) throws -> Response {
+        .json(.fragment(tree))
+    }
+
+    @Sendable func show(_ request: Request) throws -> Response {
+        let id = try request.parameter("routeId")
+        guard let route = routes[id] else { throw Problem.notFound("route", id) }
+        return .json(.fragment(route))
+    }
+}
