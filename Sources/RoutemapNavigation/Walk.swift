@@ -7,6 +7,8 @@ struct Walk<Context> {
     let client: ClientCapabilities
     /// The inputs for the screens shown; grows as missing ones are derived.
     var inputs: RouteInputs
+    /// The inputs the request itself carried (not derived ones).
+    let explicitInputs: Set<String>
     let animated: Bool
     private(set) var steps: [Step] = []
 
@@ -15,6 +17,7 @@ struct Walk<Context> {
         self.context = context
         self.client = client
         self.inputs = inputs
+        self.explicitInputs = Set(inputs.keys)
         self.animated = animated
     }
 
@@ -56,6 +59,8 @@ struct Walk<Context> {
         if case .embed(let slot) = presentation, parentOnScreen, let parent = route.parent,
             registry.routes(inSlot: slot, of: parent).count == 1
         {
+            // On screen already; new content only when the request names inputs for it.
+            if !explicitInputs.isDisjoint(with: route.requires) { try replace(route) }
             return true
         }
         let screen = try screen(for: route)

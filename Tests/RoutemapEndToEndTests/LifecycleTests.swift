@@ -71,11 +71,11 @@ struct LifecycleTests {
             to: future.appendingPathComponent("9999_from_the_future.sql"), atomically: true, encoding: .utf8)
         let database = directory.appendingPathComponent("db.sqlite").path
 
-        let migrate = try run(["migrate", "--db", database, "--migrations", future.path])
+        let migrate = try runRoutemap(["migrate", "--db", database, "--migrations", future.path])
         #expect(migrate.status == 0, "\(migrate.output)")
         #expect(migrate.output.contains("9999_from_the_future"))
 
-        let serve = try run(["serve", "--port", "0", "--db", database, "--migrations", shipped.path])
+        let serve = try runRoutemap(["serve", "--port", "0", "--db", database, "--migrations", shipped.path])
         #expect(serve.status != 0)
         #expect(serve.output.contains("9999_from_the_future"), "\(serve.output)")
     }
@@ -87,10 +87,10 @@ struct LifecycleTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("db.sqlite").path
         let migrations = RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path
-        let first = try run(["migrate", "--db", database, "--migrations", migrations])
+        let first = try runRoutemap(["migrate", "--db", database, "--migrations", migrations])
         #expect(first.status == 0, "\(first.output)")
         #expect(first.output.contains("0001_"))
-        let second = try run(["migrate", "--db", database, "--migrations", migrations])
+        let second = try runRoutemap(["migrate", "--db", database, "--migrations", migrations])
         #expect(second.status == 0)
         #expect(second.output.contains("nothing to apply"), "\(second.output)")
     }
@@ -98,32 +98,18 @@ struct LifecycleTests {
     @Test("healthcheck exits 0 against a healthy server and non-zero when none answers")
     func healthcheck() throws {
         let process = try RoutemapProcess()
-        let healthy = try run(["healthcheck", "--port", String(process.port)])
+        let healthy = try runRoutemap(["healthcheck", "--port", String(process.port)])
         #expect(healthy.status == 0, "\(healthy.output)")
         let port = process.port
         process.cleanUp()
-        let gone = try run(["healthcheck", "--port", String(port)])
+        let gone = try runRoutemap(["healthcheck", "--port", String(port)])
         #expect(gone.status != 0)
     }
 
     @Test("bad configuration stops start-up with a clear message")
     func badConfiguration() throws {
-        let result = try run(["serve", "--port", "0", "--tax-rate-bps=-5"])
+        let result = try runRoutemap(["serve", "--port", "0", "--tax-rate-bps=-5"])
         #expect(result.status != 0)
         #expect(result.output.contains("tax rate"))
-    }
-
-    /// Runs the binary to completion and returns its exit status and combined output.
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = RoutemapProcess.binary
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -19,9 +19,14 @@ final class Server {
         try client.request("GET", path, headers: headers)
     }
 
-    func send(_ method: String, _ path: String, json body: JSON? = nil) throws -> TestResponse {
-        guard let body else { return try client.request(method, path) }
-        return try client.request(method, path, headers: [("Content-Type", "application/json")], body: body.encoded())
+    func send(_ method: String, _ path: String, json body: JSON? = nil, headers: [(String, String)] = []) throws -> TestResponse {
+        guard let body else { return try client.request(method, path, headers: headers) }
+        return try client.request(method, path, headers: [("Content-Type", "application/json")] + headers, body: body.encoded())
+    }
+
+    /// `POST /v1/navigate` with `body`.
+    func navigate(_ body: JSON, headers: [(String, String)] = []) throws -> TestResponse {
+        try send("POST", "/v1/navigate", json: body, headers: headers)
     }
 
     /// `POST /v1/bills`, expecting 201; returns the new bill.
@@ -64,4 +69,18 @@ func expectProblem(
     #expect(body["type"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
     #expect(body["title"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
     #expect(body["detail"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
+}
+
+/// Runs the binary to completion and returns its exit status and combined output.
+func runRoutemap(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = RoutemapProcess.binary
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
