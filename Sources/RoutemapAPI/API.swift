@@ -6,26 +6,54 @@ import RoutemapNavigation
 /// routemap's HTTP API: the `/v1` point-of-sale endpoints, each answering with data and the
 /// navigation steps the client performs, plus `/healthz`.
 public struct API: Sendable {
+    /// What the operator decides about access.
+    public struct Configuration: Sendable {
+        /// The code a device presents to enroll (`POST /v1/devices`).
+        public var enrollmentCode: String
+        /// Requests per second each device token may make (bursts up to one second's worth);
+        /// 0 turns the limit off.
+        public var rateLimit: Double
+
+        public init(enrollmentCode: String, rateLimit: Double = 100) {
+            self.enrollmentCode = enrollmentCode
+            self.rateLimit = rateLimit
+        }
+    }
+
     let till: Till
+    let devices: DeviceDirectory
+    let configuration: Configuration
     let menu: MenuCatalog
     let navigator: Navigator<ScreenContext>
+    let idempotency = Idempotency()
     let logger: Logger
 
     /// Reads the menu once (it is cached for the life of the process) and checks the route
     /// registry; throws `RegistryProblems` when it is broken.
-    public init(till: Till, logger: Logger) throws {
+    public init(till: Till, devices: DeviceDirectory, configuration: Configuration, logger: Logger) throws {
         let problems = POSRegistry.problems
         guard problems.isEmpty else { throw RegistryProblems(problems: problems) }
         self.till = till
+        self.devices = devices
+        self.configuration = configuration
         self.menu = MenuCatalog(items: try till.menu())
         self.navigator = POSNavigation.makeNavigator()
         self.logger = logger
     }
 
-    /// A router with every endpoint.
+    /// A router with every endpoint, behind device authentication and the per-device rate limit.
     public func makeRouter() -> Router {
         var router = Router()
+        router.add(gate: DeviceAuthenticator(directory: devices).authenticate)
+        if configuration.rateLimit > 0 {
+            let limiter = RateLimiter(rate: configuration.rateLimit, burst: configuration.rateLimit)
+            router.add(gate: { request in
+                guard let device = request.identity, let wait = limiter.spend(device) else { return }
+                throw Problem.tooManyRequests("This device is over its limit of requests per second.", retryAfter: wait)
+            })
+        }
         router.add(middleware: DomainErrorMiddleware.translate)
+        DevicesController(directory: devices, enrollmentCode: configuration.enrollmentCode).register(on: &router)
         MenuController(menu: menu).register(on: &router)
         BillsController(api: self).register(on: &router)
         LaunchController(api: self).register(on: &router)
@@ -41,9 +69,9 @@ public struct API: Sendable {
         return NavigationStack([StackEntry(root.id)] + navigator.registry.firstTabChain(below: root.id))
     }
 
-    /// The payload builders' context for one request, holding the bills it already loaded.
-    func screenContext(_ bills: Bill...) -> ScreenContext {
-        ScreenContext(till: till, menu: menu, bills: bills)
+    /// The payload builders' context for one request of `device`, holding the bills it already loaded.
+    func screenContext(_ device: String, _ bills: Bill...) -> ScreenContext {
+        ScreenContext(till: till, device: device, menu: menu, bills: bills)
     }
 }
 

@@ -4,7 +4,10 @@ import RoutemapJSON
 import RoutemapNavigation
 
 /// The bill endpoints. Each change answers with the bill and the steps that update the screens
-/// showing it.
+/// showing it. Every bill belongs to the device that opened it; any other device gets 404.
+///
+/// Opening a bill, checking out and paying take an `Idempotency-Key` (required to pay): the
+/// answer is recorded with the effect, and a retry gets it again instead of a second effect.
 struct BillsController {
     let api: API
 
@@ -23,73 +26,101 @@ struct BillsController {
     }
 
     @Sendable func createBill(_ request: Request) throws -> Response {
+        let device = try request.device()
         let client = try supported(request, [POSRoute.bill], [.replace])
         _ = try RequestBody(request, allowed: [], emptyAllowed: true)
-        let bill = try till.openBill()
-        return .json(
-            try billAndSteps(bill, [replaceBill(bill, client)]), status: .created,
-            headers: ["Location": "/v1/bills/\(bill.id)"])
+        let key = try api.idempotency.key(of: request, required: false)
+        let answer = { @Sendable (bill: Bill) throws -> Response in
+            .json(
+                try billAndSteps(bill, [replaceBill(bill, device, client)]), status: .created,
+                headers: ["Location": "/v1/bills/\(bill.id)"])
+        }
+        return try api.idempotency.whileClaimed(key, device: device) {
+            try respond(
+                try till.openBill(device: device, idempotency: record(key, request, device, answer)), answer)
+        }
     }
 
     @Sendable func getBill(_ request: Request) throws -> Response {
-        .json(try till.bill(id: try request.parameter("billId")).json)
+        .json(try till.bill(id: try request.parameter("billId"), device: try request.device()).json)
     }
 
     @Sendable func addItem(_ request: Request) throws -> Response {
+        let device = try request.device()
         let client = try supported(request, [POSRoute.bill], [.replace])
         let body = try RequestBody(request, allowed: ["menuItemId", "quantity"])
         let menuItemId = try body.string("menuItemId")
         let quantity = try body.integer("quantity", in: quantityRange)
-        let bill = try till.addItem(billId: try request.parameter("billId"), menuItemId: menuItemId, quantity: Int(quantity))
-        return .json(try billAndSteps(bill, [replaceBill(bill, client)]))
+        let bill = try till.addItem(
+            billId: try request.parameter("billId"), device: device, menuItemId: menuItemId, quantity: Int(quantity))
+        return .json(try billAndSteps(bill, [replaceBill(bill, device, client)]))
     }
 
     @Sendable func setQuantity(_ request: Request) throws -> Response {
+        let device = try request.device()
         let client = try supported(request, [POSRoute.bill], [.replace])
         let body = try RequestBody(request, allowed: ["quantity"])
         let quantity = try body.integer("quantity", in: quantityRange)
         let bill = try till.setQuantity(
-            billId: try request.parameter("billId"), lineId: try request.parameter("lineId"), quantity: Int(quantity))
-        return .json(try billAndSteps(bill, [replaceBill(bill, client)]))
+            billId: try request.parameter("billId"), device: device, lineId: try request.parameter("lineId"), quantity: Int(quantity))
+        return .json(try billAndSteps(bill, [replaceBill(bill, device, client)]))
     }
 
     @Sendable func removeLine(_ request: Request) throws -> Response {
+        let device = try request.device()
         let client = try supported(request, [POSRoute.bill], [.replace])
-        let bill = try till.removeLine(billId: try request.parameter("billId"), lineId: try request.parameter("lineId"))
-        return .json(try billAndSteps(bill, [replaceBill(bill, client)]))
+        let bill = try till.removeLine(billId: try request.parameter("billId"), device: device, lineId: try request.parameter("lineId"))
+        return .json(try billAndSteps(bill, [replaceBill(bill, device, client)]))
     }
 
     @Sendable func checkout(_ request: Request) throws -> Response {
+        let device = try request.device()
         let client = try supported(request, [POSRoute.bill, POSRoute.orderSummary], [.replace, .present])
         _ = try RequestBody(request, allowed: [], emptyAllowed: true)
-        let bill = try till.checkout(billId: try request.parameter("billId"))
-        let summary = try walk(from: .posBill, to: POSRoute.orderSummary, bill, client)
-        return .json(try billAndSteps(bill, [replaceBill(bill, client)] + summary))
+        let billId = try request.parameter("billId")
+        let key = try api.idempotency.key(of: request, required: false)
+        let answer = { @Sendable (bill: Bill) throws -> Response in
+            let summary = try walk(from: .posBill, to: POSRoute.orderSummary, bill, device, client)
+            return .json(try billAndSteps(bill, [replaceBill(bill, device, client)] + summary))
+        }
+        return try api.idempotency.whileClaimed(key, device: device) {
+            try respond(try till.checkout(billId: billId, device: device, idempotency: record(key, request, device, answer)), answer)
+        }
     }
 
     @Sendable func cancelCheckout(_ request: Request) throws -> Response {
+        let device = try request.device()
         let client = try supported(request, [POSRoute.bill], [.dismiss, .replace])
         _ = try RequestBody(request, allowed: [], emptyAllowed: true)
-        let bill = try till.cancelCheckout(billId: try request.parameter("billId"))
-        let back = try walk(from: .posOrderSummary, to: POSRoute.bill, bill, client)
-        return .json(try billAndSteps(bill, back + [replaceBill(bill, client)]))
+        let bill = try till.cancelCheckout(billId: try request.parameter("billId"), device: device)
+        let back = try walk(from: .posOrderSummary, to: POSRoute.bill, bill, device, client)
+        return .json(try billAndSteps(bill, back + [replaceBill(bill, device, client)]))
     }
 
     @Sendable func pay(_ request: Request) throws -> Response {
+        let device = try request.device()
         let client = try supported(request, [POSRoute.bill], [.dismiss, .replace])
         let body = try RequestBody(request, allowed: ["method", "amountMinor", "tenderedMinor"])
         let payment = PaymentRequest(
             method: try body.choice("method", of: PaymentMethod.self),
             amountMinor: try body.integer("amountMinor", in: moneyRange),
             tenderedMinor: try body.optionalInteger("tenderedMinor", in: moneyRange))
-        let outcome = try till.pay(billId: try request.parameter("billId"), payment)
-        let steps = try walk(from: .posOrderSummary, to: POSRoute.bill, outcome.nextBill, client) + [replaceBill(outcome.nextBill, client)]
-        return .json([
-            "payment": outcome.payment.json,
-            "bill": outcome.bill.json,
-            "nextBill": outcome.nextBill.json,
-            "navigation": steps.json,
-        ])
+        let key = try api.idempotency.key(of: request, required: true)
+        let billId = try request.parameter("billId")
+        let answer = { @Sendable (outcome: PaymentOutcome) throws -> Response in
+            let steps =
+                try walk(from: .posOrderSummary, to: POSRoute.bill, outcome.nextBill, device, client)
+                + [replaceBill(outcome.nextBill, device, client)]
+            return .json([
+                "payment": outcome.payment.json,
+                "bill": outcome.bill.json,
+                "nextBill": outcome.nextBill.json,
+                "navigation": steps.json,
+            ])
+        }
+        return try api.idempotency.whileClaimed(key, device: device) {
+            try respond(try till.pay(billId: billId, device: device, payment, idempotency: record(key, request, device, answer)), answer)
+        }
     }
 
     // MARK: Helpers
@@ -98,10 +129,29 @@ struct BillsController {
     /// Amounts a till can take: up to 10^13 minor units, far from `Int64` overflow in any sum.
     private var moneyRange: ClosedRange<Int64> { 0...10_000_000_000_000 }
 
-    private func inputs(_ bill: Bill) -> RouteInputs { [POSInput.billId: bill.id] }
+    /// How to record the answer under `key` (none without a key): a success as `answer` builds
+    /// it, a state conflict as its problem.
+    private func record<Outcome>(
+        _ key: String?, _ request: Request, _ device: String, _ answer: @escaping @Sendable (Outcome) throws -> Response
+    ) -> IdempotencyKey<Outcome>? {
+        guard let key else { return nil }
+        return IdempotencyKey(key: key, fingerprint: Idempotency.fingerprint(of: request)) { outcome in
+            let response: Response
+            switch outcome {
+            case .success(let value): response = try answer(value)
+            case .failure(let error): response = Response(error.problem)
+            }
+            return (response.status.code, response.body, response.headers["Location"])
+        }
+    }
 
-    private func replaceBill(_ bill: Bill, _ client: ClientCapabilities) throws -> Step {
-        try navigator.replace(POSRoute.bill, inputs: inputs(bill), context: api.screenContext(bill), client: client)
+    /// The answer for what the use case did: built now, or the one recorded for its key.
+    private func respond<Outcome>(_ outcome: IdempotentOutcome<Outcome>, _ answer: (Outcome) throws -> Response) throws -> Response {
+        switch outcome {
+        case .performed(_, let recorded?): Idempotency.first(recorded)
+        case .performed(let value, nil): try answer(value)
+        case .replayed(let recorded): Idempotency.replay(recorded)
+        }
     }
 
     /// The client's capabilities, once checked to cover what the answer will hold: a client that
@@ -112,10 +162,19 @@ struct BillsController {
         return client
     }
 
+    private func inputs(_ bill: Bill) -> RouteInputs { [POSInput.billId: bill.id] }
+
+    private func replaceBill(_ bill: Bill, _ device: String, _ client: ClientCapabilities) throws -> Step {
+        try navigator.replace(POSRoute.bill, inputs: inputs(bill), context: api.screenContext(device, bill), client: client)
+    }
+
     /// The engine's steps from a fixed POS stack to `target`, for `bill`.
-    private func walk(from stack: NavigationStack, to target: RouteID, _ bill: Bill, _ client: ClientCapabilities) throws -> [Step] {
+    private func walk(
+        from stack: NavigationStack, to target: RouteID, _ bill: Bill, _ device: String, _ client: ClientCapabilities
+    ) throws -> [Step] {
         try navigator.navigate(
-            NavigationRequest(from: stack, target: target, input: inputs(bill)), context: api.screenContext(bill), client: client
+            NavigationRequest(from: stack, target: target, input: inputs(bill)), context: api.screenContext(device, bill),
+            client: client
         ).steps
     }
 

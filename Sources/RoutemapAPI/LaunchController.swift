@@ -14,8 +14,9 @@ struct LaunchController {
 
     @Sendable func launch(_ request: Request) throws -> Response {
         let client = try request.clientCapabilities()
-        let bill = try api.till.currentBill()
-        let context = api.screenContext(bill)
+        let device = try request.device()
+        let bill = try api.till.currentBill(device: device)
+        let context = api.screenContext(device, bill)
         let inputs = [POSInput.billId: bill.id]
         var navigation = try api.navigator.launch(inputs: inputs, context: context, client: client)
         if bill.status == .checkedOut {

@@ -24,7 +24,7 @@ struct NavigateController {
         let target = try body.optionalString("to", maxLength: 100).map(RouteID.init(rawValue:))
         let input = try inputs(from: body)
         let navigation = try api.navigator.navigate(
-            NavigationRequest(from: from, mode: mode, target: target, input: input), context: api.screenContext(), client: client)
+            NavigationRequest(from: from, mode: mode, target: target, input: input), context: api.screenContext(try request.device()), client: client)
         return .json(navigation.json)
     }
 
@@ -46,7 +46,7 @@ struct NavigateController {
             throw Problem.notFound(detail: "No route opens the URL '\(url)'.")
         }
         let navigation = try api.navigator.navigate(
-            NavigationRequest(from: from, target: route.id, input: inputs), context: api.screenContext(), client: client)
+            NavigationRequest(from: from, target: route.id, input: inputs), context: api.screenContext(try request.device()), client: client)
         return .json(navigation.json)
     }
 

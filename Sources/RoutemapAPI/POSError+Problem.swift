@@ -41,6 +41,10 @@ extension POSError {
             return .invalidField("quantity", "The line's quantity would be \(quantity); it must be 1 to \(BillLimits().maxQuantityPerLine).")
         case .tooManyLines(let limit):
             return .invalidField("menuItemId", "A bill holds at most \(limit) lines.")
+        case .idempotencyKeyReused(let key):
+            return Problem(
+                status: .unprocessableContent, code: "idempotency_key_reused", title: "Idempotency key reused",
+                detail: "The Idempotency-Key '\(key.prefix(255))' was used for a different request; use a new key for a new request.")
         case .tenderNotAllowed:
             return .invalidField("tenderedMinor", "For card payments tenderedMinor must be omitted or equal amountMinor.")
         }

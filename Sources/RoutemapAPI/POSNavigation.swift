@@ -9,7 +9,7 @@ enum POSNavigation {
     static func makeNavigator() -> Navigator<ScreenContext> {
         Navigator(registry: registry) { name, context in
             // The one input the server can derive unambiguously: the current bill, as launch uses.
-            name == POSInput.billId ? try context.till.currentBill().id : nil
+            name == POSInput.billId ? try context.till.currentBill(device: context.device).id : nil
         }
     }
 

@@ -33,4 +33,19 @@ extension Problem {
     static func unavailable(_ detail: String) -> Problem {
         Problem(status: .serviceUnavailable, code: "unavailable", title: "Service unavailable", detail: detail)
     }
+
+    /// 401 `unauthorized`, with the `WWW-Authenticate` challenge RFC 6750 asks for.
+    static func unauthorized(_ detail: String, invalidToken: Bool = false) -> Problem {
+        let challenge = invalidToken ? #"Bearer realm="routemap", error="invalid_token""# : #"Bearer realm="routemap""#
+        return Problem(
+            status: .unauthorized, code: "unauthorized", title: "Unauthorized", detail: detail,
+            headers: ["WWW-Authenticate": challenge])
+    }
+
+    /// 429 `too_many_requests`, saying when to try again.
+    static func tooManyRequests(_ detail: String, retryAfter seconds: Int) -> Problem {
+        Problem(
+            status: .tooManyRequests, code: "too_many_requests", title: "Too many requests", detail: detail,
+            headers: ["Retry-After": String(seconds)], extensions: ["retryAfterSeconds": .int(Int64(seconds))])
+    }
 }

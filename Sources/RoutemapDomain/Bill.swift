@@ -18,13 +18,16 @@ public struct Bill: Sendable, Hashable, Identifiable {
     /// 1 on creation, +1 on every change: for optimistic concurrency and entity tags.
     public private(set) var version: Int
     public let createdAt: Date
+    /// The device that opened the bill: only it may see or change the bill. `nil` for bills
+    /// from before devices existed, which no device owns.
+    public let deviceId: String?
     private var totals: BillTotals
 
     /// A bill as it is (new or loaded from storage). Throws if `version` is below 1 or the
     /// lines' amounts overflow `Int64`.
     public init(
         id: String, status: BillStatus = .open, lines: [BillLine] = [], currency: Currency, taxRate: TaxRate,
-        version: Int = 1, createdAt: Date
+        version: Int = 1, createdAt: Date, deviceId: String? = nil
     ) throws(InvariantViolation) {
         guard version >= 1 else { throw InvariantViolation("bill \(id): version \(version) is below 1") }
         guard let totals = BillTotals(lines: lines, taxRate: taxRate) else {
@@ -37,6 +40,7 @@ public struct Bill: Sendable, Hashable, Identifiable {
         self.taxRate = taxRate
         self.version = version
         self.createdAt = createdAt
+        self.deviceId = deviceId
         self.totals = totals
     }
 

@@ -25,4 +25,15 @@ public enum POSError: Error, Sendable, Equatable {
     case tooManyLines(limit: Int)
     /// A card payment carried a `tenderedMinor` different from its amount.
     case tenderNotAllowed
+    /// The idempotency key was used before, for a different request.
+    case idempotencyKeyReused(String)
+
+    /// A conflict with the bill's current state (not with the request's content): a retry
+    /// with the same key must get the same answer, so these outcomes are recorded.
+    public var isStateConflict: Bool {
+        switch self {
+        case .billNotOpen, .billEmpty, .billNotCheckedOut: true
+        default: false
+        }
+    }
 }

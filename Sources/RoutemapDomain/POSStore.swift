@@ -1,5 +1,6 @@
-/// Where the till keeps menus, bills and payments: the storage boundary. SQLite implements it
-/// today; another database could later, without touching the use cases or the HTTP handlers.
+/// Where the till keeps menus, devices, bills and payments: the storage boundary. SQLite
+/// implements it today; another database could later, without touching the use cases or the
+/// HTTP handlers.
 ///
 /// Implementations are called from many threads at once.
 public protocol POSStore: Sendable {
@@ -7,12 +8,21 @@ public protocol POSStore: Sendable {
     func menuItems() throws -> [MenuItem]
     /// The bill with `id`, or `nil`.
     func bill(id: String) throws -> Bill?
-    /// The most recently created bill that is open or checked out, or `nil`.
-    func newestUnpaidBill() throws -> Bill?
+    /// The most recently created bill of `deviceId` that is open or checked out, or `nil`.
+    func newestUnpaidBill(deviceId: String) throws -> Bill?
+    /// The device whose token has this SHA-256 digest, or `nil`.
+    func device(tokenDigest: [UInt8]) throws -> Device?
     /// Runs `body` in one atomic write transaction, serialized with every other write: all of
-    /// its changes are committed together, or none if `body` throws (the error is rethrown).
-    /// The transaction must not be used after `body` returns.
-    func write<T>(_ body: (any POSTransaction) throws -> T) throws -> T
+    /// its changes are committed together, with the given durability, or none if `body` throws
+    /// (the error is rethrown). The transaction must not be used after `body` returns.
+    func write<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T
     /// Throws unless the database answers (for health checks).
     func ping() throws
+}
+
+extension POSStore {
+    /// A write transaction with `normal` durability.
+    public func write<T>(_ body: (any POSTransaction) throws -> T) throws -> T {
+        try write(durability: .normal, body)
+    }
 }

@@ -1,11 +1,13 @@
-/// Reads and writes inside one ``POSStore/write(_:)`` transaction.
+import Foundation
+
+/// Reads and writes inside one ``POSStore/write(durability:_:)`` transaction.
 public protocol POSTransaction {
     /// The menu item with `id`, or `nil`.
     func menuItem(id: String) throws -> MenuItem?
     /// The bill with `id`, or `nil`.
     func bill(id: String) throws -> Bill?
-    /// The most recently created bill that is open or checked out, or `nil`.
-    func newestUnpaidBill() throws -> Bill?
+    /// The most recently created bill of `deviceId` that is open or checked out, or `nil`.
+    func newestUnpaidBill(deviceId: String) throws -> Bill?
     /// Saves a new bill with its lines.
     func insert(_ bill: Bill) throws
     /// Saves an existing bill's status, totals, version and lines. Throws if the bill is
@@ -13,4 +15,12 @@ public protocol POSTransaction {
     func update(_ bill: Bill) throws
     /// Records a payment (at most one per bill).
     func insert(_ payment: Payment) throws
+    /// Saves a new device with the digest of its token.
+    func insert(_ device: Device, tokenDigest: [UInt8]) throws
+    /// The answer recorded for `key` of `deviceId`, if any (however old).
+    func recordedResponse(deviceId: String, key: String) throws -> RecordedResponse?
+    /// Records an answer, replacing an expired one with the same device and key.
+    func record(_ response: RecordedResponse) throws
+    /// Forgets answers recorded before `date`.
+    func deleteRecordedResponses(before date: Date) throws
 }

@@ -31,30 +31,36 @@ public struct Till: Sendable {
         try store.menuItems()
     }
 
-    /// The bill with `id`. Throws `POSError.billNotFound`.
-    public func bill(id: String) throws -> Bill {
-        guard let bill = try store.bill(id: id) else { throw POSError.billNotFound(id) }
+    /// The bill with `id`, if `device` owns it. Throws `POSError.billNotFound` otherwise: another
+    /// device's bill is indistinguishable from a missing one.
+    public func bill(id: String, device: String) throws -> Bill {
+        guard let bill = try store.bill(id: id), bill.deviceId == device else { throw POSError.billNotFound(id) }
         return bill
     }
 
-    /// A new, empty, open bill.
-    public func openBill() throws -> Bill {
-        try store.write { transaction in
-            let bill = try makeBill()
+    /// A new, empty, open bill for `device`.
+    public func openBill(device: String) throws -> Bill {
+        try performed(openBill(device: device, idempotency: nil))
+    }
+
+    /// ``openBill(device:)`` under an idempotency key (see ``IdempotencyKey``).
+    public func openBill(device: String, idempotency: IdempotencyKey<Bill>?) throws -> IdempotentOutcome<Bill> {
+        try write(device: device, durability: .normal, idempotency: idempotency) { transaction in
+            let bill = try makeBill(device: device)
             try transaction.insert(bill)
             return bill
         }
     }
 
-    /// The bill the till is working on: the newest one not yet paid, created if there is none.
+    /// The bill `device` is working on: its newest one not yet paid, created if there is none.
     ///
     /// Reads first (the common case writes nothing); if there is none, checks again inside a
     /// write transaction before creating one, so concurrent callers create exactly one.
-    public func currentBill() throws -> Bill {
-        if let bill = try store.newestUnpaidBill() { return bill }
+    public func currentBill(device: String) throws -> Bill {
+        if let bill = try store.newestUnpaidBill(deviceId: device) { return bill }
         return try store.write { transaction in
-            if let bill = try transaction.newestUnpaidBill() { return bill }
-            let bill = try makeBill()
+            if let bill = try transaction.newestUnpaidBill(deviceId: device) { return bill }
+            let bill = try makeBill(device: device)
             try transaction.insert(bill)
             return bill
         }
@@ -63,8 +69,8 @@ public struct Till: Sendable {
     /// Adds `quantity` of a menu item, capturing its name and price now.
     /// Throws `billNotFound`, `billNotOpen`, `unknownMenuItem`, `menuItemUnavailable`,
     /// `quantityOutOfRange` or `tooManyLines`.
-    public func addItem(billId: String, menuItemId: String, quantity: Int) throws -> Bill {
-        try changeBill(billId) { bill, transaction in
+    public func addItem(billId: String, device: String, menuItemId: String, quantity: Int) throws -> Bill {
+        try changeBill(billId, device: device) { bill, transaction in
             try bill.requireOpen()
             guard let item = try transaction.menuItem(id: menuItemId) else {
                 throw POSError.unknownMenuItem(menuItemId)
@@ -75,39 +81,53 @@ public struct Till: Sendable {
 
     /// Sets a line's quantity. Throws `billNotFound`, `billNotOpen`, `lineNotFound` or
     /// `quantityOutOfRange`.
-    public func setQuantity(billId: String, lineId: String, quantity: Int) throws -> Bill {
-        try changeBill(billId) { bill, _ in
+    public func setQuantity(billId: String, device: String, lineId: String, quantity: Int) throws -> Bill {
+        try changeBill(billId, device: device) { bill, _ in
             try bill.setQuantity(lineId: lineId, quantity: quantity, limits: limits)
         }
     }
 
     /// Removes a line. Throws `billNotFound`, `billNotOpen` or `lineNotFound`.
-    public func removeLine(billId: String, lineId: String) throws -> Bill {
-        try changeBill(billId) { bill, _ in try bill.removeLine(lineId: lineId) }
+    public func removeLine(billId: String, device: String, lineId: String) throws -> Bill {
+        try changeBill(billId, device: device) { bill, _ in try bill.removeLine(lineId: lineId) }
     }
 
     /// Freezes the bill for payment. Throws `billNotFound`, `billNotOpen` or `billEmpty`.
-    public func checkout(billId: String) throws -> Bill {
-        try changeBill(billId) { bill, _ in try bill.checkout() }
+    public func checkout(billId: String, device: String) throws -> Bill {
+        try performed(checkout(billId: billId, device: device, idempotency: nil))
+    }
+
+    /// ``checkout(billId:device:)`` under an idempotency key.
+    public func checkout(billId: String, device: String, idempotency: IdempotencyKey<Bill>?) throws -> IdempotentOutcome<Bill> {
+        try write(device: device, durability: .normal, idempotency: idempotency, ownedBill: billId) { transaction in
+            try change(billId, device: device, in: transaction) { bill, _ in try bill.checkout() }
+        }
     }
 
     /// Reopens a checked-out bill. Throws `billNotFound` or `billNotCheckedOut`.
-    public func cancelCheckout(billId: String) throws -> Bill {
-        try changeBill(billId) { bill, _ in try bill.cancelCheckout() }
+    public func cancelCheckout(billId: String, device: String) throws -> Bill {
+        try changeBill(billId, device: device) { bill, _ in try bill.cancelCheckout() }
     }
 
     /// Pays a checked-out bill: records the payment, marks the bill paid and opens the next
-    /// bill, all in one transaction. Throws `billNotFound`, then as
-    /// ``Bill/payment(for:id:createdAt:)`` checks: `billNotCheckedOut`, `amountMismatch`,
-    /// `insufficientTender` or `tenderNotAllowed`.
-    public func pay(billId: String, _ request: PaymentRequest) throws -> PaymentOutcome {
-        try store.write { transaction in
-            guard var bill = try transaction.bill(id: billId) else { throw POSError.billNotFound(billId) }
+    /// bill, all in one transaction committed with `full` durability. Throws `billNotFound`,
+    /// then as ``Bill/payment(for:id:createdAt:)`` checks: `billNotCheckedOut`,
+    /// `amountMismatch`, `insufficientTender` or `tenderNotAllowed`.
+    public func pay(billId: String, device: String, _ request: PaymentRequest) throws -> PaymentOutcome {
+        try performed(pay(billId: billId, device: device, request, idempotency: nil))
+    }
+
+    /// ``pay(billId:device:_:)`` under an idempotency key.
+    public func pay(billId: String, device: String, _ request: PaymentRequest, idempotency: IdempotencyKey<PaymentOutcome>?)
+        throws -> IdempotentOutcome<PaymentOutcome>
+    {
+        try write(device: device, durability: .full, idempotency: idempotency, ownedBill: billId) { transaction in
+            var bill = try ownedBill(billId, device: device, in: transaction)
             let payment = try bill.payment(for: request, id: Identifier.make(prefix: "pay_"), createdAt: timestamp())
             try bill.markPaid()
             try transaction.update(bill)
             try transaction.insert(payment)
-            let nextBill = try makeBill()
+            let nextBill = try makeBill(device: device)
             try transaction.insert(nextBill)
             return PaymentOutcome(payment: payment, bill: bill, nextBill: nextBill)
         }
@@ -122,19 +142,74 @@ public struct Till: Sendable {
 
     /// Loads the bill, applies `change` and saves the bill if it changed, in one transaction.
     private func changeBill(
-        _ billId: String, _ change: (inout Bill, any POSTransaction) throws -> Void
+        _ billId: String, device: String, _ change: (inout Bill, any POSTransaction) throws -> Void
     ) throws -> Bill {
-        try store.write { transaction in
-            guard var bill = try transaction.bill(id: billId) else { throw POSError.billNotFound(billId) }
-            let before = bill
-            try change(&bill, transaction)
-            if bill != before { try transaction.update(bill) }
-            return bill
-        }
+        try store.write { transaction in try self.change(billId, device: device, in: transaction, change) }
     }
 
-    private func makeBill() throws -> Bill {
-        try Bill(id: Identifier.make(prefix: "bill_"), currency: currency, taxRate: taxRate, createdAt: timestamp())
+    private func change(
+        _ billId: String, device: String, in transaction: any POSTransaction, _ change: (inout Bill, any POSTransaction) throws -> Void
+    ) throws -> Bill {
+        var bill = try ownedBill(billId, device: device, in: transaction)
+        let before = bill
+        try change(&bill, transaction)
+        if bill != before { try transaction.update(bill) }
+        return bill
+    }
+
+    private func ownedBill(_ billId: String, device: String, in transaction: any POSTransaction) throws -> Bill {
+        guard let bill = try transaction.bill(id: billId), bill.deviceId == device else { throw POSError.billNotFound(billId) }
+        return bill
+    }
+
+    /// One write transaction for a use case that may carry an idempotency key. In order:
+    /// the bill must belong to the device (else `billNotFound`, nothing recorded); a key seen
+    /// in the last 24 hours replays its recorded answer (or throws `idempotencyKeyReused` for a
+    /// different request); else `body` runs, and its outcome — or a state conflict it throws —
+    /// is recorded under the key in the same transaction, so the record survives exactly when
+    /// the effect does.
+    private func write<Outcome: Sendable>(
+        device: String, durability: Durability, idempotency: IdempotencyKey<Outcome>?, ownedBill billId: String? = nil,
+        _ body: (any POSTransaction) throws -> Outcome
+    ) throws -> IdempotentOutcome<Outcome> {
+        // A recorded state conflict commits its record, and is thrown after the commit.
+        let result: Swift.Result<IdempotentOutcome<Outcome>, POSError> = try store.write(durability: durability) { transaction in
+            if let billId { _ = try ownedBill(billId, device: device, in: transaction) }
+            guard let idempotency else { return .success(.performed(try body(transaction), recorded: nil)) }
+            let now = timestamp()
+            if let recorded = try transaction.recordedResponse(deviceId: device, key: idempotency.key),
+                recorded.createdAt > now.addingTimeInterval(-IdempotencyKey<Outcome>.lifetime)
+            {
+                guard recorded.fingerprint == idempotency.fingerprint else { throw POSError.idempotencyKeyReused(idempotency.key) }
+                return .success(.replayed(recorded))
+            }
+            let outcome: Swift.Result<Outcome, POSError>
+            do {
+                outcome = .success(try body(transaction))
+            } catch let error as POSError where error.isStateConflict {
+                outcome = .failure(error)
+            }
+            var recorded: RecordedResponse?
+            if let answer = try idempotency.record(outcome) {
+                try transaction.deleteRecordedResponses(before: now.addingTimeInterval(-IdempotencyKey<Outcome>.lifetime))
+                recorded = RecordedResponse(
+                    deviceId: device, key: idempotency.key, fingerprint: idempotency.fingerprint, status: answer.status,
+                    body: answer.body, location: answer.location, createdAt: now)
+                try transaction.record(recorded!)
+            }
+            return outcome.map { .performed($0, recorded: recorded) }
+        }
+        return try result.get()
+    }
+
+    /// The outcome of a use case run without a key, which is always performed.
+    private func performed<Outcome>(_ outcome: IdempotentOutcome<Outcome>) throws -> Outcome {
+        guard case .performed(let value, _) = outcome else { preconditionFailure("replayed without an idempotency key") }
+        return value
+    }
+
+    private func makeBill(device: String) throws -> Bill {
+        try Bill(id: Identifier.make(prefix: "bill_"), currency: currency, taxRate: taxRate, createdAt: timestamp(), deviceId: device)
     }
 
     private func timestamp() -> Date {

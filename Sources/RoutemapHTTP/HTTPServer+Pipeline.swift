@@ -41,11 +41,15 @@ extension HTTPServer {
     /// The answer to give before the body arrives: 413 when a routed request declares a
     /// `Content-Length` over the limit (MHD then closes the connection, which suits a client
     /// that was about to upload too much).
+    /// Gates run first (so a client without credentials gets their answer, not 413); only
+    /// requests answered early pass them here, the rest in `finish`.
     func earlyResponse(_ state: RequestState) -> Response? {
-        guard case .found = state.resolution,
+        guard state.badRequest == nil, case .found = state.resolution,
             let declared = state.headers["Content-Length"].flatMap({ Int($0) }),
             declared > configuration.maxBodyBytes
         else { return nil }
+        var request = state.head()
+        if let refusal = router.passGates(&request, logger: logger) { return refusal }
         return Response(.payloadTooLarge(limit: configuration.maxBodyBytes))
     }
 
@@ -61,11 +65,13 @@ extension HTTPServer {
         state.body.append(contentsOf: chunk)
     }
 
-    /// The whole request is in: 400, 404/405, 413, 415 in that order, else the router.
+    /// The whole request is in: 400, the gates, 404/405, 413, 415 in that order, else the router.
     func finish(_ state: RequestState) -> Response {
         if let detail = state.badRequest {
             return Response(.badRequest(detail: detail))
         }
+        var head = state.head()
+        if let refusal = router.passGates(&head, logger: logger) { return refusal }
         switch state.resolution {
         case .notFound(let problem), .methodNotAllowed(let problem):
             return Response(problem)
@@ -79,9 +85,9 @@ extension HTTPServer {
             if !state.body.isEmpty, !HTTPServer.isJSON(contentType) {
                 return Response(.unsupportedMediaType(received: contentType))
             }
-            let request = Request(
-                method: state.method, path: state.path, query: state.query, headers: state.headers,
-                body: state.body, parameters: parameters, remoteAddress: state.remoteAddress)
+            var request = head
+            request.body = state.body
+            request.parameters = parameters
             state.body = []
             return router.run(handler, request, logger: logger)
         }

@@ -15,6 +15,8 @@ public struct Request: Sendable {
     public var parameters: [String: String]
     /// The peer's numeric IP address (IPv4-mapped IPv6 shown as IPv4), when known.
     public var remoteAddress: String?
+    /// Who a gate authenticated the request as (an application's own id), if anyone.
+    public var identity: String?
 
     public init(
         method: HTTPMethod, path: String, query: [String: String] = [:], headers: HTTPHeaders = [:],

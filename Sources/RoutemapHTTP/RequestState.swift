@@ -24,6 +24,11 @@ final class RequestState {
         self.path = path
     }
 
+    /// The request without its body or path parameters, as gates see it.
+    func head() -> Request {
+        Request(method: method, path: path, query: query, headers: headers, remoteAddress: remoteAddress)
+    }
+
     /// Collects header fields or query arguments from MHD into `headers` / `query`.
     struct Collector {
         var fields: [(String, String)] = []

@@ -26,6 +26,19 @@ extension Router {
         return .methodNotAllowed(.methodNotAllowed(allowed: Array(allowed)))
     }
 
+    /// Runs the gates on `request`; the answer when one refuses it, else `nil`.
+    func passGates(_ request: inout Request, logger: Logger) -> Response? {
+        do {
+            for gate in gates { try gate(&request) }
+            return nil
+        } catch let problem as Problem {
+            return Response(problem)
+        } catch {
+            logger.error("gate failed", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
+            return Response(.internalError())
+        }
+    }
+
     /// Runs `handler` inside the middleware and turns thrown errors into responses.
     func run(_ handler: Handler, _ request: Request, logger: Logger) -> Response {
         let middleware = self.middleware

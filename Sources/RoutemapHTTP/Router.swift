@@ -12,6 +12,10 @@ public struct Router: Sendable {
     public typealias Handler = @Sendable (Request) throws -> Response
     /// Runs around the handler (and any later middleware), reached through `next`.
     public typealias Middleware = @Sendable (Request, _ next: (Request) throws -> Response) throws -> Response
+    /// Runs on every request before routing, in the order added: throws a `Problem` to answer
+    /// the request itself, or annotates it (`identity`). Authentication belongs here, so a
+    /// client without credentials learns nothing about which paths exist.
+    public typealias Gate = @Sendable (inout Request) throws -> Void
 
     struct Route: Sendable {
         let pattern: RoutePattern
@@ -21,6 +25,7 @@ public struct Router: Sendable {
     /// Most specific pattern first (see `RoutePattern.isMoreSpecific(than:)`).
     private(set) var routes: [Route] = []
     private(set) var middleware: [Middleware] = []
+    private(set) var gates: [Gate] = []
 
     public init() {}
 
@@ -48,9 +53,16 @@ public struct Router: Sendable {
         self.middleware.append(middleware)
     }
 
+    /// Adds a gate that every request passes before routing; the first added runs first.
+    public mutating func add(gate: @escaping Gate) {
+        gates.append(gate)
+    }
+
     /// Routes `request` and runs it: the response a client would get (problems included).
     /// Errors other than `Problem` are logged to `logger` at error level.
     public func respond(to request: Request, logger: Logger = Router.fallbackLogger) -> Response {
+        var request = request
+        if let refusal = passGates(&request, logger: logger) { return refusal }
         switch resolve(request.method, request.path) {
         case .notFound(let problem), .methodNotAllowed(let problem):
             return Response(problem)

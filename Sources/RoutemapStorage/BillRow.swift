@@ -17,6 +17,7 @@ struct BillRow: FetchableRecord, PersistableRecord, Sendable {
         static let version = Column("version")
         static let createdAt = Column("created_at")
         static let updatedAt = Column("updated_at")
+        static let deviceId = Column("device_id")
     }
 
     let id: String
@@ -29,6 +30,7 @@ struct BillRow: FetchableRecord, PersistableRecord, Sendable {
     let version: Int
     let createdAt: String
     let updatedAt: String
+    let deviceId: String?
 
     init(row: Row) throws {
         id = try row.decode(forColumn: Columns.id)
@@ -41,6 +43,7 @@ struct BillRow: FetchableRecord, PersistableRecord, Sendable {
         version = try row.decode(forColumn: Columns.version)
         createdAt = try row.decode(forColumn: Columns.createdAt)
         updatedAt = try row.decode(forColumn: Columns.updatedAt)
+        deviceId = try row.decode(forColumn: Columns.deviceId)
     }
 
     /// The row that stores `bill`, changed at `updatedAt`.
@@ -55,6 +58,7 @@ struct BillRow: FetchableRecord, PersistableRecord, Sendable {
         version = bill.version
         createdAt = Timestamp.format(bill.createdAt)
         self.updatedAt = Timestamp.format(updatedAt)
+        deviceId = bill.deviceId
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -68,6 +72,7 @@ struct BillRow: FetchableRecord, PersistableRecord, Sendable {
         container[Columns.version] = version
         container[Columns.createdAt] = createdAt
         container[Columns.updatedAt] = updatedAt
+        container[Columns.deviceId] = deviceId
     }
 
     /// The domain's bill with `lines` (in order). Throws ``StorageError/invalidRow(table:id:reason:)``
@@ -84,7 +89,7 @@ struct BillRow: FetchableRecord, PersistableRecord, Sendable {
         do {
             bill = try Bill(
                 id: id, status: status, lines: try lines.map { try $0.billLine() }, currency: currency, taxRate: taxRate,
-                version: version, createdAt: createdAt)
+                version: version, createdAt: createdAt, deviceId: deviceId)
         } catch let violation as InvariantViolation {
             throw invalid(violation.description)
         }

@@ -70,16 +70,34 @@ public final class SQLiteStore: POSStore {
         try read("reading bill \(id)") { try $0.bill(id: id) }
     }
 
-    public func newestUnpaidBill() throws -> Bill? {
-        try read("reading the newest unpaid bill") { try $0.newestUnpaidBill() }
+    public func newestUnpaidBill(deviceId: String) throws -> Bill? {
+        try read("reading the newest unpaid bill") { try $0.newestUnpaidBill(deviceId: deviceId) }
+    }
+
+    public func device(tokenDigest: [UInt8]) throws -> Device? {
+        try read("looking up a device token") { try $0.device(tokenDigest: tokenDigest) }
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction, committed if `body` returns and rolled
-    /// back if it throws. Errors from `body` come out unchanged; GRDB's own (begin, commit) come
-    /// out as ``StorageError/database(operation:underlying:)``.
-    public func write<T>(_ body: (any POSTransaction) throws -> T) throws -> T {
+    /// back if it throws. `full` durability switches the writer to `synchronous = FULL` for this
+    /// transaction only (the WAL is synced at its commit), then back to `NORMAL`. Errors from
+    /// `body` come out unchanged; GRDB's own (begin, commit) come out as
+    /// ``StorageError/database(operation:underlying:)``.
+    public func write<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T {
         do {
-            return try pool.write { database in try body(SQLiteTransaction(database: database)) }
+            guard durability == .full else {
+                return try pool.write { database in try body(SQLiteTransaction(database: database)) }
+            }
+            return try pool.writeWithoutTransaction { database in
+                try database.execute(sql: "PRAGMA synchronous = FULL")
+                defer { try? database.execute(sql: "PRAGMA synchronous = NORMAL") }
+                var result: T?
+                try database.inTransaction(.immediate) {
+                    result = try body(SQLiteTransaction(database: database))
+                    return .commit
+                }
+                return result!
+            }
         } catch let error as DatabaseError {
             throw StorageError.database(operation: "a write transaction", underlying: error)
         }

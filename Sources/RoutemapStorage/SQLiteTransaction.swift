@@ -29,9 +29,41 @@ struct SQLiteTransaction: POSTransaction {
         }
     }
 
-    func newestUnpaidBill() throws -> Bill? {
+    func newestUnpaidBill(deviceId: String) throws -> Bill? {
         try StorageError.wrapping("reading the newest unpaid bill") {
-            try BillRow.fetchOne(database, sql: Self.newestUnpaidBillSQL).map { try bill($0) }
+            try BillRow.fetchOne(database, sql: Self.newestUnpaidBillSQL, arguments: [deviceId]).map { try bill($0) }
+        }
+    }
+
+    func device(tokenDigest: [UInt8]) throws -> Device? {
+        try StorageError.wrapping("looking up a device token") {
+            try DeviceRow.filter(DeviceRow.Columns.tokenDigest == Data(tokenDigest)).fetchOne(database)?.device()
+        }
+    }
+
+    func insert(_ device: Device, tokenDigest: [UInt8]) throws {
+        try StorageError.wrapping("enrolling device \(device.id)") {
+            try DeviceRow(device, tokenDigest: tokenDigest).insert(database)
+        }
+    }
+
+    func recordedResponse(deviceId: String, key: String) throws -> RecordedResponse? {
+        try StorageError.wrapping("reading an idempotency key") {
+            try RecordedResponseRow.fetchOne(
+                database, key: [RecordedResponseRow.Columns.deviceId.name: deviceId, RecordedResponseRow.Columns.key.name: key]
+            )?.response()
+        }
+    }
+
+    func record(_ response: RecordedResponse) throws {
+        try StorageError.wrapping("recording the answer to an idempotency key") {
+            try RecordedResponseRow(response).upsert(database)
+        }
+    }
+
+    func deleteRecordedResponses(before date: Date) throws {
+        try StorageError.wrapping("deleting expired idempotency keys") {
+            try RecordedResponseRow.filter(RecordedResponseRow.Columns.createdAt < Timestamp.format(date)).deleteAll(database)
         }
     }
 
@@ -76,12 +108,12 @@ struct SQLiteTransaction: POSTransaction {
         }
     }
 
-    /// The WHERE clause repeats the partial index's, so SQLite reads `bills_unpaid_newest`
-    /// instead of scanning every bill. rowid breaks ties between bills created in the same
-    /// millisecond: the later insert wins.
+    /// The WHERE clause repeats the partial index's, so SQLite reads
+    /// `bills_unpaid_newest_by_device` instead of scanning every bill. rowid breaks ties
+    /// between bills created in the same millisecond: the later insert wins.
     static let newestUnpaidBillSQL = """
         SELECT * FROM bills
-        WHERE status IN ('open', 'checked_out')
+        WHERE device_id = ? AND status IN ('open', 'checked_out')
         ORDER BY created_at DESC, rowid DESC
         LIMIT 1
         """

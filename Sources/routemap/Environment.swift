@@ -16,5 +16,11 @@ enum Environment {
         }
         return number
     }
-}
 
+    /// The number in `name`; a value that is not a number stops start-up with a clear message.
+    static func double(_ name: String) throws -> Double? {
+        guard let text = value(name) else { return nil }
+        guard let number = Double(text) else { throw ValidationError("\(name)=\(text) is not a valid number.") }
+        return number
+    }
+}

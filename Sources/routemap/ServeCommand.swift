@@ -40,6 +40,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical. Env: ROUTEMAP_LOG_LEVEL. Default: info")
     var logLevel: String?
 
+    @Option(
+        help: """
+            The code devices present to enroll (POST /v1/devices), at least 8 characters. \
+            Env: ROUTEMAP_ENROLLMENT_CODE. Default: a random code, printed at start-up
+            """)
+    var enrollmentCode: String?
+
+    @Option(help: "Requests per second per device token; 0 turns the limit off. Env: ROUTEMAP_RATE_LIMIT. Default: 100")
+    var rateLimit: Double?
+
     func run() throws {
         let settings = try ServeSettings(self)
         LoggingSystem.bootstrap { label in
@@ -56,7 +66,8 @@ struct ServeCommand: ParsableCommand {
 
         let database = try SQLiteStore(path: settings.databasePath, migrations: try store.loadMigrations())
         let till = Till(store: database, taxRate: settings.taxRate, currency: settings.currency)
-        let api = try API(till: till, logger: logger)
+        let access = API.Configuration(enrollmentCode: settings.enrollmentCode, rateLimit: settings.rateLimit)
+        let api = try API(till: till, devices: DeviceDirectory(store: database), configuration: access, logger: logger)
         let server = HTTPServer(configuration: settings.http, router: api.makeRouter(), logger: logger)
         try server.start()
         logger.info(
@@ -64,11 +75,14 @@ struct ServeCommand: ParsableCommand {
             metadata: ["url": "http://\(settings.http.host):\(server.port)", "database": "\(settings.databasePath)"])
         // The line tests and scripts wait for, on stdout.
         print("routemap listening on http://\(settings.http.host):\(server.port)")
+        if settings.enrollmentCodeGenerated {
+            print("routemap enrollment code (set --enrollment-code to choose one): \(settings.enrollmentCode)")
+        }
         fflush(nil)
 
         let signal = stopSignals.wait()
         logger.info("routemap stopping", metadata: ["signal": "\(signal)"])
-        server.shutdown(gracePeriod: .seconds(10))
+        server.shutdown(gracePeriod: Duration.seconds(10))
         try database.close()
         logger.info("routemap stopped")
     }
@@ -81,6 +95,9 @@ struct ServeSettings {
     var taxRate: TaxRate
     var currency: Currency
     var logLevel: Logger.Level
+    var enrollmentCode: String
+    var enrollmentCodeGenerated = false
+    var rateLimit: Double
 
     init(_ command: ServeCommand) throws {
         databasePath = command.store.resolvedDatabasePath
@@ -113,5 +130,15 @@ struct ServeSettings {
             throw ValidationError("log level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         self.logLevel = logLevel
+        if let code = command.enrollmentCode ?? Environment.value("ROUTEMAP_ENROLLMENT_CODE") {
+            guard (8...200).contains(code.utf8.count) else { throw ValidationError("enrollment code must be 8 to 200 bytes long.") }
+            enrollmentCode = code
+        } else {
+            enrollmentCode = Identifier.make(prefix: "", length: 16)
+            enrollmentCodeGenerated = true
+        }
+        let rate = try command.rateLimit ?? Environment.double("ROUTEMAP_RATE_LIMIT") ?? 100
+        guard rate >= 0, rate.isFinite else { throw ValidationError("rate limit must be 0 (off) or a positive number of requests per second.") }
+        rateLimit = rate
     }
 }

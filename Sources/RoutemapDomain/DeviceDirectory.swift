@@ -1,0 +1,27 @@
+import Foundation
+
+/// Enrolls devices and finds them by token.
+public struct DeviceDirectory: Sendable {
+    private let store: any POSStore
+    private let now: @Sendable () -> Date
+
+    public init(store: any POSStore, now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store
+        self.now = now
+    }
+
+    /// Enrolls a device called `name`: returns it with its token, which exists nowhere else
+    /// afterwards (only its digest is stored). Committed with `full` durability: a token a
+    /// device received must keep working after a power loss.
+    public func enroll(name: String) throws -> (device: Device, token: DeviceToken) {
+        let device = Device(id: Identifier.make(prefix: "dev_"), name: name, createdAt: now().roundedToMilliseconds)
+        let token = DeviceToken.generate()
+        try store.write(durability: .full) { transaction in try transaction.insert(device, tokenDigest: token.digest) }
+        return (device, token)
+    }
+
+    /// The device holding `token`, or `nil`.
+    public func device(token: DeviceToken) throws -> Device? {
+        try store.device(tokenDigest: token.digest)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+import RoutemapDomain
+
+/// A row of `devices`.
+struct DeviceRow: FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "devices"
+
+    enum Columns {
+        static let id = Column("id")
+        static let name = Column("name")
+        static let tokenDigest = Column("token_digest")
+        static let createdAt = Column("created_at")
+    }
+
+    let id: String
+    let name: String
+    let tokenDigest: [UInt8]
+    let createdAt: String
+
+    init(row: Row) throws {
+        id = try row.decode(forColumn: Columns.id)
+        name = try row.decode(forColumn: Columns.name)
+        let digest: Data = try row.decode(forColumn: Columns.tokenDigest)
+        tokenDigest = Array(digest)
+        createdAt = try row.decode(forColumn: Columns.createdAt)
+    }
+
+    init(_ device: Device, tokenDigest: [UInt8]) {
+        id = device.id
+        name = device.name
+        self.tokenDigest = tokenDigest
+        createdAt = Timestamp.format(device.createdAt)
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container[Columns.id] = id
+        container[Columns.name] = name
+        container[Columns.tokenDigest] = Data(tokenDigest)
+        container[Columns.createdAt] = createdAt
+    }
+
+    func device() throws -> Device {
+        guard let createdAt = Timestamp.parse(createdAt) else {
+            throw StorageError.invalidRow(table: Self.databaseTableName, id: id, reason: "created_at '\(self.createdAt)'")
+        }
+        return Device(id: id, name: name, createdAt: createdAt)
+    }
+}
