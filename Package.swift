@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "RoutemapNavigationTests", dependencies: ["RoutemapNavigation", "RoutemapJSON"]),
         .testTarget(
             name: "RoutemapEndToEndTests",
-            dependencies: ["routemap", "RoutemapJSON", "RoutemapTestSupport"]
+            dependencies: ["routemap", "RoutemapJSON", "RoutemapTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

@@ -54,7 +54,9 @@ enum POSNavigation {
                     name: "setQuantity", method: "PATCH", path: "/v1/bills/{billId}/items/{item.lineId}", row: "lines",
                     body: ["quantity": "{value.quantity}"]),
                 ScreenAction(name: "removeLine", method: "DELETE", path: "/v1/bills/{billId}/items/{item.lineId}", row: "lines"),
-                ScreenAction(name: "checkout", method: "POST", path: "/v1/bills/{billId}/checkout"),
+                ScreenAction(
+                    name: "checkout", method: "POST", path: "/v1/bills/{billId}/checkout",
+                    headers: ["Idempotency-Key": "{idempotencyKey}"]),
             ]
             : []
         return ScreenContent(payload: bill.json, actions: actions, inputs: [POSInput.billId: bill.id])
@@ -93,7 +95,8 @@ enum POSNavigation {
             actions: [
                 ScreenAction(
                     name: "pay", method: "POST", path: "/v1/bills/{billId}/pay",
-                    body: ["method": "{value.method}", "amountMinor": "{payload.totalMinor}", "tenderedMinor": "{value.tenderedMinor}"]),
+                    body: ["method": "{value.method}", "amountMinor": "{payload.totalMinor}", "tenderedMinor": "{value.tenderedMinor}"],
+                    headers: ["Idempotency-Key": "{idempotencyKey}"]),
                 ScreenAction(name: "cancel", method: "POST", path: "/v1/bills/{billId}/checkout/cancel"),
             ],
             inputs: [POSInput.billId: bill.id],

@@ -13,12 +13,15 @@ public struct ScreenAction: Sendable, Hashable {
     /// The payload list whose rows carry this control ("items"), when it acts on one row.
     public var row: String?
     public var body: JSON?
+    /// Header fields to send, as templates (`{"Idempotency-Key": "{idempotencyKey}"}`).
+    public var headers: [String: String]
 
-    public init(name: String, method: String, path: String, row: String? = nil, body: JSON? = nil) {
+    public init(name: String, method: String, path: String, row: String? = nil, body: JSON? = nil, headers: [String: String] = [:]) {
         self.name = name
         self.method = method
         self.path = path
         self.row = row
         self.body = body
+        self.headers = headers
     }
 }

@@ -51,6 +51,9 @@ extension ScreenAction {
         var object: JSONObject = ["name": .string(name), "method": .string(method), "path": .string(path)]
         if let row { object["row"] = .string(row) }
         if let body { object["body"] = body }
+        if !headers.isEmpty {
+            object["headers"] = .object(JSONObject(headers.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) }))
+        }
         return .object(object)
     }
 }

@@ -20,7 +20,7 @@ struct LifecycleTests {
         // A request whose body is still arriving is in flight when the signal comes.
         let body = Array(#"{"menuItemId":"latte","quantity":2}"#.utf8)
         let slow = try process.client()
-        try slow.sendRaw(Array("POST /v1/bills/\(billId)/items HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body.prefix(10))
+        try slow.sendRaw(Array("POST /v1/bills/\(billId)/items HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(try process.token())\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body.prefix(10))
         Thread.sleep(forTimeInterval: 0.3)
         kill(process.process.processIdentifier, SIGTERM)
         Thread.sleep(forTimeInterval: 0.5)
@@ -43,7 +43,7 @@ struct LifecycleTests {
         #expect(walSize == 0, "the WAL still holds \(walSize) bytes")
 
         // The acknowledged change is in the database.
-        let restarted = try RoutemapProcess(databasePath: process.databasePath)
+        let restarted = try RoutemapProcess(databasePath: process.databasePath, token: try process.token())
         defer { restarted.cleanUp() }
         let bill = try restarted.client().request("GET", "/v1/bills/\(billId)").json
         #expect(bill["lines"]?.arrayValue?.first?["quantity"] == 2)

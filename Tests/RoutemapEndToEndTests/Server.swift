@@ -19,7 +19,13 @@ final class Server {
         try client.request("GET", path, headers: headers)
     }
 
+    /// Sends a request as the process's default device. Paying needs an `Idempotency-Key`: a
+    /// fresh one is added unless `headers` has one (the trust tests set their own).
     func send(_ method: String, _ path: String, json body: JSON? = nil, headers: [(String, String)] = []) throws -> TestResponse {
+        var headers = headers
+        if path.hasSuffix("/pay"), !headers.contains(where: { $0.0 == "Idempotency-Key" }) {
+            headers.append(("Idempotency-Key", UUID().uuidString))
+        }
         guard let body else { return try client.request(method, path, headers: headers) }
         return try client.request(method, path, headers: [("Content-Type", "application/json")] + headers, body: body.encoded())
     }

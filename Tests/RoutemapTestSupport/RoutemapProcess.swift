@@ -1,4 +1,5 @@
 import Foundation
+import RoutemapJSON
 
 /// The real `routemap` binary, started on a free port with a temporary database, for
 /// end-to-end tests. Stops (SIGTERM) and removes its files when asked.
@@ -11,6 +12,10 @@ public final class RoutemapProcess: @unchecked Sendable {
     public let directory: URL
     private let lock = NSLock()
     private var output = Data()
+    private var enrolledToken: String?
+
+    /// The enrollment code every test server runs with, unless a test passes its own.
+    public static let enrollmentCode = "e2e-enrollment-code"
 
     /// The repository root, found from this file's location.
     public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
@@ -32,7 +37,9 @@ public final class RoutemapProcess: @unchecked Sendable {
 
     /// Starts `routemap serve --port 0` on a new database in a new temporary directory (or on
     /// `databasePath`, to restart on an existing one) and waits until it listens.
-    public init(arguments: [String] = [], environment: [String: String] = [:], databasePath: String? = nil) throws {
+    /// `token` reuses a device enrolled earlier on the same database (after a restart).
+    public init(arguments: [String] = [], environment: [String: String] = [:], databasePath: String? = nil, token: String? = nil) throws {
+        enrolledToken = token
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.databasePath = databasePath ?? directory.appendingPathComponent("test.sqlite").path
@@ -42,7 +49,11 @@ public final class RoutemapProcess: @unchecked Sendable {
             [
                 "serve", "--port", "0", "--db", self.databasePath,
                 "--migrations", Self.repositoryRoot.appendingPathComponent("Migrations").path,
-            ] + arguments
+            ]
+            + (arguments.contains("--enrollment-code") ? [] : ["--enrollment-code", Self.enrollmentCode])
+            // Tests send bursts far above a till's rate; the rate-limit tests turn it on themselves.
+            + (arguments.contains("--rate-limit") ? [] : ["--rate-limit", "0"])
+            + arguments
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ROUTEMAP_") }
         env.merge(environment) { _, new in new }
         process.environment = env
@@ -84,9 +95,30 @@ public final class RoutemapProcess: @unchecked Sendable {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// A new keep-alive client connected to this server.
-    public func client() throws -> TestHTTPClient {
-        try TestHTTPClient(host: "127.0.0.1", port: port)
+    /// A new keep-alive client connected to this server; unless `authorized` is false it sends
+    /// the token of a device enrolled once per process (`token()`).
+    public func client(authorized: Bool = true) throws -> TestHTTPClient {
+        let client = try TestHTTPClient(host: "127.0.0.1", port: port)
+        if authorized { client.defaultHeaders = [("Authorization", "Bearer \(try token())")] }
+        return client
+    }
+
+    /// The token of this process's default device, enrolled on first use.
+    public func token() throws -> String {
+        if let enrolledToken { return enrolledToken }
+        let token = try enroll(name: "e2e till")
+        enrolledToken = token
+        return token
+    }
+
+    /// Enrolls a new device called `name` with the test enrollment code; returns its token.
+    public func enroll(name: String) throws -> String {
+        let client = try TestHTTPClient(host: "127.0.0.1", port: port)
+        let response = try client.json("POST", "/v1/devices", ["name": .string(name), "enrollmentCode": .string(Self.enrollmentCode)])
+        guard response.status == 201, let token = response.json["token"]?.stringValue else {
+            throw RoutemapProcessError.enrollmentFailed(status: response.status, body: response.text)
+        }
+        return token
     }
 
     /// Sends `signal` (SIGTERM by default) and waits for the exit; returns the exit status.
@@ -115,10 +147,12 @@ public final class RoutemapProcess: @unchecked Sendable {
 
 public enum RoutemapProcessError: Error, CustomStringConvertible {
     case didNotStart(output: String)
+    case enrollmentFailed(status: Int, body: String)
 
     public var description: String {
         switch self {
         case .didNotStart(let output): return "routemap did not start listening; its output:\n\(output)"
+        case .enrollmentFailed(let status, let body): return "enrolling a test device failed: \(status) \(body)"
         }
     }
 }

@@ -20,6 +20,9 @@ public final class TestHTTPClient {
     public var timeout: Duration
     /// How many TCP connections this client opened so far (1 after `init`).
     public private(set) var connectionsOpened = 0
+    /// Header fields sent with every `request` unless the request names them itself
+    /// (e.g. `Authorization`).
+    public var defaultHeaders: [(String, String)] = []
 
     private var descriptor: Int32 = -1
     private var buffer: [UInt8] = []
@@ -122,6 +125,7 @@ public final class TestHTTPClient {
         _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil
     ) throws -> TestResponse {
         if descriptor < 0 { try reconnect() }
+        let headers = headers + defaultHeaders.filter { field in !headers.contains { $0.0.lowercased() == field.0.lowercased() } }
         func has(_ name: String) -> Bool { headers.contains { $0.0.lowercased() == name } }
         var head = "\(method) \(path) HTTP/1.1\r\n"
         if !has("host") { head += "Host: \(host):\(port)\r\n" }
