@@ -200,7 +200,7 @@ struct TrustTests {
         let token = try server.process.token()
         let port = server.process.port
         let body: JSON = ["method": "card", "amountMinor": .int(total)]
-        let results = Mutex50()
+        let results = Collected<TestResponse?>()
         DispatchQueue.concurrentPerform(iterations: 50) { index in
             do {
                 let client = try TestHTTPClient(port: port)
@@ -228,13 +228,4 @@ struct TrustTests {
         #expect(try count("SELECT count(*) FROM bills WHERE status = 'open'", in: server.process) == 1)
         #expect(try count("SELECT count(*) FROM bills WHERE id = '\(billId)' AND status = 'paid'", in: server.process) == 1)
     }
-}
-
-/// Responses collected from many threads.
-private final class Mutex50: @unchecked Sendable {
-    // @unchecked: every access to `items` holds `lock`.
-    private let lock = NSLock()
-    private var items: [TestResponse?] = []
-    func append(_ item: TestResponse?) { lock.lock(); items.append(item); lock.unlock() }
-    var all: [TestResponse?] { lock.lock(); defer { lock.unlock() }; return items }
 }

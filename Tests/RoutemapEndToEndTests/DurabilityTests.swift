@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+import RoutemapJSON
+import RoutemapTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension HeavySuites {
+    /// SIGKILL in the middle of concurrent order cycles: no acknowledged payment may be lost,
+    /// none may be doubled, and a retried pay must replay.
+    @Suite("Durability under kill -9")
+    struct DurabilityTests {
+        /// What a worker saw acknowledged: a paid bill, the key it paid with, and the answer.
+        struct Acknowledged: Sendable {
+            let token: String
+            let billId: String
+            let key: String
+            let paymentId: String
+            let request: [UInt8]
+        }
+
+        @Test("kill -9 during order cycles, restart: every acknowledged payment is there once and replays")
+        func killDuringOrderCycles() throws {
+            let process = try RoutemapProcess()
+            var tokens: [String] = []
+            for index in 0..<4 { tokens.append(try process.enroll(name: "till \(index)")) }
+            let port = process.port
+            let acknowledged = Collected<Acknowledged>()
+            let stop = Collected<Bool>()
+
+            let group = DispatchGroup()
+            for token in tokens {
+                DispatchQueue.global().async(group: group) {
+                    Self.orderCycles(port: port, token: token, until: { !stop.all.isEmpty }, acknowledged: acknowledged)
+                }
+            }
+            // Kill once at least 10 payments were acknowledged, while the workers keep going.
+            let deadline = Date().addingTimeInterval(60)
+            while acknowledged.all.count < 10, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            Thread.sleep(forTimeInterval: 0.05)
+            kill(process.process.processIdentifier, SIGKILL)
+            process.process.waitUntilExit()
+            stop.append(true)
+            group.wait()
+            let paid = acknowledged.all
+            try #require(paid.count >= 10, "only \(paid.count) payments were acknowledged before the deadline")
+
+            let restarted = try RoutemapProcess(databasePath: process.databasePath)
+            defer {
+                restarted.cleanUp()
+                process.cleanUp()
+            }
+            let database = try DatabaseQueue(path: process.databasePath)
+            try database.read { db in
+                for payment in paid {
+                    let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM payments WHERE id = ? AND bill_id = ?", arguments: [payment.paymentId, payment.billId])
+                    #expect(rows == 1, "acknowledged payment \(payment.paymentId) of \(payment.billId) is missing")
+                    #expect(try String.fetchOne(db, sql: "SELECT status FROM bills WHERE id = ?", arguments: [payment.billId]) == "paid")
+                }
+                // No bill is both paid and still open: every payment's bill is paid, every paid bill has one payment.
+                #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM payments p JOIN bills b ON b.id = p.bill_id WHERE b.status != 'paid'") == 0)
+                #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM bills b WHERE b.status = 'paid' AND (SELECT count(*) FROM payments p WHERE p.bill_id = b.id) != 1") == 0)
+            }
+            // Each acknowledged pay, sent again with its key, replays the same payment.
+            for payment in paid {
+                let client = try TestHTTPClient(port: restarted.port)
+                let replay = try client.request(
+                    "POST", "/v1/bills/\(payment.billId)/pay",
+                    headers: [("Authorization", "Bearer \(payment.token)"), ("Content-Type", "application/json"), ("Idempotency-Key", payment.key)],
+                    body: payment.request)
+                #expect(replay.status == 200, "\(replay.text)")
+                #expect(replay.header("Idempotent-Replayed") == "true")
+                #expect(replay.json["payment"]?["id"]?.stringValue == payment.paymentId)
+            }
+        }
+
+        /// New bill, three items, checkout, pay — again and again until `until` says stop or
+        /// the server goes away. Records each pay answered 200.
+        static func orderCycles(port: Int, token: String, until stop: () -> Bool, acknowledged: Collected<Acknowledged>) {
+            guard let client = try? TestHTTPClient(port: port, timeout: .seconds(5)) else { return }
+            client.defaultHeaders = [("Authorization", "Bearer \(token)")]
+            while !stop() {
+                do {
+                    let created = try client.request("POST", "/v1/bills", headers: [("Idempotency-Key", UUID().uuidString)])
+                    guard created.status == 201, let billId = created.json["bill"]?["id"]?.stringValue else { return }
+                    var total: Int64 = 0
+                    for item in ["latte", "croissant", "espresso"] {
+                        let added = try client.json("POST", "/v1/bills/\(billId)/items", ["menuItemId": .string(item), "quantity": 1])
+                        guard added.status == 200 else { return }
+                    }
+                    let checkout = try client.request("POST", "/v1/bills/\(billId)/checkout", headers: [("Idempotency-Key", UUID().uuidString)])
+                    guard checkout.status == 200 else { return }
+                    total = checkout.json["bill"]?["totalMinor"]?.int64Value ?? -1
+                    let key = "pay-\(UUID().uuidString)"
+                    let body = JSON.object(["method": "card", "amountMinor": .int(total)]).encoded()
+                    let paid = try client.request(
+                        "POST", "/v1/bills/\(billId)/pay", headers: [("Content-Type", "application/json"), ("Idempotency-Key", key)], body: body)
+                    guard paid.status == 200, let paymentId = paid.json["payment"]?["id"]?.stringValue else { return }
+                    acknowledged.append(Acknowledged(token: token, billId: billId, key: key, paymentId: paymentId, request: body))
+                } catch {
+                    return  // the server was killed
+                }
+            }
+        }
+    }
+}
+
+/// Values appended from many threads.
+final class Collected<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: every access to `items` holds `lock`.
+    private let lock = NSLock()
+    private var items: [Value] = []
+    func append(_ item: Value) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+    var all: [Value] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
+}
