@@ -5,6 +5,10 @@ import RoutemapDomain
 enum Fixtures {
     static let rate875 = TaxRate(basisPoints: 875)!
     static let createdAt = Date(timeIntervalSince1970: 1_700_000_000)
+    /// The device the use-case tests act as (the domain does not check that it is enrolled).
+    static let device = "dev_A"
+    /// Another device, which must not see or change `device`'s bills.
+    static let otherDevice = "dev_B"
 
     static let latte = item("latte", price: 475)
     static let croissant = item("croissant", price: 350, category: "bakery")

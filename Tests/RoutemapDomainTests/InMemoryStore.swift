@@ -11,10 +11,21 @@ final class InMemoryStore: POSStore {
         /// Bill ids in creation order.
         var billOrder: [String] = []
         var payments: [Payment] = []
+        /// Enrolled devices with the digests of their tokens.
+        var devices: [(device: Device, tokenDigest: [UInt8])] = []
+        /// Recorded answers to idempotency keys, by device id and key.
+        var recordedResponses: [RecordedKey: RecordedResponse] = [:]
+        /// The durability of every committed write, in commit order.
+        var committedDurabilities: [Durability] = []
 
-        var newestUnpaidBill: Bill? {
-            billOrder.reversed().lazy.compactMap { bills[$0] }.first { $0.status != .paid }
+        func newestUnpaidBill(deviceId: String) -> Bill? {
+            billOrder.reversed().lazy.compactMap { bills[$0] }.first { $0.status != .paid && $0.deviceId == deviceId }
         }
+    }
+
+    struct RecordedKey: Hashable {
+        let deviceId: String
+        let key: String
     }
 
     private let state: Mutex<State>
@@ -29,13 +40,18 @@ final class InMemoryStore: POSStore {
 
     func bill(id: String) throws -> Bill? { snapshot.bills[id] }
 
-    func newestUnpaidBill() throws -> Bill? { snapshot.newestUnpaidBill }
+    func newestUnpaidBill(deviceId: String) throws -> Bill? { snapshot.newestUnpaidBill(deviceId: deviceId) }
 
-    func write<T>(_ body: (any POSTransaction) throws -> T) throws -> T {
+    func device(tokenDigest: [UInt8]) throws -> Device? {
+        snapshot.devices.first { $0.tokenDigest == tokenDigest }?.device
+    }
+
+    func write<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T {
         try state.withLock { state in
             let transaction = InMemoryTransaction(state: state)
             let result = try body(transaction)
             state = transaction.state
+            state.committedDurabilities.append(durability)
             return result
         }
     }

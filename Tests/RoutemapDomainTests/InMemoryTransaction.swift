@@ -1,3 +1,4 @@
+import Foundation
 import RoutemapDomain
 
 /// The transaction of ``InMemoryStore``: changes a private copy of the state.
@@ -14,7 +15,7 @@ final class InMemoryTransaction: POSTransaction {
 
     func bill(id: String) throws -> Bill? { state.bills[id] }
 
-    func newestUnpaidBill() throws -> Bill? { state.newestUnpaidBill }
+    func newestUnpaidBill(deviceId: String) throws -> Bill? { state.newestUnpaidBill(deviceId: deviceId) }
 
     func insert(_ bill: Bill) throws {
         guard state.bills[bill.id] == nil else { throw Conflict() }
@@ -30,5 +31,24 @@ final class InMemoryTransaction: POSTransaction {
     func insert(_ payment: Payment) throws {
         guard !state.payments.contains(where: { $0.billId == payment.billId }) else { throw Conflict() }
         state.payments.append(payment)
+    }
+
+    func insert(_ device: Device, tokenDigest: [UInt8]) throws {
+        guard !state.devices.contains(where: { $0.device.id == device.id || $0.tokenDigest == tokenDigest }) else {
+            throw Conflict()
+        }
+        state.devices.append((device, tokenDigest))
+    }
+
+    func recordedResponse(deviceId: String, key: String) throws -> RecordedResponse? {
+        state.recordedResponses[InMemoryStore.RecordedKey(deviceId: deviceId, key: key)]
+    }
+
+    func record(_ response: RecordedResponse) throws {
+        state.recordedResponses[InMemoryStore.RecordedKey(deviceId: response.deviceId, key: response.key)] = response
+    }
+
+    func deleteRecordedResponses(before date: Date) throws {
+        state.recordedResponses = state.recordedResponses.filter { $0.value.createdAt >= date }
     }
 }

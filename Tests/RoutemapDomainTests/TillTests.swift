@@ -5,6 +5,7 @@ import Testing
 @Suite("Till use cases over an in-memory store")
 struct TillTests {
     let store = InMemoryStore(menu: Fixtures.menu)
+    let device = Fixtures.device
 
     private func till(
         taxRate: TaxRate = Fixtures.rate875, now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_700_000_000.123_456) }
@@ -14,89 +15,97 @@ struct TillTests {
 
     @Test("open bill: empty, open, version 1, the till's rate and currency, a bill_ id, time to the millisecond")
     func openBill() throws {
-        let bill = try till().openBill()
+        let bill = try till().openBill(device: device)
         #expect(bill.id.hasPrefix("bill_") && bill.id.count == 27)
         #expect(bill.status == .open)
         #expect(bill.version == 1)
         #expect(bill.taxRate == Fixtures.rate875)
         #expect(bill.currency == .usd)
         #expect(bill.createdAt == Date(timeIntervalSince1970: 1_700_000_000.123))
-        #expect(try till().bill(id: bill.id) == bill)
+        #expect(bill.deviceId == device)
+        #expect(try till().bill(id: bill.id, device: device) == bill)
     }
 
     @Test("current bill is created once, then the same until paid; then the next bill")
     func currentBill() throws {
         let till = till()
-        let first = try till.currentBill()
-        #expect(try till.currentBill() == first)
+        let first = try till.currentBill(device: device)
+        #expect(try till.currentBill(device: device) == first)
         #expect(store.snapshot.bills.count == 1)
-        _ = try till.addItem(billId: first.id, menuItemId: "latte", quantity: 1)
-        let checkedOut = try till.checkout(billId: first.id)
-        #expect(try till.currentBill() == checkedOut)
-        let outcome = try till.pay(billId: first.id, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
-        #expect(try till.currentBill() == outcome.nextBill)
+        _ = try till.addItem(billId: first.id, device: device, menuItemId: "latte", quantity: 1)
+        let checkedOut = try till.checkout(billId: first.id, device: device)
+        #expect(try till.currentBill(device: device) == checkedOut)
+        let outcome = try till.pay(billId: first.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
+        #expect(try till.currentBill(device: device) == outcome.nextBill)
         #expect(store.snapshot.bills.count == 2)
     }
 
     @Test("add item: unknown, unavailable, and captured name and price")
     func addItem() throws {
         let till = till()
-        let bill = try till.openBill()
-        #expect(throws: POSError.unknownMenuItem("unicorn")) { try till.addItem(billId: bill.id, menuItemId: "unicorn", quantity: 1) }
-        #expect(throws: POSError.menuItemUnavailable("pumpkin-spice-latte")) {
-            try till.addItem(billId: bill.id, menuItemId: "pumpkin-spice-latte", quantity: 1)
+        let bill = try till.openBill(device: device)
+        #expect(throws: POSError.unknownMenuItem("unicorn")) {
+            try till.addItem(billId: bill.id, device: device, menuItemId: "unicorn", quantity: 1)
         }
-        let changed = try till.addItem(billId: bill.id, menuItemId: "latte", quantity: 2)
+        #expect(throws: POSError.menuItemUnavailable("pumpkin-spice-latte")) {
+            try till.addItem(billId: bill.id, device: device, menuItemId: "pumpkin-spice-latte", quantity: 1)
+        }
+        let changed = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
         #expect(changed.lines.map(\.name) == ["Latte"])
         #expect(changed.lines.map(\.unitPriceMinor) == [475])
         #expect(changed.lines[0].lineId.hasPrefix("line_"))
         #expect(changed.version == 2)
-        #expect(try till.bill(id: bill.id) == changed)
+        #expect(try till.bill(id: bill.id, device: device) == changed)
     }
 
     @Test("a bill that is not open reports that before looking up the menu item")
     func statusBeforeItem() throws {
         let till = till()
-        let bill = try till.openBill()
-        _ = try till.addItem(billId: bill.id, menuItemId: "latte", quantity: 1)
-        _ = try till.checkout(billId: bill.id)
-        #expect(throws: POSError.billNotOpen(.checkedOut)) { try till.addItem(billId: bill.id, menuItemId: "unicorn", quantity: 1) }
+        let bill = try till.openBill(device: device)
+        _ = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
+        _ = try till.checkout(billId: bill.id, device: device)
+        #expect(throws: POSError.billNotOpen(.checkedOut)) {
+            try till.addItem(billId: bill.id, device: device, menuItemId: "unicorn", quantity: 1)
+        }
     }
 
     @Test("every bill operation reports an unknown bill")
     func billNotFound() {
         let till = till()
         let missing = POSError.billNotFound("bill_missing")
-        #expect(throws: missing) { try till.bill(id: "bill_missing") }
-        #expect(throws: missing) { try till.addItem(billId: "bill_missing", menuItemId: "latte", quantity: 1) }
-        #expect(throws: missing) { try till.setQuantity(billId: "bill_missing", lineId: "l", quantity: 1) }
-        #expect(throws: missing) { try till.removeLine(billId: "bill_missing", lineId: "l") }
-        #expect(throws: missing) { try till.checkout(billId: "bill_missing") }
-        #expect(throws: missing) { try till.cancelCheckout(billId: "bill_missing") }
-        #expect(throws: missing) { try till.pay(billId: "bill_missing", PaymentRequest(method: .card, amountMinor: 0)) }
+        #expect(throws: missing) { try till.bill(id: "bill_missing", device: device) }
+        #expect(throws: missing) { try till.addItem(billId: "bill_missing", device: device, menuItemId: "latte", quantity: 1) }
+        #expect(throws: missing) { try till.setQuantity(billId: "bill_missing", device: device, lineId: "l", quantity: 1) }
+        #expect(throws: missing) { try till.removeLine(billId: "bill_missing", device: device, lineId: "l") }
+        #expect(throws: missing) { try till.checkout(billId: "bill_missing", device: device) }
+        #expect(throws: missing) { try till.cancelCheckout(billId: "bill_missing", device: device) }
+        #expect(throws: missing) { try till.pay(billId: "bill_missing", device: device, PaymentRequest(method: .card, amountMinor: 0)) }
     }
 
     @Test("a refused change saves nothing")
     func refusedChangeSavesNothing() throws {
         let till = till()
-        let bill = try till.openBill()
-        _ = try till.addItem(billId: bill.id, menuItemId: "latte", quantity: 998)
+        let bill = try till.openBill(device: device)
+        _ = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 998)
         let before = store.snapshot.bills
-        #expect(throws: POSError.quantityOutOfRange(1_000)) { try till.addItem(billId: bill.id, menuItemId: "latte", quantity: 2) }
-        #expect(throws: POSError.billEmpty) { try till.checkout(billId: try till.openBill().id) }
+        #expect(throws: POSError.quantityOutOfRange(1_000)) {
+            try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
+        }
+        #expect(throws: POSError.billEmpty) { try till.checkout(billId: try till.openBill(device: device).id, device: device) }
         #expect(store.snapshot.bills.filter { $0.key == bill.id } == before.filter { $0.key == bill.id })
     }
 
     @Test("pay: records the payment, marks the bill paid and opens the next bill, at the bill's total")
     func pay() throws {
         let till = till()
-        let bill = try till.openBill()
-        _ = try till.addItem(billId: bill.id, menuItemId: "latte", quantity: 2)
-        _ = try till.addItem(billId: bill.id, menuItemId: "croissant", quantity: 1)
-        let checkedOut = try till.checkout(billId: bill.id)
+        let bill = try till.openBill(device: device)
+        _ = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
+        _ = try till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
+        let checkedOut = try till.checkout(billId: bill.id, device: device)
         #expect(checkedOut.totalMinor == 1_300 + 114)  // 950 → 83.125 → 83; 350 → 30.625 → 31
         let outcome = try till.pay(
-            billId: bill.id, PaymentRequest(method: .cash, amountMinor: checkedOut.totalMinor, tenderedMinor: 2_000))
+            billId: bill.id, device: device,
+            PaymentRequest(method: .cash, amountMinor: checkedOut.totalMinor, tenderedMinor: 2_000))
         #expect(outcome.payment.id.hasPrefix("pay_"))
         #expect(outcome.payment.changeMinor == 2_000 - 1_414)
         #expect(outcome.bill.status == .paid)
@@ -104,51 +113,52 @@ struct TillTests {
         #expect(outcome.nextBill.status == .open)
         #expect(outcome.nextBill.lines.isEmpty)
         #expect(outcome.nextBill.id != bill.id)
+        #expect(outcome.nextBill.deviceId == device)
         #expect(store.snapshot.payments == [outcome.payment])
-        #expect(try till.bill(id: bill.id) == outcome.bill)
+        #expect(try till.bill(id: bill.id, device: device) == outcome.bill)
         #expect(throws: POSError.billNotCheckedOut(.paid)) {
-            try till.pay(billId: bill.id, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
+            try till.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
         }
     }
 
     @Test("a refused payment changes nothing")
     func refusedPayment() throws {
         let till = till()
-        let bill = try till.openBill()
-        _ = try till.addItem(billId: bill.id, menuItemId: "latte", quantity: 1)
-        let checkedOut = try till.checkout(billId: bill.id)
+        let bill = try till.openBill(device: device)
+        _ = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
+        let checkedOut = try till.checkout(billId: bill.id, device: device)
         #expect(throws: POSError.insufficientTender(totalMinor: 517, tenderedMinor: 500)) {
-            try till.pay(billId: bill.id, PaymentRequest(method: .cash, amountMinor: 517, tenderedMinor: 500))
+            try till.pay(billId: bill.id, device: device, PaymentRequest(method: .cash, amountMinor: 517, tenderedMinor: 500))
         }
-        #expect(try till.bill(id: bill.id) == checkedOut)
+        #expect(try till.bill(id: bill.id, device: device) == checkedOut)
         #expect(store.snapshot.payments.isEmpty)
         #expect(store.snapshot.bills.count == 1)
     }
 
     @Test("a bill keeps the rate it was opened with, whatever the till's rate later")
     func rateKept() throws {
-        let bill = try till(taxRate: Fixtures.rate875).openBill()
+        let bill = try till(taxRate: Fixtures.rate875).openBill(device: device)
         let later = till(taxRate: TaxRate(basisPoints: 2_000)!)
-        let changed = try later.addItem(billId: bill.id, menuItemId: "latte", quantity: 1)
+        let changed = try later.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
         #expect(changed.taxRate == Fixtures.rate875)
         #expect(changed.taxMinor == 42)
-        #expect(try later.openBill().taxRate.basisPoints == 2_000)
+        #expect(try later.openBill(device: device).taxRate.basisPoints == 2_000)
     }
 
     @Test("set quantity, remove line, cancel checkout through the till")
     func edits() throws {
         let till = till()
-        let bill = try till.openBill()
-        let withLine = try till.addItem(billId: bill.id, menuItemId: "latte", quantity: 1)
+        let bill = try till.openBill(device: device)
+        let withLine = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
         let lineId = withLine.lines[0].lineId
-        #expect(try till.setQuantity(billId: bill.id, lineId: lineId, quantity: 3).lines[0].quantity == 3)
-        _ = try till.checkout(billId: bill.id)
-        #expect(throws: POSError.billNotOpen(.checkedOut)) { try till.removeLine(billId: bill.id, lineId: lineId) }
-        #expect(try till.cancelCheckout(billId: bill.id).status == .open)
-        let removed = try till.removeLine(billId: bill.id, lineId: lineId)
+        #expect(try till.setQuantity(billId: bill.id, device: device, lineId: lineId, quantity: 3).lines[0].quantity == 3)
+        _ = try till.checkout(billId: bill.id, device: device)
+        #expect(throws: POSError.billNotOpen(.checkedOut)) { try till.removeLine(billId: bill.id, device: device, lineId: lineId) }
+        #expect(try till.cancelCheckout(billId: bill.id, device: device).status == .open)
+        let removed = try till.removeLine(billId: bill.id, device: device, lineId: lineId)
         #expect(removed.lines.isEmpty)
         #expect(removed.version == 6)
-        #expect(throws: POSError.lineNotFound(lineId)) { try till.removeLine(billId: bill.id, lineId: lineId) }
+        #expect(throws: POSError.lineNotFound(lineId)) { try till.removeLine(billId: bill.id, device: device, lineId: lineId) }
     }
 
     @Test("menu and health pass through to the store")
