@@ -9,8 +9,9 @@ struct ConcurrencyTests {
     @Test("20 threads asking for the current bill of an empty database create exactly one", arguments: 1...3)
     func currentBillOnce(round: Int) throws {
         let database = try TestDatabase()
+        let device = database.device
         let till = database.till()
-        let ids = try runOnThreads(20) { try till.currentBill().id }
+        let ids = try runOnThreads(20) { try till.currentBill(device: device).id }
         #expect(Set(ids).count == 1)
         #expect(try database.store.rowCount(in: "bills") == 1)
     }
@@ -18,10 +19,11 @@ struct ConcurrencyTests {
     @Test("20 threads adding to one bill lose no update")
     func noLostUpdates() throws {
         let database = try TestDatabase()
+        let device = database.device
         let till = database.till()
-        let bill = try till.openBill()
-        _ = try runOnThreads(20) { try till.addItem(billId: bill.id, menuItemId: "latte", quantity: 1) }
-        let final = try till.bill(id: bill.id)
+        let bill = try till.openBill(device: device)
+        _ = try runOnThreads(20) { try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1) }
+        let final = try till.bill(id: bill.id, device: device)
         #expect(final.lines.count == 1)
         #expect(final.lines[0].quantity == 20)
         #expect(final.version == 21)

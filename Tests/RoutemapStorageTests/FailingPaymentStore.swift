@@ -17,11 +17,12 @@ struct FailingPaymentStore: POSStore {
 
     func menuItems() throws -> [MenuItem] { try base.menuItems() }
     func bill(id: String) throws -> Bill? { try base.bill(id: id) }
-    func newestUnpaidBill() throws -> Bill? { try base.newestUnpaidBill() }
+    func newestUnpaidBill(deviceId: String) throws -> Bill? { try base.newestUnpaidBill(deviceId: deviceId) }
+    func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
     func ping() throws { try base.ping() }
 
-    func write<T>(_ body: (any POSTransaction) throws -> T) throws -> T {
-        try base.write { transaction in
+    func write<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T {
+        try base.write(durability: durability) { transaction in
             try body(FailingPaymentTransaction(base: transaction, failure: failure))
         }
     }

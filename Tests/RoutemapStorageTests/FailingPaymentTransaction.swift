@@ -1,3 +1,4 @@
+import Foundation
 import RoutemapDomain
 
 /// The transaction of ``FailingPaymentStore``: everything passes through except payments.
@@ -7,9 +8,15 @@ struct FailingPaymentTransaction: POSTransaction {
 
     func menuItem(id: String) throws -> MenuItem? { try base.menuItem(id: id) }
     func bill(id: String) throws -> Bill? { try base.bill(id: id) }
-    func newestUnpaidBill() throws -> Bill? { try base.newestUnpaidBill() }
+    func newestUnpaidBill(deviceId: String) throws -> Bill? { try base.newestUnpaidBill(deviceId: deviceId) }
     func insert(_ bill: Bill) throws { try base.insert(bill) }
     func update(_ bill: Bill) throws { try base.update(bill) }
+    func insert(_ device: Device, tokenDigest: [UInt8]) throws { try base.insert(device, tokenDigest: tokenDigest) }
+    func recordedResponse(deviceId: String, key: String) throws -> RecordedResponse? {
+        try base.recordedResponse(deviceId: deviceId, key: key)
+    }
+    func record(_ response: RecordedResponse) throws { try base.record(response) }
+    func deleteRecordedResponses(before date: Date) throws { try base.deleteRecordedResponses(before: date) }
 
     func insert(_ payment: Payment) throws {
         try base.insert(payment)

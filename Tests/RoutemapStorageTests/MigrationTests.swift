@@ -11,7 +11,7 @@ struct MigrationTests {
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
         let first = try SQLiteStore(path: path, migrations: migrations)
-        #expect(first.appliedMigrationIDs == ["0001_schema", "0002_demo_menu"])
+        #expect(first.appliedMigrationIDs == ["0001_schema", "0002_demo_menu", "0003_devices_and_idempotency"])
         let menuCount = try first.menuItems().count
         #expect(menuCount >= 12)
         try first.close()
@@ -28,14 +28,16 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        #expect(try SQLiteStore.migrate(path: path, migrations: migrations) == ["0001_schema", "0002_demo_menu"])
-        let third = Migration(id: "0003_more_menu", sql: """
+        #expect(
+            try SQLiteStore.migrate(path: path, migrations: migrations)
+                == ["0001_schema", "0002_demo_menu", "0003_devices_and_idempotency"])
+        let fourth = Migration(id: "0004_more_menu", sql: """
             INSERT INTO menu_items (id, name, category, price_minor, currency, available, position)
             VALUES ('hot-chocolate', 'Hot Chocolate', 'drinks', 400, 'USD', 1, 1000);
             """)
-        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [third]) == ["0003_more_menu"])
-        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [third]) == [])
-        let store = try SQLiteStore(path: path, migrations: migrations + [third])
+        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [fourth]) == ["0004_more_menu"])
+        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [fourth]) == [])
+        let store = try SQLiteStore(path: path, migrations: migrations + [fourth])
         #expect(try store.menuItems().last?.id == "hot-chocolate")
     }
 
@@ -44,7 +46,7 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        let newer = Migration(id: "0003_from_the_future", sql: "CREATE TABLE future (id TEXT PRIMARY KEY);")
+        let newer = Migration(id: "0004_from_the_future", sql: "CREATE TABLE future (id TEXT PRIMARY KEY);")
         _ = try SQLiteStore.migrate(path: path, migrations: migrations + [newer])
 
         let error = #expect(throws: StorageError.self) { try SQLiteStore(path: path, migrations: migrations) }
@@ -52,12 +54,12 @@ struct MigrationTests {
             Issue.record("expected unknownMigrations, got \(String(describing: error))")
             return
         }
-        #expect(ids == ["0003_from_the_future"])
-        #expect(error?.description.contains("0003_from_the_future") == true)
+        #expect(ids == ["0004_from_the_future"])
+        #expect(error?.description.contains("0004_from_the_future") == true)
         // Nothing was applied: a pending migration is not run on a refused database either.
-        let pendingToo = Migration(id: "0004_pending", sql: "CREATE TABLE pending (id TEXT PRIMARY KEY);")
+        let pendingToo = Migration(id: "0005_pending", sql: "CREATE TABLE pending (id TEXT PRIMARY KEY);")
         #expect(throws: StorageError.self) { try SQLiteStore(path: path, migrations: migrations + [pendingToo]) }
-        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [newer, pendingToo]) == ["0004_pending"])
+        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [newer, pendingToo]) == ["0005_pending"])
     }
 
     @Test("a failing migration is rolled back whole and not recorded")
@@ -65,19 +67,19 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        let broken = Migration(id: "0003_broken", sql: "CREATE TABLE extra (id TEXT PRIMARY KEY); SELECT * FROM no_such_table;")
+        let broken = Migration(id: "0004_broken", sql: "CREATE TABLE extra (id TEXT PRIMARY KEY); SELECT * FROM no_such_table;")
         let error = #expect(throws: StorageError.self) { try SQLiteStore(path: path, migrations: migrations + [broken]) }
         guard case .migrationFailed(let id, let underlying) = error else {
             Issue.record("expected migrationFailed, got \(String(describing: error))")
             return
         }
-        #expect(id == "0003_broken")
+        #expect(id == "0004_broken")
         let cause = String(describing: underlying)
         #expect(cause.contains("no_such_table"))
         // The earlier migrations stay; the broken one left no table behind, so its fix applies.
-        let fixed = Migration(id: "0003_broken", sql: "CREATE TABLE extra (id TEXT PRIMARY KEY);")
+        let fixed = Migration(id: "0004_broken", sql: "CREATE TABLE extra (id TEXT PRIMARY KEY);")
         let store = try SQLiteStore(path: path, migrations: migrations + [fixed])
-        #expect(store.appliedMigrationIDs == ["0003_broken"])
+        #expect(store.appliedMigrationIDs == ["0004_broken"])
     }
 
     @Test("a migration list with a repeated id is refused")

@@ -111,37 +111,46 @@ struct SQLiteStoreTests {
         #expect(try store.bill(id: bill.id) == nil)
     }
 
-    @Test("the newest unpaid bill: open or checked out, latest created, ties to the later insert")
+    @Test("the newest unpaid bill of a device: open or checked out, latest created, ties to the later insert, its own only")
     func newestUnpaid() throws {
         let store = try TestDatabase().store
-        #expect(try store.newestUnpaidBill() == nil)
-        func bill(_ id: String, _ seconds: TimeInterval, _ status: BillStatus) throws -> Bill {
-            try Bill(id: id, status: status, currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date(timeIntervalSince1970: seconds))
+        #expect(try store.newestUnpaidBill(deviceId: "dev_A") == nil)
+        func bill(_ id: String, _ seconds: TimeInterval, _ status: BillStatus, _ device: String? = "dev_A") throws -> Bill {
+            try Bill(
+                id: id, status: status, currency: .usd, taxRate: StorageFixtures.rate875,
+                createdAt: Date(timeIntervalSince1970: seconds), deviceId: device)
         }
         try store.write { transaction in
             try transaction.insert(try bill("bill_old", 100, .open))
             try transaction.insert(try bill("bill_paid", 300, .paid))
             try transaction.insert(try bill("bill_tie_first", 200, .checkedOut))
             try transaction.insert(try bill("bill_tie_second", 200, .open))
+            // Newer, but another device's, or no device's.
+            try transaction.insert(try bill("bill_other", 400, .open, "dev_B"))
+            try transaction.insert(try bill("bill_nobody", 500, .open, nil))
         }
-        #expect(try store.newestUnpaidBill()?.id == "bill_tie_second")
-        #expect(try store.write { try $0.newestUnpaidBill()?.id } == "bill_tie_second")
+        #expect(try store.newestUnpaidBill(deviceId: "dev_A")?.id == "bill_tie_second")
+        #expect(try store.write { try $0.newestUnpaidBill(deviceId: "dev_A")?.id } == "bill_tie_second")
+        #expect(try store.newestUnpaidBill(deviceId: "dev_B")?.id == "bill_other")
+        #expect(try store.newestUnpaidBill(deviceId: "dev_C") == nil)
+        #expect(try store.bill(id: "bill_other")?.deviceId == "dev_B")
+        #expect(try store.bill(id: "bill_nobody")?.deviceId == nil)
     }
 
     @Test("the newest-unpaid query uses the partial index, not a scan of every bill")
     func newestUnpaidUsesIndex() throws {
         let store = try TestDatabase().store
         let plan = try store.onWriter("explaining") { database in
-            try Row.fetchAll(database, sql: "EXPLAIN QUERY PLAN " + SQLiteTransaction.newestUnpaidBillSQL)
+            try Row.fetchAll(database, sql: "EXPLAIN QUERY PLAN " + SQLiteTransaction.newestUnpaidBillSQL, arguments: ["dev_A"])
                 .map { $0["detail"] as String }
         }
-        #expect(plan.contains { $0.contains("bills_unpaid_newest") }, "\(plan)")
+        #expect(plan.contains { $0.contains("bills_unpaid_newest_by_device") }, "\(plan)")
     }
 
     @Test("close checkpoints the log; the store then refuses work")
     func close() throws {
         let database = try TestDatabase()
-        _ = try database.till().openBill()
+        _ = try database.till().openBill(device: database.device)
         try database.store.close()
         let walSize = (try? FileManager.default.attributesOfItem(atPath: database.path + "-wal")[.size] as? Int) ?? 0
         #expect(walSize == 0)
@@ -149,14 +158,14 @@ struct SQLiteStoreTests {
         #expect(throws: StorageError.self) { try database.store.menuItems() }
         // The data is in the main file: a new store sees it.
         let reopened = try SQLiteStore(path: database.path, migrations: try StorageFixtures.migrations())
-        #expect(try reopened.newestUnpaidBill() != nil)
+        #expect(try reopened.newestUnpaidBill(deviceId: database.device) != nil)
         try reopened.ping()
     }
 
     @Test("a corrupt row is reported, not trapped on")
     func corruptRow() throws {
         let database = try TestDatabase()
-        let bill = try database.till().openBill()
+        let bill = try database.till().openBill(device: database.device)
         try database.store.onWriter("corrupting") { try $0.execute(sql: "UPDATE bills SET total_minor = 5, tax_minor = 5 WHERE id = ?", arguments: [bill.id]) }
         let error = #expect(throws: StorageError.self) { try database.store.bill(id: bill.id) }
         guard case .invalidRow(let table, let id, _) = error else {
