@@ -16,6 +16,20 @@ struct ConcurrencyTests {
         #expect(try database.store.rowCount(in: "bills") == 1)
     }
 
+    @Test("20 threads of two devices asking for their current bills create exactly one each")
+    func currentBillOncePerDevice() throws {
+        let database = try TestDatabase()
+        let devices = [database.device, try database.enrollDevice()]
+        let till = database.till()
+        let bills = try resultsOnThreads(20) { index in try till.currentBill(device: devices[index % 2]) }.map { try $0.get() }
+        #expect(Set(bills.map(\.id)).count == 2)
+        #expect(Set(bills.map(\.deviceId)) == Set(devices))
+        #expect(try database.store.rowCount(in: "bills") == 2)
+        for device in devices {
+            #expect(Set(bills.filter { $0.deviceId == device }.map(\.id)).count == 1)
+        }
+    }
+
     @Test("20 threads adding to one bill lose no update")
     func noLostUpdates() throws {
         let database = try TestDatabase()
@@ -31,20 +45,6 @@ struct ConcurrencyTests {
 
     /// Runs `work` on `count` threads released together, and returns the results.
     private func runOnThreads<T: Sendable>(_ count: Int, _ work: @escaping @Sendable () throws -> T) throws -> [T] {
-        let results = Mutex<[Result<T, any Error>]>([])
-        let start = DispatchSemaphore(value: 0)
-        let done = DispatchGroup()
-        for _ in 0..<count {
-            done.enter()
-            Thread.detachNewThread {
-                start.wait()
-                let result = Result { try work() }
-                results.withLock { $0.append(result) }
-                done.leave()
-            }
-        }
-        for _ in 0..<count { start.signal() }
-        done.wait()
-        return try results.withLock { $0 }.map { try $0.get() }
+        try resultsOnThreads(count) { _ in try work() }.map { try $0.get() }
     }
 }
