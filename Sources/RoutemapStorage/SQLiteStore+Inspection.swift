@@ -14,3 +14,13 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteTransaction {
+    /// `PRAGMA synchronous` of this transaction's connection, now (1 = NORMAL, 2 = FULL): for
+    /// tests that check a write's durability from inside its body.
+    func synchronous() throws -> Int {
+        try StorageError.wrapping("reading the synchronous setting") {
+            try Int.fetchOne(database, sql: "PRAGMA synchronous") ?? -1
+        }
+    }
+}

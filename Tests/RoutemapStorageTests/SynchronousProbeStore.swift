@@ -1,0 +1,75 @@
+import Foundation
+import RoutemapDomain
+@testable import RoutemapStorage
+import Synchronization
+
+/// Wraps a ``SQLiteStore`` and notes, at every write a transaction makes, the connection's
+/// `PRAGMA synchronous` as it is inside that transaction: to prove which use cases commit with
+/// FULL durability.
+final class SynchronousProbeStore: POSStore {
+    /// What was written ("bill", "update", "payment", "device", "record") and the synchronous
+    /// setting it was written under, in order.
+    let writes = Mutex<[(String, Int)]>([])
+    let base: SQLiteStore
+
+    init(base: SQLiteStore) {
+        self.base = base
+    }
+
+    var log: [String] { writes.withLock { $0.map { "\($0.0) \($0.1)" } } }
+
+    func menuItems() throws -> [MenuItem] { try base.menuItems() }
+    func bill(id: String) throws -> Bill? { try base.bill(id: id) }
+    func newestUnpaidBill(deviceId: String) throws -> Bill? { try base.newestUnpaidBill(deviceId: deviceId) }
+    func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
+    func ping() throws { try base.ping() }
+
+    func write<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T {
+        try base.write(durability: durability) { transaction in
+            try body(Transaction(base: transaction as! SQLiteTransaction, store: self))
+        }
+    }
+
+    private struct Transaction: POSTransaction {
+        let base: SQLiteTransaction
+        let store: SynchronousProbeStore
+
+        private func note(_ what: String) throws {
+            let synchronous = try base.synchronous()
+            store.writes.withLock { $0.append((what, synchronous)) }
+        }
+
+        func menuItem(id: String) throws -> MenuItem? { try base.menuItem(id: id) }
+        func bill(id: String) throws -> Bill? { try base.bill(id: id) }
+        func newestUnpaidBill(deviceId: String) throws -> Bill? { try base.newestUnpaidBill(deviceId: deviceId) }
+        func recordedResponse(deviceId: String, key: String) throws -> RecordedResponse? {
+            try base.recordedResponse(deviceId: deviceId, key: key)
+        }
+        func deleteRecordedResponses(before date: Date) throws { try base.deleteRecordedResponses(before: date) }
+
+        func insert(_ bill: Bill) throws {
+            try note("bill")
+            try base.insert(bill)
+        }
+
+        func update(_ bill: Bill) throws {
+            try note("update")
+            try base.update(bill)
+        }
+
+        func insert(_ payment: Payment) throws {
+            try note("payment")
+            try base.insert(payment)
+        }
+
+        func insert(_ device: Device, tokenDigest: [UInt8]) throws {
+            try note("device")
+            try base.insert(device, tokenDigest: tokenDigest)
+        }
+
+        func record(_ response: RecordedResponse) throws {
+            try note("record")
+            try base.record(response)
+        }
+    }
+}
