@@ -1,6 +1,7 @@
 import Foundation
+import GRDB
 import RoutemapDomain
-import RoutemapStorage
+@testable import RoutemapStorage
 import Testing
 
 @Suite("Migrations on a real SQLite file")
@@ -39,6 +40,56 @@ struct MigrationTests {
         #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [fourth]) == [])
         let store = try SQLiteStore(path: path, migrations: migrations + [fourth])
         #expect(try store.menuItems().last?.id == "hot-chocolate")
+    }
+
+    @Test("0003 applies to a database made by 0001 and 0002 with bills in it: they stay, owned by no device")
+    func devicesMigrationOnExistingData() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        let migrations = try StorageFixtures.migrations()
+        #expect(migrations.count == 3)
+        let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(2)))
+        #expect(old.appliedMigrationIDs == ["0001_schema", "0002_demo_menu"])
+        let latte = try #require(try old.menuItems().first { $0.id == "latte" })
+        let createdAt = Date(timeIntervalSince1970: 1_732_262_100.5)
+        var open = try Bill(id: "bill_legacy_open", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: createdAt)
+        try open.add(latte, quantity: 2, newLineId: "line_legacy")
+        var paid = try Bill(id: "bill_legacy_paid", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: createdAt)
+        try paid.add(latte, quantity: 1, newLineId: "line_legacy_paid")
+        try paid.checkout()
+        let payment = try paid.payment(for: PaymentRequest(method: .card, amountMinor: paid.totalMinor), id: "pay_legacy", createdAt: createdAt)
+        try paid.markPaid()
+        try old.write { transaction in
+            try transaction.insert(open)
+            try transaction.insert(paid)
+            try transaction.insert(payment)
+        }
+        try old.close()
+
+        let store = try SQLiteStore(path: path, migrations: migrations)
+        #expect(store.appliedMigrationIDs == ["0003_devices_and_idempotency"])
+        #expect(try store.bill(id: open.id) == open)
+        #expect(try store.bill(id: paid.id) == paid)
+        #expect(try store.bill(id: open.id)?.deviceId == nil)
+        #expect(try store.payment(billId: paid.id) == payment)
+        let schema = try store.onWriter("reading the schema") { database in
+            try String.fetchAll(database, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name")
+        }
+        #expect(schema.contains("devices"))
+        #expect(schema.contains("idempotency_keys"))
+        #expect(schema.contains("bills_unpaid_newest_by_device"))
+        #expect(!schema.contains("bills_unpaid_newest"))
+
+        // No device owns the old bills: not found for an enrolled device, and not its current bill.
+        let device = try DeviceDirectory(store: store).enroll(name: "Front counter").device.id
+        let till = Till(store: store, taxRate: StorageFixtures.rate875, currency: .usd)
+        #expect(throws: POSError.billNotFound(open.id)) { try till.bill(id: open.id, device: device) }
+        #expect(throws: POSError.billNotFound(open.id)) { try till.addItem(billId: open.id, device: device, menuItemId: "latte", quantity: 1) }
+        let current = try till.currentBill(device: device)
+        #expect(current.id != open.id)
+        #expect(current.deviceId == device)
+        #expect(try store.rowCount(in: "bills") == 3)
+        #expect(try store.bill(id: open.id) == open)
     }
 
     @Test("a database with a migration this binary does not know is refused, naming it")
