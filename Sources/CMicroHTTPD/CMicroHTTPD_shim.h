@@ -30,6 +30,8 @@ static const unsigned int CMHD_USE_TURBO = MHD_USE_TURBO;
 static const unsigned int CMHD_USE_ITC = MHD_USE_ITC;
 static const unsigned int CMHD_USE_IPv6 = MHD_USE_IPv6;
 static const unsigned int CMHD_USE_DUAL_STACK = MHD_USE_DUAL_STACK;
+static const enum MHD_ConnectionNotificationCode CMHD_CONNECTION_NOTIFY_STARTED = MHD_CONNECTION_NOTIFY_STARTED;
+static const enum MHD_ConnectionNotificationCode CMHD_CONNECTION_NOTIFY_CLOSED = MHD_CONNECTION_NOTIFY_CLOSED;
 
 /// Receives libmicrohttpd's log lines, already formatted (no trailing newline).
 typedef void (*CMHD_LogSink)(void *cls, const char *message);
@@ -86,7 +88,9 @@ static inline size_t CMHD_unescape_keeping_nul(void *cls, struct MHD_Connection 
 /// `MHD_start_daemon` with fixed arguments. `bind_address` (nullable) must hold the port too;
 /// when NULL MHD binds every IPv4 address on `port`. `log_target` (nullable) receives MHD's
 /// error log (pass `MHD_USE_ERROR_LOG` in `flags`). Paths and arguments are percent-decoded
-/// by `CMHD_unescape_keeping_nul`. Returns NULL on failure; `errno` may tell why.
+/// by `CMHD_unescape_keeping_nul`. `notify_connection` (nullable) hears of every connection's
+/// start and close (`MHD_OPTION_NOTIFY_CONNECTION`; MHD calls CLOSED before it closes the
+/// socket). Returns NULL on failure; `errno` may tell why.
 static inline struct MHD_Daemon *CMHD_start_daemon(
     unsigned int flags,
     uint16_t port,
@@ -100,19 +104,26 @@ static inline struct MHD_Daemon *CMHD_start_daemon(
     void *access_handler_cls,
     MHD_RequestCompletedCallback completed,
     void *completed_cls,
+    MHD_NotifyConnectionCallback notify_connection,
+    void *notify_connection_cls,
     struct CMHD_LogTarget *log_target)
 {
-    struct MHD_OptionItem options[] = {
-        {MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)thread_pool_size, NULL},
-        {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)connection_timeout, NULL},
-        {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)connection_limit, NULL},
-        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)per_address_connection_limit, NULL},
-        {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory_limit, NULL},
-        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls},
-        {MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)CMHD_unescape_keeping_nul, NULL},
-        {bind_address != NULL ? MHD_OPTION_SOCK_ADDR : MHD_OPTION_END, 0, (void *)bind_address},
-        {MHD_OPTION_END, 0, NULL},
-    };
+    struct MHD_OptionItem options[10];
+    size_t count = 0;
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)thread_pool_size, NULL};
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)connection_timeout, NULL};
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, (intptr_t)connection_limit, NULL};
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)per_address_connection_limit, NULL};
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory_limit, NULL};
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)CMHD_unescape_keeping_nul, NULL};
+    if (notify_connection != NULL) {
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify_connection, notify_connection_cls};
+    }
+    if (bind_address != NULL) {
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)bind_address};
+    }
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
     if (log_target != NULL) {
         return MHD_start_daemon(
             flags, port, NULL, NULL, access_handler, access_handler_cls,
@@ -138,6 +149,21 @@ static inline unsigned int CMHD_current_connections(struct MHD_Daemon *daemon) {
     if (daemon == NULL) return 0;
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
     return info == NULL ? 0 : info->num_connections;
+}
+
+/// The connection's socket, or -1 if unknown.
+static inline int CMHD_connection_fd(struct MHD_Connection *connection) {
+    if (connection == NULL) return -1;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// What the `MHD_OPTION_NOTIFY_CONNECTION` callback stored in `*socket_context` for this
+/// connection, or NULL.
+static inline void *CMHD_socket_context(struct MHD_Connection *connection) {
+    if (connection == NULL) return NULL;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 /// Writes the peer's numeric address (IPv4 dotted or IPv6 text; an IPv4-mapped IPv6 address is

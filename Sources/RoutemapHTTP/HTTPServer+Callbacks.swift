@@ -32,17 +32,39 @@ extension HTTPServer {
         }
         if state.responded { return CMHD_YES }
         state.responded = true
+        server.tracked(connection).map { server.deadlines?.received($0) }
         return server.queue(server.finish(state), on: connection)
     }
 
     /// MHD's `NOTIFY_COMPLETED`: the response was sent, or the client went away, or the
     /// daemon stops. Releases the request's state and ends its time in flight.
-    static let completedHandler: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
+    /// Also starts the clock for the connection's next request.
+    static let completedHandler: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
         guard let cls, let requestContext, let pointer = requestContext.pointee else { return }
         requestContext.pointee = nil
         Unmanaged<RequestState>.fromOpaque(pointer).release()
-        Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-            .inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        server.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+        server.tracked(connection).map { server.deadlines?.answered($0) }
+    }
+
+    /// MHD's `NOTIFY_CONNECTION` (installed only with a request timeout): registers each new
+    /// connection with `deadlines`, retained in `*socket_context`, and unregisters it when MHD
+    /// closes it (before MHD closes its socket).
+    static let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
+        guard let cls, let socketContext else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        guard let deadlines = server.deadlines else { return }
+        if code == CMHD_CONNECTION_NOTIFY_STARTED {
+            let descriptor = CMHD_connection_fd(connection)
+            guard descriptor >= 0, socketContext.pointee == nil else { return }
+            socketContext.pointee = Unmanaged.passRetained(deadlines.opened(descriptor: descriptor)).toOpaque()
+        } else if code == CMHD_CONNECTION_NOTIFY_CLOSED, let pointer = socketContext.pointee {
+            socketContext.pointee = nil
+            let tracked = Unmanaged<RequestDeadlines.Connection>.fromOpaque(pointer)
+            deadlines.closed(tracked.takeUnretainedValue())
+            tracked.release()
+        }
     }
 
     /// Collects header fields or query arguments into a `RequestState.Collector` (in `cls`);
@@ -59,6 +81,12 @@ extension HTTPServer {
         }
         collector.pointee.fields.append((name, text))
         return CMHD_YES
+    }
+
+    /// The request clock of `connection`, when the server keeps one.
+    func tracked(_ connection: OpaquePointer?) -> RequestDeadlines.Connection? {
+        guard deadlines != nil, let pointer = CMHD_socket_context(connection) else { return nil }
+        return Unmanaged<RequestDeadlines.Connection>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// Receives libmicrohttpd's formatted log lines (`cls` is the server).

@@ -18,6 +18,10 @@ extension HTTPServer {
         }
         if headers.invalid { state.badRequest = state.badRequest ?? "A header field is not valid UTF-8." }
         state.headers = HTTPHeaders(headers.fields)
+        if let conflict = HTTPServer.framingConflict(state.headers) {
+            state.badRequest = state.badRequest ?? conflict
+            state.answerEarly = true
+        }
 
         var arguments = RequestState.Collector()
         _ = withUnsafeMutablePointer(to: &arguments) {
@@ -38,12 +42,14 @@ extension HTTPServer {
         return state
     }
 
-    /// The answer to give before the body arrives: 413 when a routed request declares a
-    /// `Content-Length` over the limit (MHD then closes the connection, which suits a client
-    /// that was about to upload too much).
+    /// The answer to give before the body arrives: 400 when the body's length is ambiguous,
+    /// 413 when a routed request declares a `Content-Length` over the limit (MHD then closes
+    /// the connection, which suits a client that was about to upload too much, and one whose
+    /// body's end can't be trusted).
     /// Gates run first (so a client without credentials gets their answer, not 413); only
     /// requests answered early pass them here, the rest in `finish`.
     func earlyResponse(_ state: RequestState) -> Response? {
+        if state.answerEarly, let detail = state.badRequest { return Response(.badRequest(detail: detail)) }
         guard state.badRequest == nil, case .found = state.resolution,
             let declared = state.headers["Content-Length"].flatMap({ Int($0) }),
             declared > configuration.maxBodyBytes
@@ -113,6 +119,19 @@ extension HTTPServer {
             _ = MHD_add_response_header(created, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(response.status.code), created)
+    }
+
+    /// Why the body's length is ambiguous, or `nil`: `Content-Length` fields that disagree, or
+    /// one beside `Transfer-Encoding` (RFC 9112 section 6.3). libmicrohttpd picks one reading;
+    /// a proxy in front might pick another and see a different next request (smuggling).
+    static func framingConflict(_ headers: HTTPHeaders) -> String? {
+        let lengths = headers.values(for: "Content-Length")
+        guard !lengths.isEmpty else { return nil }
+        if !headers.values(for: "Transfer-Encoding").isEmpty {
+            return "Content-Length and Transfer-Encoding must not both be sent."
+        }
+        let distinct = Set(lengths.flatMap { $0.split(separator: ",") }.map { $0.trimmingASCIIWhitespace() })
+        return distinct.count > 1 ? "The Content-Length fields disagree." : nil
     }
 
     /// Whether `contentType` is JSON: `application/json` or `application/<anything>+json`,

@@ -13,6 +13,10 @@ import Darwin
 /// Handlers run synchronously on libmicrohttpd's worker threads (`threads` of them, epoll).
 /// The server reads the whole request body (up to `maxBodyBytes`) before calling the router,
 /// answers 400/404/405/413/415 itself as problem+json, and keeps connections alive.
+///
+/// Hostile clients meet the limits of `HTTPServerConfiguration`: connections in all and per
+/// address, memory per connection (oversized heads get libmicrohttpd's own 431 or 414), an
+/// idle timeout, and a time limit on receiving each request (`RequestDeadlines`).
 public final class HTTPServer: Sendable {
     public let configuration: HTTPServerConfiguration
     let router: Router
@@ -22,6 +26,8 @@ public final class HTTPServer: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Set once `shutdown` begins: responses then carry `Connection: close`.
     let shuttingDown = Atomic<Bool>(false)
+    /// The request time limit's bookkeeping; `nil` when `requestTimeout` is 0.
+    let deadlines: RequestDeadlines?
     private let state = Mutex(State())
     /// libmicrohttpd's log lines while `start` runs, to explain a failure; `nil` otherwise.
     private let startupMessages = Mutex<[String]?>(nil)
@@ -30,6 +36,7 @@ public final class HTTPServer: Sendable {
         enum Phase { case idle, running(Daemon), stopped }
         var phase = Phase.idle
         var boundPort: Int?
+        var connectionLimit: Int?
         /// The server keeps itself alive while running: MHD holds it unretained in `cls`.
         var keepAlive: HTTPServer?
     }
@@ -49,6 +56,15 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         self.router = router
         self.logger = logger
+        let timeout = configuration.requestTimeout
+        deadlines =
+            timeout <= 0
+            ? nil
+            : RequestDeadlines(requestTimeout: timeout, idleTimeout: max(0, configuration.connectionTimeout)) { [logger] count in
+                logger.debug(
+                    "closed connections that did not send a whole request in time",
+                    metadata: ["connections": "\(count)", "requestTimeout": "\(timeout)s"])
+            }
     }
 
     /// The port the server listens on: the real one once started (also when configured as
@@ -57,16 +73,39 @@ public final class HTTPServer: Sendable {
         state.withLock { $0.boundPort } ?? Int(configuration.port)
     }
 
+    /// The connection limit in force: the configured one, or lower when the open-file limit
+    /// could not be raised far enough (known once started).
+    public var connectionLimit: Int {
+        state.withLock { $0.connectionLimit } ?? configuration.connectionLimit
+    }
+
+    /// How many connections were closed so far for not sending a whole request within
+    /// `requestTimeout`.
+    public var connectionsTimedOut: Int {
+        deadlines?.expired.load(ordering: .relaxed) ?? 0
+    }
+
     /// Binds and starts the worker threads. Throws `HTTPServerError` when the configuration
     /// is invalid, the address cannot be bound (port in use...) or the server ran already.
     public func start() throws {
         try state.withLock { state throws(HTTPServerError) in
             guard case .idle = state.phase else { throw HTTPServerError("The server was started already.") }
-            let daemon = try startDaemon()
+            let (daemon, connectionLimit) = try startDaemon()
             state.phase = .running(daemon)
             state.boundPort = Int(CMHD_get_bound_port(daemon.pointer))
+            state.connectionLimit = connectionLimit
             state.keepAlive = self
+            deadlines?.start()
         }
+        let configuration = self.configuration
+        logger.info(
+            "connection limits",
+            metadata: [
+                "connectionLimit": "\(connectionLimit)", "perAddressConnectionLimit": "\(configuration.perAddressConnectionLimit)",
+                "connectionTimeout": "\(configuration.connectionTimeout)s", "requestTimeout": "\(configuration.requestTimeout)s",
+                "connectionMemoryLimit": "\(configuration.connectionMemoryLimit)",
+                "openFileLimit": "\(DescriptorBudget.currentLimits().map { String($0.soft) } ?? "unknown")",
+            ])
     }
 
     /// Stops gracefully: stops accepting connections at once, waits until the requests in
@@ -97,12 +136,13 @@ public final class HTTPServer: Sendable {
             logger.warning("stopping with requests in flight", metadata: ["requests": "\(left)"])
         }
         MHD_stop_daemon(daemon.pointer)
+        deadlines?.stop()
         daemon.logTarget.deinitialize(count: 1)
         daemon.logTarget.deallocate()
         state.withLock { $0.keepAlive = nil }
     }
 
-    private func startDaemon() throws(HTTPServerError) -> Daemon {
+    private func startDaemon() throws(HTTPServerError) -> (Daemon, connectionLimit: Int) {
         let configuration = self.configuration
         func check(_ value: Int, _ name: String, _ range: ClosedRange<Int>) throws(HTTPServerError) -> UInt32 {
             guard range.contains(value) else {
@@ -112,11 +152,13 @@ public final class HTTPServer: Sendable {
         }
         let threads = try check(configuration.threads, "threads", 1...1024)
         let timeout = try check(configuration.connectionTimeout, "connection timeout", 0...86_400)
-        let connectionLimit = try check(configuration.connectionLimit, "connection limit", 1...1_000_000)
+        _ = try check(configuration.requestTimeout, "request timeout", 0...86_400)
+        let configuredLimit = try check(configuration.connectionLimit, "connection limit", 1...1_000_000)
         let perAddressLimit = try check(configuration.perAddressConnectionLimit, "per-address connection limit", 0...1_000_000)
         let memoryLimit = try check(configuration.connectionMemoryLimit, "connection memory limit", 4096...(64 << 20))
         _ = try check(configuration.maxBodyBytes, "max body bytes", 0...(1 << 30))
         var address = try BindAddress(host: configuration.host, port: configuration.port)
+        let connectionLimit = UInt32(fitDescriptors(configuredLimit, threads: threads))
 
         var flags = CMHD_USE_ERROR_LOG | CMHD_USE_INTERNAL_POLLING_THREAD | CMHD_USE_EPOLL | CMHD_USE_TURBO | CMHD_USE_ITC
         if address.isIPv6 { flags |= CMHD_USE_DUAL_STACK }
@@ -130,7 +172,7 @@ public final class HTTPServer: Sendable {
             CMHD_start_daemon(
                 flags, configuration.port, sockaddr, threads, timeout, connectionLimit, perAddressLimit,
                 Int(memoryLimit), HTTPServer.accessHandler, me, HTTPServer.completedHandler, me,
-                logTarget)
+                deadlines == nil ? nil : HTTPServer.connectionNotified, me, logTarget)
         }
         let errorNumber = errno
         let messages = startupMessages.withLock { messages in
@@ -145,7 +187,40 @@ public final class HTTPServer: Sendable {
             if !messages.isEmpty { message += ". libmicrohttpd: " + messages.joined(separator: "; ") }
             throw HTTPServerError(message, errorNumber: errorNumber == 0 ? nil : errorNumber)
         }
-        return Daemon(pointer: daemon, logTarget: logTarget)
+        return (Daemon(pointer: daemon, logTarget: logTarget), Int(connectionLimit))
+    }
+
+    /// Makes room for `connectionLimit` connections under the open-file limit: raises the soft
+    /// limit as far as needed (up to the hard limit), else lowers the connection limit to what
+    /// fits. Logs what it chose; returns the connection limit to apply.
+    private func fitDescriptors(_ connectionLimit: UInt32, threads: UInt32) -> Int {
+        let wanted = Int(connectionLimit)
+        guard let (soft, hard) = DescriptorBudget.currentLimits() else {
+            logger.warning("could not read the open-file limit; connection limit unchanged", metadata: ["connectionLimit": "\(wanted)"])
+            return wanted
+        }
+        var budget = DescriptorBudget.plan(connectionLimit: wanted, threads: Int(threads), soft: soft, hard: hard)
+        if budget.softLimit > soft {
+            if let error = DescriptorBudget.setSoftLimit(budget.softLimit) {
+                logger.warning(
+                    "could not raise the open-file limit",
+                    metadata: ["from": "\(soft)", "to": "\(budget.softLimit)", "errno": "\(error)"])
+                budget = DescriptorBudget.plan(connectionLimit: wanted, threads: Int(threads), soft: soft, hard: soft)
+            } else {
+                logger.info(
+                    "raised the open-file limit for the connection limit",
+                    metadata: ["from": "\(soft)", "to": "\(budget.softLimit)", "hard": "\(hard)", "connectionLimit": "\(wanted)"])
+            }
+        }
+        if budget.connectionLimit < wanted {
+            logger.warning(
+                "connection limit lowered to fit the open-file limit",
+                metadata: [
+                    "configured": "\(wanted)", "applied": "\(budget.connectionLimit)",
+                    "openFileLimit": "\(budget.softLimit)", "reserved": "\(DescriptorBudget.reserve(threads: Int(threads)))",
+                ])
+        }
+        return budget.connectionLimit
     }
 
     /// One line of libmicrohttpd's own log: kept to explain a failed start, else logged at

@@ -7,6 +7,9 @@ import CMicroHTTPD
 final class RequestState {
     /// Set when the request cannot be read (e.g. invalid UTF-8): answered 400 at the end.
     var badRequest: String?
+    /// Answer `badRequest` on the first call, before any body, and so close the connection:
+    /// the request's framing can't be trusted.
+    var answerEarly = false
     var method: HTTPMethod
     var path: String
     var query: [String: String] = [:]

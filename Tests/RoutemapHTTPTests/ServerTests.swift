@@ -339,6 +339,7 @@ struct ServerTests {
 final class Flag: Sendable {
     private let value = Atomic<Bool>(false)
     func set() { value.store(true, ordering: .sequentiallyConsistent) }
+    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
     func wait(timeout seconds: Double) -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while !value.load(ordering: .sequentiallyConsistent) {

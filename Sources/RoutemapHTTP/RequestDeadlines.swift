@@ -1,0 +1,135 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Enforces `HTTPServerConfiguration.requestTimeout`: a connection that has not delivered a
+/// complete request (head and body) by its deadline is shut down, however steadily it sends.
+///
+/// libmicrohttpd has only an idle timeout, which every byte received resets, and no callback
+/// between a connection's accept and its complete request head, so the deadline is kept here:
+/// `MHD_OPTION_NOTIFY_CONNECTION` stamps each connection as it opens, the access handler clears
+/// the deadline once the request is in, `NOTIFY_COMPLETED` sets the next one (idle timeout plus
+/// request timeout: idling between requests is the idle timeout's business), and a timer
+/// sweeps the open connections and `shutdown(2)`s the late ones' sockets. MHD then reads end
+/// of file and closes the connection on its own thread, as if the client had left.
+///
+/// The socket is shut down only while the connection is registered, under the registry's
+/// lock, and MHD reports a connection closed (removing it here, under the same lock) before it
+/// closes the socket: the descriptor can't have been reused for another connection meanwhile.
+final class RequestDeadlines: Sendable {
+    /// One open connection: its socket and the monotonic time (nanoseconds) by which its
+    /// request in progress must be complete, 0 while none is due (handler running, answer
+    /// being sent, or no deadline on kept-alive connections without an idle timeout).
+    final class Connection: Sendable {
+        let descriptor: Int32
+        let deadline: Atomic<Int64>
+
+        init(descriptor: Int32, deadline: Int64) {
+            self.descriptor = descriptor
+            self.deadline = Atomic(deadline)
+        }
+    }
+
+    /// Nanoseconds to receive a request.
+    let requestTimeout: Int64
+    /// Nanoseconds a kept-alive connection may idle before its next request starts; 0 when
+    /// idle connections are never closed (then kept-alive connections get no deadline).
+    let idleTimeout: Int64
+    /// How many connections were shut down for missing their deadline.
+    let expired = Atomic<Int>(0)
+
+    private let open = Mutex<[ObjectIdentifier: Connection]>([:])
+    private let timer = Mutex<Timer?>(nil)
+    private let onExpiry: @Sendable (Int) -> Void
+
+    /// `onExpiry` hears the number of connections each sweep shut down (never 0).
+    init(requestTimeout seconds: Int, idleTimeout idleSeconds: Int, onExpiry: @escaping @Sendable (Int) -> Void) {
+        requestTimeout = Int64(seconds) * 1_000_000_000
+        idleTimeout = Int64(idleSeconds) * 1_000_000_000
+        self.onExpiry = onExpiry
+    }
+
+    /// Starts sweeping, four times per request timeout but at least once a second.
+    func start() {
+        let interval = max(min(requestTimeout / 4, 1_000_000_000), 10_000_000)
+        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "routemap.request-deadlines"))
+        source.schedule(
+            deadline: .now() + .nanoseconds(Int(interval)), repeating: .nanoseconds(Int(interval)),
+            leeway: .nanoseconds(Int(interval / 10)))
+        source.setEventHandler { [weak self] in self?.sweep() }
+        source.resume()
+        timer.withLock { $0 = Timer(source: source) }
+    }
+
+    /// Stops sweeping; returns once no sweep runs.
+    func stop() {
+        guard let source = timer.withLock({ timer in defer { timer = nil }; return timer?.source }) else { return }
+        // The cancel handler runs after a sweep already under way has finished.
+        let done = DispatchSemaphore(value: 0)
+        source.setCancelHandler { done.signal() }
+        source.cancel()
+        done.wait()
+    }
+
+    /// A connection opened on `descriptor`: its first request is due within the request timeout.
+    func opened(descriptor: Int32) -> Connection {
+        let connection = Connection(descriptor: descriptor, deadline: Self.now() + requestTimeout)
+        open.withLock { $0[ObjectIdentifier(connection)] = connection }
+        return connection
+    }
+
+    /// The request on `connection` is complete: no deadline while it is handled and answered.
+    func received(_ connection: Connection) {
+        connection.deadline.store(0, ordering: .relaxed)
+    }
+
+    /// The answer on `connection` was sent: the next request may idle first, then must be quick.
+    func answered(_ connection: Connection) {
+        let deadline = idleTimeout == 0 ? 0 : Self.now() + idleTimeout + requestTimeout
+        connection.deadline.store(deadline, ordering: .relaxed)
+    }
+
+    /// MHD closed `connection` (and will close its socket next).
+    func closed(_ connection: Connection) {
+        _ = open.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
+    }
+
+    /// Shuts down every connection past its deadline.
+    func sweep() {
+        let now = Self.now()
+        let count = open.withLock { open in
+            var count = 0
+            for connection in open.values {
+                let deadline = connection.deadline.load(ordering: .relaxed)
+                guard deadline != 0, deadline <= now else { continue }
+                // Once only, and not if the request completed meanwhile (the deadline changed).
+                guard connection.deadline.compareExchange(expected: deadline, desired: 0, ordering: .relaxed).exchanged
+                else { continue }
+                _ = shutdown(connection.descriptor, Int32(SHUT_RDWR))
+                count += 1
+            }
+            return count
+        }
+        if count > 0 {
+            expired.wrappingAdd(count, ordering: .relaxed)
+            onExpiry(count)
+        }
+    }
+
+    /// The sweeping timer. `@unchecked Sendable`: dispatch sources may be used from any thread.
+    private struct Timer: @unchecked Sendable {
+        let source: any DispatchSourceTimer
+    }
+
+    /// Monotonic nanoseconds.
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}
