@@ -43,8 +43,14 @@ public struct Navigator<Context>: Sendable {
             guard let id = request.target else { throw NavigationError.targetRequired }
             target = try path(from: from, to: id)
         case .parent:
-            guard from.count > 1 else { throw NavigationError.noParent }
             target = Array(from.dropLast())
+            // A tab on top goes with its container, which would otherwise list it again (a stack
+            // ending at a tab container lists its selected tab): one hop up leaves the container.
+            var left = from.last
+            while let entry = left, !entry.openedAsSub, registry[entry.route]?.presentation == .tab, !target.isEmpty {
+                left = target.removeLast()
+            }
+            guard !target.isEmpty else { throw NavigationError.noParent }
         case .sub:
             guard let id = request.target else { throw NavigationError.targetRequired }
             let route = try self.route(id)
