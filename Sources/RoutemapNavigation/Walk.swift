@@ -26,19 +26,30 @@ struct Walk<Context> {
     // MARK: Removing
 
     /// Removes `stack[common...]`, top first: one `dismiss` for the lowest presented entry
-    /// (which takes everything above it), then one `pop` or `popTo` for the pushed ones.
+    /// (which takes everything above it), then one `pop` (only the top screen is left) or
+    /// `popTo` for the pushed ones.
     /// Tabs and embedded routes need no step: the routes shown next replace them.
+    ///
+    /// A client finds the entry a `dismiss` names from the top, so when the lowest presented
+    /// entry's route is presented again higher up (opened with `sub`), that one is dismissed first.
     mutating func remove(_ stack: [StackEntry], above common: Int) throws {
         var current = stack
-        if let presented = (common..<current.count).first(where: { isPresented(current[$0]) }) {
-            steps.append(Step(op: .dismiss, route: current[presented].route, animated: animated))
-            current.removeSubrange(presented...)
+        while let presented = (common..<current.count).first(where: { isPresented(current[$0]) }) {
+            let route = current[presented].route
+            let named = (presented..<current.count).last { current[$0].route == route && isPresented(current[$0]) }!
+            steps.append(Step(op: .dismiss, route: route, animated: animated))
+            current.removeSubrange(named...)
+            if named == presented { break }
         }
         guard let pushed = (common..<current.count).first(where: { isPushed(current[$0]) }) else { return }
-        if current.count - pushed == 1 {
+        // A `popTo` names the topmost entry of its route: when the route below the lowest
+        // pushed entry is also higher up (opened with `sub`), the pushed entries go one by one.
+        let below = current[pushed - 1].route
+        if !current[(pushed + 1)...].contains(where: isPushed) {
+            // Only the top screen is left: the pushed entry and its own tabs and embedded routes.
             steps.append(Step(op: .pop, route: current[pushed].route, animated: animated))
-        } else if client.performs(.popTo) {
-            steps.append(Step(op: .popTo, route: current[pushed - 1].route, animated: animated))
+        } else if client.performs(.popTo), !current[pushed...].contains(where: { $0.route == below }) {
+            steps.append(Step(op: .popTo, route: below, animated: animated))
         } else {
             for entry in current[pushed...].reversed() where isPushed(entry) {
                 steps.append(Step(op: .pop, route: entry.route, animated: animated))
