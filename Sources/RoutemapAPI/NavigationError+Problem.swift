@@ -21,7 +21,7 @@ extension NavigationError {
         case .noParent:
             return Problem(
                 status: .unprocessableContent, code: "no_parent", title: "No parent",
-                detail: "The stack holds only the root, which has no parent.")
+                detail: "The stack shows only the root screen (the root and its selected tabs), which has no parent.")
         case .targetRequired:
             return .invalidField("to", "'to' is required with modes 'to' and 'sub'.")
         case .rootAsSub:
