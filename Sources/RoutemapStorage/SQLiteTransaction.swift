@@ -5,13 +5,15 @@ import RoutemapDomain
 /// The store's queries on one GRDB connection: a ``POSTransaction`` inside
 /// ``SQLiteStore/write(_:)``, and the store's reads inside a read transaction.
 ///
-/// Valid only while the GRDB closure that provided `database` runs.
+/// Valid only while the GRDB closure that provided `database` runs. Hot queries use GRDB's
+/// per-connection statement cache: compiling SQL (and GRDB's authorizer pass over it) cost more
+/// than running it (BENCHMARKS.md).
 struct SQLiteTransaction: POSTransaction {
     let database: Database
 
     func menuItem(id: String) throws -> MenuItem? {
         try StorageError.wrapping("reading menu item \(id)") {
-            try MenuItemRow.fetchOne(database, key: id)?.menuItem()
+            try MenuItemRow.fetchOne(database.cachedStatement(sql: "SELECT * FROM menu_items WHERE id = ?"), arguments: [id])?.menuItem()
         }
     }
 
@@ -24,20 +26,24 @@ struct SQLiteTransaction: POSTransaction {
 
     func bill(id: String) throws -> Bill? {
         try StorageError.wrapping("reading bill \(id)") {
-            guard let row = try BillRow.fetchOne(database, key: id) else { return nil }
+            guard let row = try BillRow.fetchOne(database.cachedStatement(sql: "SELECT * FROM bills WHERE id = ?"), arguments: [id]) else {
+                return nil
+            }
             return try bill(row)
         }
     }
 
     func newestUnpaidBill(deviceId: String) throws -> Bill? {
         try StorageError.wrapping("reading the newest unpaid bill") {
-            try BillRow.fetchOne(database, sql: Self.newestUnpaidBillSQL, arguments: [deviceId]).map { try bill($0) }
+            try BillRow.fetchOne(database.cachedStatement(sql: Self.newestUnpaidBillSQL), arguments: [deviceId]).map { try bill($0) }
         }
     }
 
     func device(tokenDigest: [UInt8]) throws -> Device? {
         try StorageError.wrapping("looking up a device token") {
-            try DeviceRow.filter(DeviceRow.Columns.tokenDigest == Data(tokenDigest)).fetchOne(database)?.device()
+            try DeviceRow.fetchOne(
+                database.cachedStatement(sql: "SELECT * FROM devices WHERE token_digest = ?"), arguments: [Data(tokenDigest)]
+            )?.device()
         }
     }
 
@@ -50,7 +56,7 @@ struct SQLiteTransaction: POSTransaction {
     func recordedResponse(deviceId: String, key: String) throws -> RecordedResponse? {
         try StorageError.wrapping("reading an idempotency key") {
             try RecordedResponseRow.fetchOne(
-                database, key: [RecordedResponseRow.Columns.deviceId.name: deviceId, RecordedResponseRow.Columns.key.name: key]
+                database.cachedStatement(sql: "SELECT * FROM idempotency_keys WHERE device_id = ? AND key = ?"), arguments: [deviceId, key]
             )?.response()
         }
     }
@@ -63,7 +69,7 @@ struct SQLiteTransaction: POSTransaction {
 
     func deleteRecordedResponses(before date: Date) throws {
         try StorageError.wrapping("deleting expired idempotency keys") {
-            try RecordedResponseRow.filter(RecordedResponseRow.Columns.createdAt < Timestamp.format(date)).deleteAll(database)
+            try database.cachedStatement(sql: "DELETE FROM idempotency_keys WHERE created_at < ?").execute(arguments: [Timestamp.format(date)])
         }
     }
 
@@ -78,19 +84,18 @@ struct SQLiteTransaction: POSTransaction {
         try StorageError.wrapping("updating bill \(bill.id)") {
             let row = BillRow(bill, updatedAt: Date())
             // Only over an older version: a stale copy of the bill must not overwrite a newer one.
-            try database.execute(
+            try database.cachedStatement(
                 sql: """
                     UPDATE bills
                     SET status = ?, subtotal_minor = ?, tax_minor = ?, total_minor = ?, version = ?, updated_at = ?
                     WHERE id = ? AND version < ?
-                    """,
-                arguments: [
-                    row.status, row.subtotalMinor, row.taxMinor, row.totalMinor, row.version, row.updatedAt,
-                    row.id, row.version,
-                ])
+                    """
+            ).execute(arguments: [
+                row.status, row.subtotalMinor, row.taxMinor, row.totalMinor, row.version, row.updatedAt, row.id, row.version,
+            ])
             guard database.changesCount == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
             // At most 100 small rows: rewriting them all is simpler than diffing and as fast.
-            try BillLineRow.filter(BillLineRow.Columns.billId == bill.id).deleteAll(database)
+            try database.cachedStatement(sql: "DELETE FROM bill_lines WHERE bill_id = ?").execute(arguments: [bill.id])
             try insertLines(of: bill)
         }
     }
@@ -121,10 +126,8 @@ struct SQLiteTransaction: POSTransaction {
     // MARK: Helpers
 
     private func bill(_ row: BillRow) throws -> Bill {
-        let lines = try BillLineRow
-            .filter(BillLineRow.Columns.billId == row.id)
-            .order(BillLineRow.Columns.position)
-            .fetchAll(database)
+        let lines = try BillLineRow.fetchAll(
+            database.cachedStatement(sql: "SELECT * FROM bill_lines WHERE bill_id = ? ORDER BY position"), arguments: [row.id])
         return try row.bill(lines: lines)
     }
 
