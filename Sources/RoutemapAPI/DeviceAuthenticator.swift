@@ -5,12 +5,12 @@ import Synchronization
 /// The gate that admits requests carrying a device's bearer token and names the device in
 /// `Request.identity`. Only `/healthz` and enrollment (`/v1/devices`) are open.
 ///
-/// Known tokens are cached by digest (devices are never removed while the server runs), so
-/// the hot path is a hash and a dictionary lookup; unknown tokens always go to the store, so
-/// a client sending garbage cannot grow the cache.
+/// Known tokens are cached in memory (devices are never removed while the server runs), so
+/// the hot path is one dictionary lookup, with no SHA-256 per request; unknown tokens always
+/// go to the store, so a client sending garbage cannot grow the cache.
 final class DeviceAuthenticator: Sendable {
     private let directory: DeviceDirectory
-    private let cache = Mutex<[[UInt8]: String]>([:])
+    private let cache = Mutex<[String: String]>([:])
     private static let openPaths: Set<String> = ["/healthz", "/v1/devices"]
     private static let cacheLimit = 100_000
 
@@ -24,24 +24,37 @@ final class DeviceAuthenticator: Sendable {
         guard let header = request.headers["Authorization"] else {
             throw Problem.unauthorized("This endpoint needs `Authorization: Bearer <token>`; enroll with POST /v1/devices.")
         }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", parts[1].utf8.count <= 256 else {
+        guard let value = Self.bearerToken(in: header), value.utf8.count <= 256 else {
             throw Problem.unauthorized("The Authorization header must be `Bearer <token>`.", invalidToken: true)
         }
-        let token = DeviceToken(value: String(parts[1]))
-        let digest = token.digest
-        if let device = cache.withLock({ $0[digest] }) {
+        if let device = cache.withLock({ $0[value] }) {
             request.identity = device
             return
         }
+        let token = DeviceToken(value: value)
         guard let device = try directory.device(token: token) else {
             throw Problem.unauthorized("The token is not valid.", invalidToken: true)
         }
         cache.withLock { cache in
             if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-            cache[digest] = device.id
+            cache[value] = device.id
         }
         request.identity = device.id
+    }
+}
+
+extension DeviceAuthenticator {
+    /// The credentials of `Bearer <token>` (scheme case-insensitive, RFC 6750), or `nil`.
+    static func bearerToken(in header: String) -> String? {
+        let bytes = header.utf8
+        guard bytes.count > 7 else { return nil }
+        let scheme = bytes.prefix(6)
+        guard zip(scheme, "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }), bytes.dropFirst(6).first == UInt8(ascii: " ") else {
+            return nil
+        }
+        let token = header.utf8.dropFirst(7).drop { $0 == UInt8(ascii: " ") }
+        guard !token.isEmpty, !token.contains(UInt8(ascii: " ")) else { return nil }
+        return String(Substring(token))
     }
 }
 

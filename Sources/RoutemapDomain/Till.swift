@@ -45,7 +45,7 @@ public struct Till: Sendable {
 
     /// ``openBill(device:)`` under an idempotency key (see ``IdempotencyKey``).
     public func openBill(device: String, idempotency: IdempotencyKey<Bill>?) throws -> IdempotentOutcome<Bill> {
-        try write(device: device, durability: .normal, idempotency: idempotency) { transaction in
+        try write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) { transaction, _ in
             let bill = try makeBill(device: device)
             try transaction.insert(bill)
             return bill
@@ -99,8 +99,9 @@ public struct Till: Sendable {
 
     /// ``checkout(billId:device:)`` under an idempotency key.
     public func checkout(billId: String, device: String, idempotency: IdempotencyKey<Bill>?) throws -> IdempotentOutcome<Bill> {
-        try write(device: device, durability: .normal, idempotency: idempotency, ownedBill: billId) { transaction in
-            try change(billId, device: device, in: transaction) { bill, _ in try bill.checkout() }
+        try write(device: device, durability: .normal, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
+            transaction, bill in
+            try change(bill, in: transaction) { bill, _ in try bill.checkout() }
         }
     }
 
@@ -121,8 +122,9 @@ public struct Till: Sendable {
     public func pay(billId: String, device: String, _ request: PaymentRequest, idempotency: IdempotencyKey<PaymentOutcome>?)
         throws -> IdempotentOutcome<PaymentOutcome>
     {
-        try write(device: device, durability: .full, idempotency: idempotency, ownedBill: billId) { transaction in
-            var bill = try ownedBill(billId, device: device, in: transaction)
+        try write(device: device, durability: .full, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
+            transaction, bill in
+            var bill = bill
             let payment = try bill.payment(for: request, id: Identifier.make(prefix: "pay_"), createdAt: timestamp())
             try bill.markPaid()
             try transaction.update(bill)
@@ -148,9 +150,16 @@ public struct Till: Sendable {
     }
 
     private func change(
-        _ billId: String, device: String, in transaction: any POSTransaction, _ change: (inout Bill, any POSTransaction) throws -> Void
+        _ billId: String, device: String, in transaction: any POSTransaction, _ edit: (inout Bill, any POSTransaction) throws -> Void
     ) throws -> Bill {
-        var bill = try ownedBill(billId, device: device, in: transaction)
+        try change(try ownedBill(billId, device: device, in: transaction), in: transaction, edit)
+    }
+
+    /// Applies `change` to `loaded` and saves the bill if it changed.
+    private func change(
+        _ loaded: Bill, in transaction: any POSTransaction, _ change: (inout Bill, any POSTransaction) throws -> Void
+    ) throws -> Bill {
+        var bill = loaded
         let before = bill
         try change(&bill, transaction)
         if bill != before { try transaction.update(bill) }
@@ -163,19 +172,20 @@ public struct Till: Sendable {
     }
 
     /// One write transaction for a use case that may carry an idempotency key. In order:
-    /// the bill must belong to the device (else `billNotFound`, nothing recorded); a key seen
+    /// `load` reads what the use case works on — the bill, which must belong to the device (else
+    /// `billNotFound`, nothing recorded) — and hands it to `body`, so it is read once; a key seen
     /// in the last 24 hours replays its recorded answer (or throws `idempotencyKeyReused` for a
     /// different request); else `body` runs, and its outcome — or a state conflict it throws —
     /// is recorded under the key in the same transaction, so the record survives exactly when
     /// the effect does.
-    private func write<Outcome: Sendable>(
-        device: String, durability: Durability, idempotency: IdempotencyKey<Outcome>?, ownedBill billId: String? = nil,
-        _ body: (any POSTransaction) throws -> Outcome
+    private func write<Input, Outcome: Sendable>(
+        device: String, durability: Durability, idempotency: IdempotencyKey<Outcome>?,
+        load: (any POSTransaction) throws -> Input, _ body: (any POSTransaction, Input) throws -> Outcome
     ) throws -> IdempotentOutcome<Outcome> {
         // A recorded state conflict commits its record, and is thrown after the commit.
         let result: Swift.Result<IdempotentOutcome<Outcome>, POSError> = try store.write(durability: durability) { transaction in
-            if let billId { _ = try ownedBill(billId, device: device, in: transaction) }
-            guard let idempotency else { return .success(.performed(try body(transaction), recorded: nil)) }
+            let input = try load(transaction)
+            guard let idempotency else { return .success(.performed(try body(transaction, input), recorded: nil)) }
             let now = timestamp()
             if let recorded = try transaction.recordedResponse(deviceId: device, key: idempotency.key),
                 recorded.createdAt > now.addingTimeInterval(-IdempotencyKey<Outcome>.lifetime)
@@ -185,7 +195,7 @@ public struct Till: Sendable {
             }
             let outcome: Swift.Result<Outcome, POSError>
             do {
-                outcome = .success(try body(transaction))
+                outcome = .success(try body(transaction, input))
             } catch let error as POSError where error.isStateConflict {
                 outcome = .failure(error)
             }
