@@ -47,16 +47,29 @@ struct RequestBody {
         return value
     }
 
-    /// An optional integer member within `range`; `null` counts as absent.
+    /// An optional integer member within `range`; `null` counts as absent. A number written
+    /// with a zero fraction or an exponent (`2.0`, `2e0`) is that integer, as JSON Schema's
+    /// `integer` says, when it is exact (at most 2^53 in magnitude).
     func optionalInteger(_ name: String, in range: ClosedRange<Int64>) throws -> Int64? {
         guard let value = object[name], !value.isNull else { return nil }
-        guard case .int(let integer) = value else {
+        guard let integer = Self.integer(value) else {
             throw Problem.invalidField(name, "'\(name)' must be an integer, not \(value.kindName == "a number" ? "a fraction or out-of-range number" : value.kindName).")
         }
         guard range.contains(integer) else {
             throw Problem.invalidField(name, "'\(name)' must be between \(range.lowerBound) and \(range.upperBound).")
         }
         return integer
+    }
+
+    private static func integer(_ value: JSON) -> Int64? {
+        switch value {
+        case .int(let integer):
+            return integer
+        case .double(let double) where double.rounded() == double && abs(double) <= 9_007_199_254_740_992:
+            return Int64(double)
+        default:
+            return nil
+        }
     }
 
     /// A required string member naming one case of `T`.
