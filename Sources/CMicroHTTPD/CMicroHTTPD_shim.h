@@ -33,6 +33,11 @@ static const unsigned int CMHD_USE_DUAL_STACK = MHD_USE_DUAL_STACK;
 static const enum MHD_ConnectionNotificationCode CMHD_CONNECTION_NOTIFY_STARTED = MHD_CONNECTION_NOTIFY_STARTED;
 static const enum MHD_ConnectionNotificationCode CMHD_CONNECTION_NOTIFY_CLOSED = MHD_CONNECTION_NOTIFY_CLOSED;
 
+/// `MHD_OPTION_URI_LOG_CALLBACK`'s callback: the raw request target (query included, nothing
+/// decoded) as soon as the request line is read, before MHD parses the query. What it returns
+/// becomes the request's first `*req_cls`.
+typedef void *(*CMHD_UriLogCallback)(void *cls, const char *uri, struct MHD_Connection *connection);
+
 /// Receives libmicrohttpd's log lines, already formatted (no trailing newline).
 typedef void (*CMHD_LogSink)(void *cls, const char *message);
 
@@ -90,7 +95,8 @@ static inline size_t CMHD_unescape_keeping_nul(void *cls, struct MHD_Connection 
 /// error log (pass `MHD_USE_ERROR_LOG` in `flags`). Paths and arguments are percent-decoded
 /// by `CMHD_unescape_keeping_nul`. `notify_connection` (nullable) hears of every connection's
 /// start and close (`MHD_OPTION_NOTIFY_CONNECTION`; MHD calls CLOSED before it closes the
-/// socket). Returns NULL on failure; `errno` may tell why.
+/// socket); `uri_log` (nullable) sees each request target first (`MHD_OPTION_URI_LOG_CALLBACK`).
+/// Returns NULL on failure; `errno` may tell why.
 static inline struct MHD_Daemon *CMHD_start_daemon(
     unsigned int flags,
     uint16_t port,
@@ -106,9 +112,11 @@ static inline struct MHD_Daemon *CMHD_start_daemon(
     void *completed_cls,
     MHD_NotifyConnectionCallback notify_connection,
     void *notify_connection_cls,
+    CMHD_UriLogCallback uri_log,
+    void *uri_log_cls,
     struct CMHD_LogTarget *log_target)
 {
-    struct MHD_OptionItem options[10];
+    struct MHD_OptionItem options[11];
     size_t count = 0;
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)thread_pool_size, NULL};
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)connection_timeout, NULL};
@@ -119,6 +127,9 @@ static inline struct MHD_Daemon *CMHD_start_daemon(
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)CMHD_unescape_keeping_nul, NULL};
     if (notify_connection != NULL) {
         options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify_connection, notify_connection_cls};
+    }
+    if (uri_log != NULL) {
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_log, uri_log_cls};
     }
     if (bind_address != NULL) {
         options[count++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)bind_address};

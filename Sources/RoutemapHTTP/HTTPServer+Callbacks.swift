@@ -14,6 +14,8 @@ extension HTTPServer {
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
 
         guard let existing = requestContext.pointee else {
+            // Answered already by `screen(uri:on:)`: close without reading on.
+            if server.tracked(connection)?.refused.load(ordering: .relaxed) == true { return CMHD_NO }
             let state = server.begin(connection: connection, url: url, method: method)
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
             server.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
@@ -32,7 +34,7 @@ extension HTTPServer {
         }
         if state.responded { return CMHD_YES }
         state.responded = true
-        server.tracked(connection).map { server.deadlines?.received($0) }
+        server.tracked(connection).map { server.connections.received($0) }
         return server.queue(server.finish(state), on: connection)
     }
 
@@ -45,26 +47,32 @@ extension HTTPServer {
         Unmanaged<RequestState>.fromOpaque(pointer).release()
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
         server.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-        server.tracked(connection).map { server.deadlines?.answered($0) }
+        server.tracked(connection).map { server.connections.answered($0) }
     }
 
-    /// MHD's `NOTIFY_CONNECTION` (installed only with a request timeout): registers each new
-    /// connection with `deadlines`, retained in `*socket_context`, and unregisters it when MHD
-    /// closes it (before MHD closes its socket).
+    /// MHD's `NOTIFY_CONNECTION`: registers each new connection with `connections`, retained
+    /// in `*socket_context`, and unregisters it when MHD closes it (before MHD closes its socket).
     static let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
         guard let cls, let socketContext else { return }
-        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-        guard let deadlines = server.deadlines else { return }
+        let connections = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().connections
         if code == CMHD_CONNECTION_NOTIFY_STARTED {
             let descriptor = CMHD_connection_fd(connection)
             guard descriptor >= 0, socketContext.pointee == nil else { return }
-            socketContext.pointee = Unmanaged.passRetained(deadlines.opened(descriptor: descriptor)).toOpaque()
+            socketContext.pointee = Unmanaged.passRetained(connections.opened(descriptor: descriptor)).toOpaque()
         } else if code == CMHD_CONNECTION_NOTIFY_CLOSED, let pointer = socketContext.pointee {
             socketContext.pointee = nil
-            let tracked = Unmanaged<RequestDeadlines.Connection>.fromOpaque(pointer)
-            deadlines.closed(tracked.takeUnretainedValue())
+            let tracked = Unmanaged<OpenConnections.Connection>.fromOpaque(pointer)
+            connections.closed(tracked.takeUnretainedValue())
             tracked.release()
         }
+    }
+
+    /// MHD's `URI_LOG_CALLBACK`: the request target, before MHD parses its query (see
+    /// `screen(uri:on:)`). Returns no request context: the access handler makes it.
+    static let uriLogged: CMHD_UriLogCallback = { cls, uri, connection in
+        guard let cls, let uri, let connection else { return nil }
+        Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().screen(uri: uri, on: connection)
+        return nil
     }
 
     /// Collects header fields or query arguments into a `RequestState.Collector` (in `cls`);
@@ -83,10 +91,10 @@ extension HTTPServer {
         return CMHD_YES
     }
 
-    /// The request clock of `connection`, when the server keeps one.
-    func tracked(_ connection: OpaquePointer?) -> RequestDeadlines.Connection? {
-        guard deadlines != nil, let pointer = CMHD_socket_context(connection) else { return nil }
-        return Unmanaged<RequestDeadlines.Connection>.fromOpaque(pointer).takeUnretainedValue()
+    /// What `connections` keeps about `connection`.
+    func tracked(_ connection: OpaquePointer?) -> OpenConnections.Connection? {
+        guard let pointer = CMHD_socket_context(connection) else { return nil }
+        return Unmanaged<OpenConnections.Connection>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// Receives libmicrohttpd's formatted log lines (`cls` is the server).

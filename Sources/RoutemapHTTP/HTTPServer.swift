@@ -16,7 +16,8 @@ import Darwin
 ///
 /// Hostile clients meet the limits of `HTTPServerConfiguration`: connections in all and per
 /// address, memory per connection (oversized heads get libmicrohttpd's own 431 or 414), an
-/// idle timeout, and a time limit on receiving each request (`RequestDeadlines`).
+/// idle timeout, a time limit on receiving each request (`OpenConnections`), and 414 for
+/// queries with more arguments than libmicrohttpd can hold (`screen(uri:on:)`).
 public final class HTTPServer: Sendable {
     public let configuration: HTTPServerConfiguration
     let router: Router
@@ -26,8 +27,8 @@ public final class HTTPServer: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Set once `shutdown` begins: responses then carry `Connection: close`.
     let shuttingDown = Atomic<Bool>(false)
-    /// The request time limit's bookkeeping; `nil` when `requestTimeout` is 0.
-    let deadlines: RequestDeadlines?
+    /// The open connections, for the request timeout and refusals outside libmicrohttpd.
+    let connections: OpenConnections
     private let state = Mutex(State())
     /// libmicrohttpd's log lines while `start` runs, to explain a failure; `nil` otherwise.
     private let startupMessages = Mutex<[String]?>(nil)
@@ -57,14 +58,11 @@ public final class HTTPServer: Sendable {
         self.router = router
         self.logger = logger
         let timeout = configuration.requestTimeout
-        deadlines =
-            timeout <= 0
-            ? nil
-            : RequestDeadlines(requestTimeout: timeout, idleTimeout: max(0, configuration.connectionTimeout)) { [logger] count in
-                logger.debug(
-                    "closed connections that did not send a whole request in time",
-                    metadata: ["connections": "\(count)", "requestTimeout": "\(timeout)s"])
-            }
+        connections = OpenConnections(requestTimeout: timeout, idleTimeout: configuration.connectionTimeout) { [logger] count in
+            logger.debug(
+                "closed connections that did not send a whole request in time",
+                metadata: ["connections": "\(count)", "requestTimeout": "\(timeout)s"])
+        }
     }
 
     /// The port the server listens on: the real one once started (also when configured as
@@ -82,7 +80,7 @@ public final class HTTPServer: Sendable {
     /// How many connections were closed so far for not sending a whole request within
     /// `requestTimeout`.
     public var connectionsTimedOut: Int {
-        deadlines?.expired.load(ordering: .relaxed) ?? 0
+        connections.expired.load(ordering: .relaxed)
     }
 
     /// Binds and starts the worker threads. Throws `HTTPServerError` when the configuration
@@ -95,7 +93,7 @@ public final class HTTPServer: Sendable {
             state.boundPort = Int(CMHD_get_bound_port(daemon.pointer))
             state.connectionLimit = connectionLimit
             state.keepAlive = self
-            deadlines?.start()
+            connections.start()
         }
         let configuration = self.configuration
         logger.info(
@@ -136,7 +134,7 @@ public final class HTTPServer: Sendable {
             logger.warning("stopping with requests in flight", metadata: ["requests": "\(left)"])
         }
         MHD_stop_daemon(daemon.pointer)
-        deadlines?.stop()
+        connections.stop()
         daemon.logTarget.deinitialize(count: 1)
         daemon.logTarget.deallocate()
         state.withLock { $0.keepAlive = nil }
@@ -172,7 +170,7 @@ public final class HTTPServer: Sendable {
             CMHD_start_daemon(
                 flags, configuration.port, sockaddr, threads, timeout, connectionLimit, perAddressLimit,
                 Int(memoryLimit), HTTPServer.accessHandler, me, HTTPServer.completedHandler, me,
-                deadlines == nil ? nil : HTTPServer.connectionNotified, me, logTarget)
+                HTTPServer.connectionNotified, me, HTTPServer.uriLogged, me, logTarget)
         }
         let errorNumber = errno
         let messages = startupMessages.withLock { messages in

@@ -26,6 +26,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let conflict = HTTPStatus(code: 409)
     public static let preconditionFailed = HTTPStatus(code: 412)
     public static let payloadTooLarge = HTTPStatus(code: 413)
+    public static let uriTooLong = HTTPStatus(code: 414)
     public static let unsupportedMediaType = HTTPStatus(code: 415)
     public static let unprocessableContent = HTTPStatus(code: 422)
     public static let tooManyRequests = HTTPStatus(code: 429)
@@ -37,7 +38,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         200: "OK", 201: "Created", 204: "No Content", 304: "Not Modified",
         400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
         405: "Method Not Allowed", 409: "Conflict", 412: "Precondition Failed",
-        413: "Content Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Content",
+        413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type", 422: "Unprocessable Content",
         429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
     ]
 }

@@ -7,27 +7,34 @@ import Glibc
 import Darwin
 #endif
 
-/// Enforces `HTTPServerConfiguration.requestTimeout`: a connection that has not delivered a
-/// complete request (head and body) by its deadline is shut down, however steadily it sends.
+/// The server's open connections, as `MHD_OPTION_NOTIFY_CONNECTION` reports them, for what
+/// libmicrohttpd can't do itself:
 ///
-/// libmicrohttpd has only an idle timeout, which every byte received resets, and no callback
-/// between a connection's accept and its complete request head, so the deadline is kept here:
-/// `MHD_OPTION_NOTIFY_CONNECTION` stamps each connection as it opens, the access handler clears
-/// the deadline once the request is in, `NOTIFY_COMPLETED` sets the next one (idle timeout plus
-/// request timeout: idling between requests is the idle timeout's business), and a timer
-/// sweeps the open connections and `shutdown(2)`s the late ones' sockets. MHD then reads end
-/// of file and closes the connection on its own thread, as if the client had left.
+/// - **The request timeout** (`HTTPServerConfiguration.requestTimeout`): a connection that
+///   has not delivered a complete request (head and body) by its deadline is shut down,
+///   however steadily it sends. libmicrohttpd has only an idle timeout, which every byte
+///   received resets, and no callback between a connection's accept and its complete request
+///   head. So each connection is stamped as it opens, the access handler clears the deadline
+///   once the request is in, `NOTIFY_COMPLETED` sets the next one (idle timeout plus request
+///   timeout: idling between requests is the idle timeout's business), and a timer sweeps the
+///   open connections and `shutdown(2)`s the late ones' sockets. libmicrohttpd then reads end
+///   of file and closes the connection on its own thread, as if the client had left.
+/// - **Refusing a request before libmicrohttpd parses it** (`refused`): see
+///   `HTTPServer.screen(uri:on:)`.
 ///
-/// The socket is shut down only while the connection is registered, under the registry's
-/// lock, and MHD reports a connection closed (removing it here, under the same lock) before it
-/// closes the socket: the descriptor can't have been reused for another connection meanwhile.
-final class RequestDeadlines: Sendable {
-    /// One open connection: its socket and the monotonic time (nanoseconds) by which its
-    /// request in progress must be complete, 0 while none is due (handler running, answer
-    /// being sent, or no deadline on kept-alive connections without an idle timeout).
+/// A socket is shut down only while its connection is registered, under the registry's lock,
+/// and libmicrohttpd reports a connection closed (removing it here, under the same lock)
+/// before it closes the socket: the descriptor can't have been reused for another connection.
+final class OpenConnections: Sendable {
+    /// One open connection.
     final class Connection: Sendable {
         let descriptor: Int32
+        /// Monotonic time (nanoseconds) by which the request in progress must be complete; 0
+        /// while none is due (handler running, answer being sent, no request timeout, or a
+        /// kept-alive connection without an idle timeout).
         let deadline: Atomic<Int64>
+        /// Answered already outside libmicrohttpd: its request must not reach the router.
+        let refused = Atomic<Bool>(false)
 
         init(descriptor: Int32, deadline: Int64) {
             self.descriptor = descriptor
@@ -35,7 +42,7 @@ final class RequestDeadlines: Sendable {
         }
     }
 
-    /// Nanoseconds to receive a request.
+    /// Nanoseconds to receive a request; 0 for no limit.
     let requestTimeout: Int64
     /// Nanoseconds a kept-alive connection may idle before its next request starts; 0 when
     /// idle connections are never closed (then kept-alive connections get no deadline).
@@ -49,13 +56,15 @@ final class RequestDeadlines: Sendable {
 
     /// `onExpiry` hears the number of connections each sweep shut down (never 0).
     init(requestTimeout seconds: Int, idleTimeout idleSeconds: Int, onExpiry: @escaping @Sendable (Int) -> Void) {
-        requestTimeout = Int64(seconds) * 1_000_000_000
-        idleTimeout = Int64(idleSeconds) * 1_000_000_000
+        requestTimeout = Int64(max(0, seconds)) * 1_000_000_000
+        idleTimeout = Int64(max(0, idleSeconds)) * 1_000_000_000
         self.onExpiry = onExpiry
     }
 
-    /// Starts sweeping, four times per request timeout but at least once a second.
+    /// Starts sweeping (with a request timeout), four times per request timeout but at least
+    /// once a second.
     func start() {
+        guard requestTimeout > 0 else { return }
         let interval = max(min(requestTimeout / 4, 1_000_000_000), 10_000_000)
         let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "routemap.request-deadlines"))
         source.schedule(
@@ -78,7 +87,7 @@ final class RequestDeadlines: Sendable {
 
     /// A connection opened on `descriptor`: its first request is due within the request timeout.
     func opened(descriptor: Int32) -> Connection {
-        let connection = Connection(descriptor: descriptor, deadline: Self.now() + requestTimeout)
+        let connection = Connection(descriptor: descriptor, deadline: requestTimeout == 0 ? 0 : Self.now() + requestTimeout)
         open.withLock { $0[ObjectIdentifier(connection)] = connection }
         return connection
     }
@@ -90,11 +99,11 @@ final class RequestDeadlines: Sendable {
 
     /// The answer on `connection` was sent: the next request may idle first, then must be quick.
     func answered(_ connection: Connection) {
-        let deadline = idleTimeout == 0 ? 0 : Self.now() + idleTimeout + requestTimeout
+        let deadline = idleTimeout == 0 || requestTimeout == 0 ? 0 : Self.now() + idleTimeout + requestTimeout
         connection.deadline.store(deadline, ordering: .relaxed)
     }
 
-    /// MHD closed `connection` (and will close its socket next).
+    /// libmicrohttpd closed `connection` (and will close its socket next).
     func closed(_ connection: Connection) {
         _ = open.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
     }

@@ -25,6 +25,13 @@ extension Problem {
             detail: "The request body is larger than \(limit) bytes.", extensions: ["limit": .int(Int64(limit))])
     }
 
+    /// 414 `uri_too_long`: the query has more arguments than the server reads.
+    public static func uriTooLong(arguments: Int) -> Problem {
+        Problem(
+            status: .uriTooLong, code: "uri_too_long", title: "URI too long",
+            detail: "The query has \(arguments) arguments, more than the server reads in one request.")
+    }
+
     /// 415 `unsupported_media_type`: a body that is not `application/json`.
     public static func unsupportedMediaType(received contentType: String?) -> Problem {
         let what = contentType.map { "'\($0.prefix(100))'" } ?? "a body without Content-Type"

@@ -1,0 +1,64 @@
+import CMicroHTTPD
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Requests refused before libmicrohttpd reads them, where it would fail without answering.
+
+extension HTTPServer {
+    /// Connection memory libmicrohttpd 0.9.75 spends on each query argument: one header
+    /// record (56 bytes on 64-bit) with the pool's alignment.
+    static let memoryPerQueryArgument = 64
+    /// Connection memory left for everything else when the query is parsed.
+    static let memoryHeadroom = 4096
+
+    /// Refuses, with 414 `uri_too_long`, a request target whose query has more arguments than
+    /// libmicrohttpd can record in the connection's memory (`connectionMemoryLimit`; about 400
+    /// short arguments in 32 KiB).
+    ///
+    /// libmicrohttpd 0.9.75 parses the query into the connection's memory pool before any
+    /// handler runs, and when the pool runs out there it logs "Not enough memory in pool to
+    /// allocate header record", decides on 431 but sends nothing, and leaves the connection
+    /// open: the client waits until it gives up (measured here with a plain C server too). It
+    /// calls the URI log callback with the raw target just before, so the answer is written
+    /// on the socket from there (nothing else is being written on the connection then: the
+    /// previous response, if any, was sent before this request line was read), the sending
+    /// side is shut down, and the connection is marked so that its request, should
+    /// libmicrohttpd get that far, never reaches the router. A client reading the answer
+    /// closes, and libmicrohttpd then closes too; one that doesn't is cut at the request timeout.
+    func screen(uri: UnsafePointer<CChar>, on connection: OpaquePointer) {
+        let length = strlen(uri)
+        guard let question = strchr(uri, Int32(UInt8(ascii: "?"))) else { return }
+        var arguments = 1
+        var cursor = question
+        while let ampersand = strchr(cursor + 1, Int32(UInt8(ascii: "&"))) {
+            arguments += 1
+            cursor = ampersand
+        }
+        let needed = arguments * Self.memoryPerQueryArgument + length + Self.memoryHeadroom
+        guard needed > configuration.connectionMemoryLimit, let tracked = tracked(connection) else { return }
+        tracked.refused.store(true, ordering: .relaxed)
+        // Leave libmicrohttpd an empty query to parse, so it never runs out of memory there.
+        // `uri` points into its read buffer, which it writes into itself right after this
+        // callback (a NUL over the '?', percent-decoding in place).
+        UnsafeMutablePointer(mutating: question + 1).pointee = 0
+
+        let response = Response(.uriTooLong(arguments: arguments))
+        var head = "HTTP/1.1 414 URI Too Long\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+        let bytes = Array(head.utf8) + response.body
+        _ = bytes.withUnsafeBytes { send(tracked.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        shutDownSending(tracked.descriptor)
+        logger.debug("refused a query with too many arguments", metadata: ["arguments": "\(arguments)", "bytes": "\(length)"])
+    }
+}
+
+/// `shutdown(2)` of the sending side (a free function: inside `HTTPServer`, `shutdown` names
+/// the server's own method).
+private func shutDownSending(_ descriptor: Int32) {
+    _ = shutdown(descriptor, Int32(SHUT_WR))
+}
