@@ -70,15 +70,10 @@ extension HeavySuites {
             #expect(
                 lingering.count <= max(5, lingering.of / 100),
                 "\(lingering.count) of \(lingering.of) half-closed connections got neither an answer nor a close: \(lingering.examples)")
-            let failures = report.failures.filter { KnownFuzzBug.matching($0) == nil }
+            let failures = report.failures
             #expect(
                 failures.isEmpty,
                 "\(failures.count) fuzz case(s) broke the rules (seed \(seed)):\n\(failures.prefix(12).map(\.description).joined(separator: "\n"))")
-            for bug in KnownFuzzBug.allCases {
-                let hits = report.failures.filter { KnownFuzzBug.matching($0) == bug }
-                guard let first = hits.first else { continue }
-                withKnownIssue("\(bug.rawValue) (\(hits.count) cases)", isIntermittent: true) { Issue.record("\(first)") }
-            }
             if !failures.isEmpty { print("fuzz: server output (tail):\n\(process.outputText.suffix(3000))") }
             let status = process.stop()
             #expect(status == 0, "the server did not stop cleanly after fuzzing: exit status \(status)")
@@ -271,24 +266,6 @@ struct FuzzFailure: Sendable, CustomStringConvertible {
     var bytes: [UInt8]
 
     var description: String { "case \(index) [\(kind)]: \(why)\n    bytes: \(preview(bytes, 400))" }
-}
-
-/// Bugs the fuzzer found in code this suite doesn't own, reported to its owners and tracked
-/// as known issues until fixed (then the entry goes): the run stays green for everything else.
-enum KnownFuzzBug: String, CaseIterable {
-    /// `POST /v1/devices` with a name starting with U+0000 (`{"name":"\u0000",...}`): the API
-    /// accepts it (1 to 100 bytes), SQLite's `length(name)` counts characters before the first
-    /// NUL, the `CHECK (length(name) BETWEEN 1 AND 100)` fails, and the answer is 500
-    /// internal_error instead of 400 invalid_field.
-    case enrollmentNameWithNul = "500 on enrollment with a device name starting with NUL"
-
-    static func matching(_ failure: FuzzFailure) -> KnownFuzzBug? {
-        let text = String(decoding: failure.bytes, as: UTF8.self)
-        if failure.why.hasPrefix("server error 500"), text.hasPrefix("POST /v1/devices "), text.contains(#""name":"\u0000"#) {
-            return .enrollmentNameWithNul
-        }
-        return nil
-    }
 }
 
 /// Asks for /healthz on a new connection every 250 ms; each must answer 200 within 2 s.

@@ -39,6 +39,12 @@ struct TrustTests {
 
         expectProblem(try client.json("POST", "/v1/devices", ["name": "x", "enrollmentCode": "wrong-code"]), 401, "unauthorized")
         expectProblem(try client.json("POST", "/v1/devices", ["name": "x"]), 400, "invalid_field")
+        // Found by the fuzzer: a NUL in the name once failed the schema's CHECK with a 500.
+        for name in ["\u{0}", "a\u{0}b", "tab\there", "\u{7F}"] {
+            expectProblem(
+                try client.json("POST", "/v1/devices", ["name": .string(name), "enrollmentCode": .string(RoutemapProcess.enrollmentCode)]),
+                400, "invalid_field")
+        }
         expectProblem(
             try client.json("POST", "/v1/devices", ["name": "x", "enrollmentCode": .string(RoutemapProcess.enrollmentCode), "admin": true]),
             400, "invalid_field")
