@@ -63,12 +63,6 @@ public struct API: Sendable {
         return router
     }
 
-    /// The stack `GET /v1/launch` leaves the client with: the root and its selected first tabs.
-    var launchStack: NavigationStack {
-        guard let root = navigator.registry.root else { return NavigationStack([]) }
-        return NavigationStack([StackEntry(root.id)] + navigator.registry.firstTabChain(below: root.id))
-    }
-
     /// The payload builders' context for one request of `device`, holding the bills it already loaded.
     func screenContext(_ device: String, _ bills: Bill...) -> ScreenContext {
         ScreenContext(till: till, device: device, menu: menu, bills: bills)

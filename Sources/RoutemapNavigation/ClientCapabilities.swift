@@ -41,6 +41,11 @@ public struct ClientCapabilities: Sendable, Hashable {
 
     public func performs(_ operation: StepOperation) -> Bool { operations?.contains(operation) ?? true }
 
+    /// `operation`, or what replaces it for a client without it (`StepOperation.degraded`).
+    public func operation(_ operation: StepOperation) -> StepOperation {
+        performs(operation) ? operation : operation.degraded
+    }
+
     public func shows(_ style: PresentationStyle) -> Bool { styles?.contains(style) ?? true }
 
     /// Whether the client has `route`'s native screen, at a version new enough.

@@ -27,7 +27,7 @@ public struct Navigator<Context>: Sendable {
         var walk = Walk(navigator: self, context: context, client: client, inputs: inputs, animated: false)
         try walk.show(StackEntry(root.id), continuingTo: nil)
         try walk.checkOperations()
-        return Navigation(steps: walk.steps, stack: NavigationStack([StackEntry(root.id)] + registry.firstTabChain(below: root.id)))
+        return Navigation(steps: walk.steps, stack: registry.launchStack ?? NavigationStack([]))
     }
 
     /// The steps from the client's stack to where the request leads, and the stack after them.
@@ -177,7 +177,7 @@ extension Navigator {
             let route = try route(id)
             guard rendering(of: route, for: client) != nil else { throw NavigationError.unsupportedClient(Self.noScreen(route)) }
         }
-        for operation in operations where !client.performs(operation) && !client.performs(operation.degraded) {
+        for operation in operations where !client.performs(client.operation(operation)) {
             throw NavigationError.unsupportedClient("the client does not perform \(operation.rawValue), which this navigation needs")
         }
     }

@@ -35,13 +35,14 @@ public struct RouteNode<Context>: Sendable {
         provides: [String] = [], deepLinks: [DeepLinkPattern] = [], fallback: RouteID? = nil,
         minimumAppVersion: AppVersion? = nil, payload: RouteRegistry<Context>.PayloadBuilder? = nil
     ) {
-        self.route = Route(
-            id, parent: nil, presentation: presentation, screenType: screenType, title: title, renderer: renderer,
-            offersDeclarative: offersDeclarative, slots: slots, requires: requires, callerSupplied: callerSupplied,
-            provides: provides, deepLinks: deepLinks, fallback: fallback, minimumAppVersion: minimumAppVersion)
-        self.payload = payload
-        self.children = []
+        self.init(
+            id, presentation, screenType: screenType, title: title, renderer: renderer, offersDeclarative: offersDeclarative,
+            slots: slots, requires: requires, callerSupplied: callerSupplied, provides: provides, deepLinks: deepLinks,
+            fallback: fallback, minimumAppVersion: minimumAppVersion, payload: payload, children: Self.noChildren)
     }
+
+    /// The children of a leaf (a plain function, so the tree builder does not transform it).
+    private static func noChildren() -> [RouteNode<Context>] { [] }
 }
 
 /// Collects the `RouteNode`s written inside a registry or a node.

@@ -87,6 +87,11 @@ public struct RouteRegistry<Context>: Sendable {
         return nil
     }
 
+    /// Where launch leaves a client: the root and its chain of selected first tabs.
+    public var launchStack: NavigationStack? {
+        root.map { NavigationStack([StackEntry($0.id)] + firstTabChain(below: $0.id)) }
+    }
+
     /// The first tab of `id`, that tab's first tab, and so on: what a newly shown container selects.
     public func firstTabChain(below id: RouteID) -> [StackEntry] {
         var chain: [StackEntry] = []

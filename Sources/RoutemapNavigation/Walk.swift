@@ -90,7 +90,7 @@ struct Walk<Context> {
     mutating func refresh(_ entry: StackEntry) throws {
         let route = try navigator.route(entry.route)
         steps.append(
-            Step(op: client.performs(.refresh) ? .refresh : .replace, route: route.id, animated: false, screen: try screen(for: route)))
+            Step(op: client.operation(.refresh), route: route.id, animated: false, screen: try screen(for: route)))
     }
 
     /// New content for `route`, on screen already.
