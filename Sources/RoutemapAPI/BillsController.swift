@@ -28,7 +28,7 @@ struct BillsController {
     @Sendable func createBill(_ request: Request) throws -> Response {
         let device = try request.device()
         let client = try supported(request, [POSRoute.bill], [.replace])
-        _ = try RequestBody(request, allowed: [], emptyAllowed: true)
+        let body = try RequestBody(request, allowed: [], emptyAllowed: true)
         let key = try api.idempotency.key(of: request, required: false)
         let answer = { @Sendable (bill: Bill) throws -> Response in
             .json(
@@ -37,7 +37,7 @@ struct BillsController {
         }
         return try api.idempotency.whileClaimed(key, device: device) {
             try respond(
-                try till.openBill(device: device, idempotency: record(key, request, device, answer)), answer)
+                try till.openBill(device: device, idempotency: record(key, request, body, device, answer)), answer)
         }
     }
 
@@ -76,7 +76,7 @@ struct BillsController {
     @Sendable func checkout(_ request: Request) throws -> Response {
         let device = try request.device()
         let client = try supported(request, [POSRoute.bill, POSRoute.orderSummary], [.replace, .present])
-        _ = try RequestBody(request, allowed: [], emptyAllowed: true)
+        let body = try RequestBody(request, allowed: [], emptyAllowed: true)
         let billId = try request.parameter("billId")
         let key = try api.idempotency.key(of: request, required: false)
         let answer = { @Sendable (bill: Bill) throws -> Response in
@@ -84,7 +84,7 @@ struct BillsController {
             return .json(try billAndSteps(bill, [replaceBill(bill, device, client)] + summary))
         }
         return try api.idempotency.whileClaimed(key, device: device) {
-            try respond(try till.checkout(billId: billId, device: device, idempotency: record(key, request, device, answer)), answer)
+            try respond(try till.checkout(billId: billId, device: device, idempotency: record(key, request, body, device, answer)), answer)
         }
     }
 
@@ -119,7 +119,7 @@ struct BillsController {
             ])
         }
         return try api.idempotency.whileClaimed(key, device: device) {
-            try respond(try till.pay(billId: billId, device: device, payment, idempotency: record(key, request, device, answer)), answer)
+            try respond(try till.pay(billId: billId, device: device, payment, idempotency: record(key, request, body, device, answer)), answer)
         }
     }
 
@@ -132,10 +132,10 @@ struct BillsController {
     /// How to record the answer under `key` (none without a key): a success as `answer` builds
     /// it, a state conflict as its problem.
     private func record<Outcome>(
-        _ key: String?, _ request: Request, _ device: String, _ answer: @escaping @Sendable (Outcome) throws -> Response
+        _ key: String?, _ request: Request, _ body: RequestBody, _ device: String, _ answer: @escaping @Sendable (Outcome) throws -> Response
     ) -> IdempotencyKey<Outcome>? {
         guard let key else { return nil }
-        return IdempotencyKey(key: key, fingerprint: Idempotency.fingerprint(of: request)) { outcome in
+        return IdempotencyKey(key: key, fingerprint: Idempotency.fingerprint(of: request, body: body)) { outcome in
             let response: Response
             switch outcome {
             case .success(let value): response = try answer(value)

@@ -43,13 +43,11 @@ final class Idempotency: Sendable {
         return try body()
     }
 
-    /// What identifies a request for its key: method, path and body with object members in
-    /// sorted order (so member order and whitespace do not matter), hashed.
-    static func fingerprint(of request: Request) -> String {
-        var text = Array("\(request.method.rawValue) \(request.path)\n".utf8)
-        if !request.body.isEmpty, let body = try? JSON.parse(request.body) {
-            text += body.canonical.encoded()
-        }
+    /// What identifies a request for its key: method, path and the body the handler already
+    /// read, with object members in sorted order (so member order and whitespace do not
+    /// matter), hashed.
+    static func fingerprint(of request: Request, body: RequestBody) -> String {
+        let text = Array("\(request.method.rawValue) \(request.path)\n".utf8) + body.json.canonical.encoded()
         return SHA256.hash(data: text).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 

@@ -27,11 +27,9 @@ final class RateLimiter: Sendable {
         let now = clock()
         return buckets.withLock { buckets in
             if buckets.count >= Self.maxKeys, buckets[key] == nil { buckets.removeAll(keepingCapacity: true) }
-            var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
-            bucket.tokens = min(burst, bucket.tokens + (now - bucket.updated) * rate)
-            bucket.updated = now
+            var bucket = refilled(buckets[key], at: now)
             defer { buckets[key] = bucket }
-            guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))) }
+            if let wait = wait(for: bucket) { return wait }
             bucket.tokens -= 1
             return nil
         }
@@ -41,9 +39,18 @@ final class RateLimiter: Sendable {
     func wouldRefuse(_ key: String) -> Int? {
         let now = clock()
         return buckets.withLock { buckets in
-            guard let bucket = buckets[key] else { return nil }
-            let tokens = min(burst, bucket.tokens + (now - bucket.updated) * rate)
-            return tokens >= 1 ? nil : max(1, Int(((1 - tokens) / rate).rounded(.up)))
+            wait(for: refilled(buckets[key], at: now))
         }
+    }
+
+    /// `bucket` (a full one for a new key) with what it regained since it was last used.
+    private func refilled(_ bucket: Bucket?, at now: Double) -> Bucket {
+        guard let bucket else { return Bucket(tokens: burst, updated: now) }
+        return Bucket(tokens: min(burst, bucket.tokens + (now - bucket.updated) * rate), updated: now)
+    }
+
+    /// Whole seconds until `bucket` holds a token; `nil` when it holds one now.
+    private func wait(for bucket: Bucket) -> Int? {
+        bucket.tokens >= 1 ? nil : max(1, Int(((1 - bucket.tokens) / rate).rounded(.up)))
     }
 }

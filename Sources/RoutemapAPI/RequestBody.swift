@@ -82,6 +82,9 @@ struct RequestBody {
         return value
     }
 
+    /// The whole body (`{}` for an allowed empty one).
+    var json: JSON { .object(object) }
+
     /// The raw member, `nil` when absent or `null`, for members whose shape varies.
     func value(_ name: String) -> JSON? {
         guard let value = object[name], !value.isNull else { return nil }
