@@ -76,13 +76,13 @@ let package = Package(
         // the routemap binary. Not part of any product.
         .target(
             name: "RoutemapTestSupport",
-            dependencies: ["RoutemapJSON"],
+            dependencies: ["RoutemapJSON", "RoutemapDomain"],
             path: "Tests/RoutemapTestSupport"
         ),
         .testTarget(name: "RoutemapJSONTests", dependencies: ["RoutemapJSON"]),
         .testTarget(name: "RoutemapHTTPTests", dependencies: ["RoutemapHTTP", "RoutemapJSON", "RoutemapTestSupport"]),
-        .testTarget(name: "RoutemapDomainTests", dependencies: ["RoutemapDomain"]),
-        .testTarget(name: "RoutemapStorageTests", dependencies: ["RoutemapStorage", "RoutemapDomain"]),
+        .testTarget(name: "RoutemapDomainTests", dependencies: ["RoutemapDomain", "RoutemapTestSupport"]),
+        .testTarget(name: "RoutemapStorageTests", dependencies: ["RoutemapStorage", "RoutemapDomain", "RoutemapTestSupport"]),
         .testTarget(name: "RoutemapNavigationTests", dependencies: ["RoutemapNavigation", "RoutemapJSON"]),
         .testTarget(
             name: "RoutemapEndToEndTests",

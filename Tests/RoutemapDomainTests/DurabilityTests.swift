@@ -1,5 +1,6 @@
 import Foundation
 import RoutemapDomain
+import RoutemapTestSupport
 import Testing
 
 @Suite("Which writes ask for full durability")

@@ -1,5 +1,6 @@
 import Foundation
 import RoutemapDomain
+import RoutemapTestSupport
 import Testing
 
 @Suite("Idempotency keys: the answer recorded with the effect, replayed for 24 hours")

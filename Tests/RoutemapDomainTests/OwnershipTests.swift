@@ -1,5 +1,6 @@
 import Foundation
 import RoutemapDomain
+import RoutemapTestSupport
 import Testing
 
 @Suite("A bill belongs to the device that opened it")

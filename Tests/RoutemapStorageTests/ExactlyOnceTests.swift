@@ -1,5 +1,6 @@
 import Foundation
 import RoutemapDomain
+import RoutemapTestSupport
 @testable import RoutemapStorage
 import Testing
 
