@@ -13,6 +13,7 @@ public struct Till: Sendable {
     public let limits: BillLimits
     private let store: any POSStore
     private let now: @Sendable () -> Date
+    private let keyExpiry = KeyExpirySchedule()
 
     /// - Parameter now: the clock, for bills' and payments' timestamps (kept to the millisecond).
     public init(
@@ -177,7 +178,7 @@ public struct Till: Sendable {
     /// in the last 24 hours replays its recorded answer (or throws `idempotencyKeyReused` for a
     /// different request); else `body` runs, and its outcome — or a state conflict it throws —
     /// is recorded under the key in the same transaction, so the record survives exactly when
-    /// the effect does.
+    /// the effect does. Recording also deletes expired keys, at most once a minute.
     private func write<Input, Outcome: Sendable>(
         device: String, durability: Durability, idempotency: IdempotencyKey<Outcome>?,
         load: (any POSTransaction) throws -> Input, _ body: (any POSTransaction, Input) throws -> Outcome
@@ -201,7 +202,9 @@ public struct Till: Sendable {
             }
             var recorded: RecordedResponse?
             if let answer = try idempotency.record(outcome) {
-                try transaction.deleteRecordedResponses(before: now.addingTimeInterval(-IdempotencyKey<Outcome>.lifetime))
+                if keyExpiry.isDue(at: now) {
+                    try transaction.deleteRecordedResponses(before: now.addingTimeInterval(-IdempotencyKey<Outcome>.lifetime))
+                }
                 recorded = RecordedResponse(
                     deviceId: device, key: idempotency.key, fingerprint: idempotency.fingerprint, status: answer.status,
                     body: answer.body, location: answer.location, createdAt: now)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RoutemapDomain
+import Synchronization
 
 /// The ``POSStore`` on one SQLite file, through a GRDB `DatabasePool`: WAL mode, so reads run
 /// in parallel with each other and with the one writer.
@@ -8,6 +9,12 @@ import RoutemapDomain
 /// Every connection has foreign keys on, a busy timeout and `synchronous = NORMAL` (a commit
 /// survives a process crash; the last commits may be lost on power loss, in exchange for about
 /// ten times the commit rate). Write transactions start with `BEGIN IMMEDIATE`.
+///
+/// Recently used bills are kept in memory (``BillCache``), and the menu is read once when the
+/// store opens (it changes only through migrations). Every write starts from the committed
+/// state, even when another process writes the same file (the cache is dropped when
+/// `PRAGMA data_version` says so); reads outside a write may lag another process's writes.
+/// Run one `routemap serve` per database file.
 public final class SQLiteStore: POSStore {
     /// The database file.
     public let path: String
@@ -15,6 +22,11 @@ public final class SQLiteStore: POSStore {
     /// database was already up to date).
     public let appliedMigrationIDs: [String]
     private let pool: DatabasePool
+    let cache = BillCache()
+    /// The writer connection's `PRAGMA data_version` at its last write transaction.
+    private let lastDataVersion = Atomic<Int>(-1)
+    /// The menu by id, for the writes that look items up.
+    private let menuById: [String: MenuItem]
 
     /// Opens (creating if missing) the database at `path` and applies the `migrations` it has
     /// not applied yet, in order, each in its own transaction, recording each.
@@ -39,6 +51,10 @@ public final class SQLiteStore: POSStore {
         self.path = path
         self.pool = pool
         self.appliedMigrationIDs = try Self.apply(migrations, to: pool)
+        let menu = try StorageError.wrapping("reading the menu") {
+            try pool.read { try SQLiteTransaction(database: $0).menuItems() }
+        }
+        self.menuById = Dictionary(menu.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Opens the database at `path`, applies its pending `migrations`, checkpoints and closes it,
@@ -67,11 +83,19 @@ public final class SQLiteStore: POSStore {
     }
 
     public func bill(id: String) throws -> Bill? {
-        try read("reading bill \(id)") { try $0.bill(id: id) }
+        if let bill = cache.bill(id: id) { return bill }
+        let generation = cache.generation
+        let bill = try read("reading bill \(id)") { try $0.bill(id: id) }
+        if let bill { cache.remember(.bill(bill), readAt: generation) }
+        return bill
     }
 
     public func newestUnpaidBill(deviceId: String) throws -> Bill? {
-        try read("reading the newest unpaid bill") { try $0.newestUnpaidBill(deviceId: deviceId) }
+        if let known = cache.currentBill(deviceId: deviceId) { return known }
+        let generation = cache.generation
+        let bill = try read("reading the newest unpaid bill") { try $0.newestUnpaidBill(deviceId: deviceId) }
+        cache.remember(.current(deviceId: deviceId, bill), readAt: generation)
+        return bill
     }
 
     public func device(tokenDigest: [UInt8]) throws -> Device? {
@@ -85,17 +109,18 @@ public final class SQLiteStore: POSStore {
     /// ``StorageError/database(operation:underlying:)``.
     public func write<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T {
         do {
-            guard durability == .full else {
-                return try pool.write { database in try body(SQLiteTransaction(database: database)) }
-            }
             return try pool.writeWithoutTransaction { database in
-                try database.execute(sql: "PRAGMA synchronous = FULL")
-                defer { try? database.execute(sql: "PRAGMA synchronous = NORMAL") }
+                if durability == .full { try database.execute(sql: "PRAGMA synchronous = FULL") }
+                defer { if durability == .full { try? database.execute(sql: "PRAGMA synchronous = NORMAL") } }
+                let changes = BillChanges()
                 var result: T?
                 try database.inTransaction(.immediate) {
-                    result = try body(SQLiteTransaction(database: database))
+                    try forgetOthersWrites(database)
+                    result = try body(SQLiteTransaction(database: database, writing: writing(changes)))
                     return .commit
                 }
+                // Committed: before the next write starts, the cache learns what this one did.
+                cache.apply(changes)
                 return result!
             }
         } catch let error as DatabaseError {
@@ -118,10 +143,24 @@ public final class SQLiteStore: POSStore {
         }
     }
 
-    /// Runs `body` on the writer connection, outside any transaction.
+    /// Runs `body` on the writer connection, outside any transaction. The bill cache is
+    /// emptied afterwards: `body` may have changed anything.
     func onWriter<T>(_ operation: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
-        try StorageError.wrapping(operation()) {
+        defer { cache.removeAll() }
+        return try StorageError.wrapping(operation()) {
             try pool.writeWithoutTransaction(body)
         }
+    }
+
+    /// Empties the bill cache if another connection (another process, or another store on the
+    /// same file) committed since this writer's last transaction: so writes always start from
+    /// the committed state. Call it first thing in a write transaction.
+    private func forgetOthersWrites(_ database: Database) throws {
+        let version = try Int.fetchOne(database.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+        if lastDataVersion.exchange(version, ordering: .relaxed) != version { cache.removeAll() }
+    }
+
+    private func writing(_ changes: BillChanges) -> SQLiteTransaction.Writing {
+        SQLiteTransaction.Writing(changes: changes, cache: cache, menu: menuById)
     }
 }

@@ -7,12 +7,26 @@ import RoutemapDomain
 ///
 /// Valid only while the GRDB closure that provided `database` runs. Hot queries use GRDB's
 /// per-connection statement cache: compiling SQL (and GRDB's authorizer pass over it) cost more
-/// than running it (BENCHMARKS.md).
+/// than running it (BENCHMARKS.md). In a write, bills come from what the transaction already
+/// read or wrote, then from the store's ``BillCache``, and only then from SQL.
 struct SQLiteTransaction: POSTransaction {
+    /// What a write transaction has besides its connection.
+    struct Writing {
+        /// The bills this transaction read and wrote.
+        let changes: BillChanges
+        /// The committed bills in memory.
+        let cache: BillCache
+        /// The menu, by id (it changes only through migrations).
+        let menu: [String: MenuItem]
+    }
+
     let database: Database
+    /// `nil` in a read transaction.
+    var writing: Writing? = nil
 
     func menuItem(id: String) throws -> MenuItem? {
-        try StorageError.wrapping("reading menu item \(id)") {
+        if let menu = writing?.menu { return menu[id] }
+        return try StorageError.wrapping("reading menu item \(id)") {
             try MenuItemRow.fetchOne(database.cachedStatement(sql: "SELECT * FROM menu_items WHERE id = ?"), arguments: [id])?.menuItem()
         }
     }
@@ -25,18 +39,27 @@ struct SQLiteTransaction: POSTransaction {
     }
 
     func bill(id: String) throws -> Bill? {
-        try StorageError.wrapping("reading bill \(id)") {
+        if let writing, let bill = writing.changes.bill(id: id) ?? writing.cache.bill(id: id) { return bill }
+        let bill = try StorageError.wrapping("reading bill \(id)") { () throws -> Bill? in
             guard let row = try BillRow.fetchOne(database.cachedStatement(sql: "SELECT * FROM bills WHERE id = ?"), arguments: [id]) else {
                 return nil
             }
-            return try bill(row)
+            return try decodedBill(row)
         }
+        if let bill { writing?.changes.note(bill) }
+        return bill
     }
 
     func newestUnpaidBill(deviceId: String) throws -> Bill? {
-        try StorageError.wrapping("reading the newest unpaid bill") {
-            try BillRow.fetchOne(database.cachedStatement(sql: Self.newestUnpaidBillSQL), arguments: [deviceId]).map { try bill($0) }
+        if let writing, let known = try knownCurrentBill(deviceId: deviceId, writing) { return known }
+        let bill = try StorageError.wrapping("reading the newest unpaid bill") {
+            try BillRow.fetchOne(database.cachedStatement(sql: Self.newestUnpaidBillSQL), arguments: [deviceId]).map { try decodedBill($0) }
         }
+        if let changes = writing?.changes {
+            if let bill { changes.note(bill) }
+            changes.note(current: .known(bill.map { .bill($0.id) } ?? .none), deviceId: deviceId)
+        }
+        return bill
     }
 
     func device(tokenDigest: [UInt8]) throws -> Device? {
@@ -75,13 +98,35 @@ struct SQLiteTransaction: POSTransaction {
 
     func insert(_ bill: Bill) throws {
         try StorageError.wrapping("inserting bill \(bill.id)") {
-            try BillRow(bill, updatedAt: Date()).insert(database)
-            try insertLines(of: bill)
+            let row = BillRow(bill, updatedAt: Date())
+            try database.cachedStatement(
+                sql: """
+                    INSERT INTO bills
+                    (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at, updated_at, device_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [
+                row.id, row.status, row.currency, row.taxRateBasisPoints, row.subtotalMinor, row.taxMinor, row.totalMinor,
+                row.version, row.createdAt, row.updatedAt, row.deviceId,
+            ])
+            try insertLines(of: bill, from: 0)
+        }
+        guard let writing else { return }
+        writing.changes.note(bill)
+        if let deviceId = bill.deviceId, bill.status != .paid {
+            // The newest unpaid bill, unless one known to be newer exists (the clock went back).
+            switch try? knownCurrentBill(deviceId: deviceId, writing) {
+            case let current?? where current.createdAt > bill.createdAt: break
+            case .some: writing.changes.note(current: .known(.bill(bill.id)), deviceId: deviceId)
+            case nil: break  // unknown stays unknown
+            }
         }
     }
 
     func update(_ bill: Bill) throws {
+        let previous = writing.flatMap { $0.changes.bill(id: bill.id) ?? $0.cache.bill(id: bill.id) }
         try StorageError.wrapping("updating bill \(bill.id)") {
+            if let previous, previous.version >= bill.version { throw StorageError.staleBill(id: bill.id, version: bill.version) }
             let row = BillRow(bill, updatedAt: Date())
             // Only over an older version: a stale copy of the bill must not overwrite a newer one.
             try database.cachedStatement(
@@ -94,9 +139,13 @@ struct SQLiteTransaction: POSTransaction {
                 row.status, row.subtotalMinor, row.taxMinor, row.totalMinor, row.version, row.updatedAt, row.id, row.version,
             ])
             guard database.changesCount == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
-            // At most 100 small rows: rewriting them all is simpler than diffing and as fast.
-            try database.cachedStatement(sql: "DELETE FROM bill_lines WHERE bill_id = ?").execute(arguments: [bill.id])
-            try insertLines(of: bill)
+            try updateLines(of: bill, previous: previous)
+        }
+        guard let writing else { return }
+        writing.changes.note(bill)
+        if bill.status == .paid, let deviceId = bill.deviceId {
+            // Its device's current bill is now an older unpaid one, or none: unknown without a query.
+            writing.changes.note(current: .unknown, deviceId: deviceId)
         }
     }
 
@@ -125,15 +174,52 @@ struct SQLiteTransaction: POSTransaction {
 
     // MARK: Helpers
 
-    private func bill(_ row: BillRow) throws -> Bill {
+    private func decodedBill(_ row: BillRow) throws -> Bill {
         let lines = try BillLineRow.fetchAll(
             database.cachedStatement(sql: "SELECT * FROM bill_lines WHERE bill_id = ? ORDER BY position"), arguments: [row.id])
         return try row.bill(lines: lines)
     }
 
-    private func insertLines(of bill: Bill) throws {
-        for (position, line) in bill.lines.enumerated() {
-            try BillLineRow(line, billId: bill.id, position: position).insert(database)
+    /// Writes the lines of `bill` that differ from `previous` (its stored state, when known).
+    /// Positions stay 0, 1, 2...: the common edits (a line added at the end, a quantity changed)
+    /// touch one row; a removal rewrites the lines.
+    private func updateLines(of bill: Bill, previous: Bill?) throws {
+        guard let previous, previous.lines.count <= bill.lines.count,
+            zip(previous.lines, bill.lines).allSatisfy({ $0.lineId == $1.lineId })
+        else {
+            try database.cachedStatement(sql: "DELETE FROM bill_lines WHERE bill_id = ?").execute(arguments: [bill.id])
+            try insertLines(of: bill, from: 0)
+            return
+        }
+        for (old, new) in zip(previous.lines, bill.lines) where old != new {
+            try database.cachedStatement(sql: "UPDATE bill_lines SET quantity = ? WHERE line_id = ?").execute(arguments: [
+                new.quantity, new.lineId,
+            ])
+        }
+        try insertLines(of: bill, from: previous.lines.count)
+    }
+
+    /// Inserts the lines of `bill` from index `start` on, at their index as position.
+    private func insertLines(of bill: Bill, from start: Int) throws {
+        for position in bill.lines.indices.dropFirst(start) {
+            let line = bill.lines[position]
+            try database.cachedStatement(
+                sql: """
+                    INSERT INTO bill_lines (line_id, bill_id, menu_item_id, name, quantity, unit_price_minor, position)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [line.lineId, bill.id, line.menuItemId, line.name, line.quantity, line.unitPriceMinor, position])
+        }
+    }
+
+    /// The device's current bill as the transaction or the cache knows it: `nil` if unknown,
+    /// `.some(nil)` if it has none.
+    private func knownCurrentBill(deviceId: String, _ writing: Writing) throws -> Bill?? {
+        switch writing.changes.currentChange(deviceId: deviceId) {
+        case .known(.none)?: return .some(nil)
+        case .known(.bill(let id))?: return try bill(id: id).map { .some($0) }
+        case .unknown?: return nil
+        case nil: return writing.cache.currentBill(deviceId: deviceId)
         }
     }
 }

@@ -1,0 +1,123 @@
+import RoutemapDomain
+import Synchronization
+
+/// The committed state of recently used bills, kept in memory so that the hot reads (a bill by
+/// id, a device's current bill) and the load at the start of each write skip SQL.
+///
+/// It holds only what a committed transaction wrote or read, so it never shows a change that
+/// was rolled back. It is right only while this process is the database's one writer: a
+/// second process writing the same file would not be seen (see ``SQLiteStore``).
+///
+/// Readers that miss go to the database and may offer what they read back with
+/// ``remember(_:readAt:)``; a `generation` taken before the read rejects an offer that a commit
+/// may have made stale in the meantime.
+final class BillCache: Sendable {
+    /// What is known of a device's current bill (its newest bill not yet paid).
+    enum Current: Sendable, Equatable {
+        /// The bill with this id.
+        case bill(String)
+        /// The device has no unpaid bill.
+        case none
+    }
+
+    /// One thing a reader learnt from the database.
+    enum Reading: Sendable {
+        case bill(Bill)
+        case current(deviceId: String, Bill?)
+    }
+
+    private struct State {
+        var bills: [String: Bill] = [:]
+        var current: [String: Current] = [:]
+        /// Counts commits, so a reader can tell whether one happened during its read.
+        var generation: UInt64 = 0
+    }
+
+    /// At most this many bills and this many devices' current bills are kept; beyond, arbitrary
+    /// entries make room (a miss only costs a query).
+    let capacity: Int
+    private let state = Mutex(State())
+
+    init(capacity: Int = 4096) {
+        self.capacity = capacity
+    }
+
+    /// The committed bill with `id`, if cached.
+    func bill(id: String) -> Bill? {
+        state.withLock { $0.bills[id] }
+    }
+
+    /// The current bill of `deviceId`: `nil` if not cached, `.some(nil)` if it has none.
+    func currentBill(deviceId: String) -> Bill?? {
+        state.withLock { state in
+            switch state.current[deviceId] {
+            case nil: return nil
+            case .none?: return .some(nil)
+            case .bill(let id)?: return state.bills[id].map { .some($0) }
+            }
+        }
+    }
+
+    /// The generation to pass to ``remember(_:readAt:)``: take it before reading.
+    var generation: UInt64 {
+        state.withLock { $0.generation }
+    }
+
+    /// Keeps what a reader read, unless a commit happened since it took `generation`.
+    func remember(_ reading: Reading, readAt generation: UInt64) {
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            switch reading {
+            case .bill(let bill):
+                Self.keep(bill, in: &state, capacity: capacity)
+            case .current(let deviceId, let bill):
+                if let bill { Self.keep(bill, in: &state, capacity: capacity) }
+                Self.set(deviceId, bill.map { .bill($0.id) } ?? Current.none, in: &state, capacity: capacity)
+            }
+        }
+    }
+
+    /// Applies what a transaction committed (call it after the commit, before the next write).
+    func apply(_ changes: BillChanges) {
+        state.withLock { state in
+            state.generation &+= 1
+            for bill in changes.bills.values {
+                if bill.status == .paid {
+                    // Rarely read again: keep the room for bills in use.
+                    state.bills[bill.id] = nil
+                } else {
+                    Self.keep(bill, in: &state, capacity: capacity)
+                }
+            }
+            for (deviceId, change) in changes.current {
+                switch change {
+                case .known(let current): Self.set(deviceId, current, in: &state, capacity: capacity)
+                case .unknown: state.current[deviceId] = nil
+                }
+            }
+        }
+    }
+
+    /// Forgets everything: after a write this cache did not see.
+    func removeAll() {
+        state.withLock { state in
+            state.generation &+= 1
+            state.bills.removeAll()
+            state.current.removeAll()
+        }
+    }
+
+    private static func keep(_ bill: Bill, in state: inout State, capacity: Int) {
+        if state.bills[bill.id] == nil, state.bills.count >= capacity, let victim = state.bills.first?.key {
+            state.bills[victim] = nil
+        }
+        state.bills[bill.id] = bill
+    }
+
+    private static func set(_ deviceId: String, _ current: Current, in state: inout State, capacity: Int) {
+        if state.current[deviceId] == nil, state.current.count >= capacity, let victim = state.current.first?.key {
+            state.current[victim] = nil
+        }
+        state.current[deviceId] = current
+    }
+}
