@@ -5,8 +5,19 @@ import RoutemapNavigation
 
 /// `GET /v1/launch`: the whole initial UI for the current bill, with the order summary on top
 /// when that bill is checked out, and the client's stack after it.
+///
+/// The answer depends only on the bill (its id and version; the bill belongs to the device)
+/// and on the client's capabilities: the registry and the menu change only with a restart. So
+/// it is built once per bill version and client kind, then sent from ``answers``.
 struct LaunchController {
+    struct AnswerKey: Hashable, Sendable {
+        let billId: String
+        let billVersion: Int
+        let client: ClientCapabilities
+    }
+
     let api: API
+    let answers = AnswerCache<AnswerKey>(capacity: 4096)
 
     func register(on router: inout Router) {
         router.get("/v1/launch", use: launch)
@@ -16,6 +27,14 @@ struct LaunchController {
         let client = try request.clientCapabilities()
         let device = try request.device()
         let bill = try api.till.currentBill(device: device)
+        let body = try answers.answer(for: AnswerKey(billId: bill.id, billVersion: bill.version, client: client)) {
+            try answer(bill, device: device, client: client).encoded()
+        }
+        return Response(status: .ok, headers: ["Content-Type": "application/json"], body: body)
+    }
+
+    /// The whole launch answer for `bill`.
+    private func answer(_ bill: Bill, device: String, client: ClientCapabilities) throws -> JSON {
         let context = api.screenContext(device, bill)
         let inputs = [POSInput.billId: bill.id]
         var navigation = try api.navigator.launch(inputs: inputs, context: context, client: client)
@@ -25,6 +44,6 @@ struct LaunchController {
                 client: client, animated: false)
             navigation = Navigation(steps: navigation.steps + summary.steps, stack: summary.stack)
         }
-        return .json(["navigation": navigation.steps.json, "stack": navigation.stack.json])
+        return ["navigation": navigation.steps.json, "stack": navigation.stack.json]
     }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import RoutemapDomain
+@testable import RoutemapStorage
+import Testing
+
+/// The in-memory bills never disagree with the file: what a store serves from memory is what a
+/// fresh store (no cache) reads from SQL.
+@Suite("Bill cache")
+struct BillCacheTests {
+    /// A store on the same file with nothing cached.
+    private func fresh(_ database: TestDatabase) throws -> SQLiteStore {
+        try SQLiteStore(path: database.path, migrations: try StorageFixtures.migrations())
+    }
+
+    @Test("every kind of line edit is written to the file as the cached bill shows it")
+    func lineEdits() throws {
+        let database = try TestDatabase()
+        let device = database.device
+        let till = database.till()
+        let bill = try till.openBill(device: device)
+        var latest = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
+        latest = try till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 2)
+        latest = try till.addItem(billId: bill.id, device: device, menuItemId: "bagel", quantity: 1)
+        let croissant = latest.lines[1].lineId
+        latest = try till.setQuantity(billId: bill.id, device: device, lineId: croissant, quantity: 5)
+        latest = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
+        #expect(try fresh(database).bill(id: bill.id) == latest)
+
+        // A removal in the middle, then an addition at the end.
+        latest = try till.removeLine(billId: bill.id, device: device, lineId: croissant)
+        latest = try till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
+        #expect(latest.lines.map(\.menuItemId) == ["latte", "bagel", "croissant"])
+        #expect(try till.bill(id: bill.id, device: device) == latest)
+        #expect(try fresh(database).bill(id: bill.id) == latest)
+    }
+
+    @Test("the current bill follows opening, paying and the next bill, as SQL finds it")
+    func currentBill() throws {
+        let database = try TestDatabase()
+        let device = database.device
+        let till = database.till()
+        let first = try till.currentBill(device: device)
+        #expect(try database.store.newestUnpaidBill(deviceId: device) == first)
+        let second = try till.openBill(device: device)
+        #expect(try database.store.newestUnpaidBill(deviceId: device) == second)
+        #expect(try fresh(database).newestUnpaidBill(deviceId: device) == second)
+
+        _ = try till.addItem(billId: second.id, device: device, menuItemId: "latte", quantity: 1)
+        let checkedOut = try till.checkout(billId: second.id, device: device)
+        let outcome = try till.pay(billId: second.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
+        #expect(try database.store.newestUnpaidBill(deviceId: device) == outcome.nextBill)
+        #expect(try fresh(database).newestUnpaidBill(deviceId: device) == outcome.nextBill)
+        #expect(try database.store.bill(id: second.id)?.status == .paid)
+    }
+
+    @Test("a write that throws leaves nothing of itself in memory")
+    func rollback() throws {
+        let database = try TestDatabase()
+        let device = database.device
+        let till = database.till()
+        let bill = try till.addItem(billId: try till.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
+        struct Abort: Error {}
+        #expect(throws: Abort.self) {
+            try database.store.write { transaction in
+                var changed = try #require(try transaction.bill(id: bill.id))
+                try changed.checkout()
+                try transaction.update(changed)
+                try transaction.insert(try Bill(id: "bill_rolledback", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date(), deviceId: device))
+                throw Abort()
+            }
+        }
+        #expect(try database.store.bill(id: bill.id) == bill)
+        #expect(try database.store.bill(id: "bill_rolledback") == nil)
+        #expect(try database.store.newestUnpaidBill(deviceId: device) == bill)
+    }
+
+    @Test("a write by another store on the file is seen by this store's next write")
+    func otherWriter() throws {
+        let database = try TestDatabase()
+        let device = database.device
+        let till = database.till()
+        let bill = try till.addItem(billId: try till.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
+        let other = Till(store: try fresh(database), taxRate: StorageFixtures.rate875, currency: .usd)
+        let theirs = try other.addItem(billId: bill.id, device: device, menuItemId: "bagel", quantity: 1)
+        // This store's cache still holds version 2; its next write must start from version 3.
+        let ours = try till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
+        #expect(ours.version == theirs.version + 1)
+        #expect(ours.lines.map(\.menuItemId) == ["latte", "bagel", "croissant"])
+        #expect(try fresh(database).bill(id: bill.id) == ours)
+    }
+
+    @Test("beyond its capacity the cache forgets arbitrary bills, and reads still find them")
+    func capacity() throws {
+        let cache = BillCache(capacity: 2)
+        let bills = try (0..<3).map { try Bill(id: "bill_\($0)", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date()) }
+        for bill in bills { cache.remember(.bill(bill), readAt: cache.generation) }
+        #expect(bills.compactMap { cache.bill(id: $0.id) }.count == 2)
+        #expect(cache.bill(id: "bill_2") == bills[2])
+
+        // An offer read before a commit (or a reset) is refused: it may be stale.
+        cache.removeAll()
+        var generation = cache.generation
+        cache.apply(BillChanges())
+        cache.remember(.bill(bills[0]), readAt: generation)
+        #expect(cache.bill(id: "bill_0") == nil)
+        generation = cache.generation
+        cache.removeAll()
+        cache.remember(.current(deviceId: "dev", bills[1]), readAt: generation)
+        #expect(cache.currentBill(deviceId: "dev") == nil)
+        cache.remember(.current(deviceId: "dev", bills[1]), readAt: cache.generation)
+        #expect(cache.currentBill(deviceId: "dev") == .some(bills[1]))
+    }
+}
