@@ -23,6 +23,7 @@ public final class SQLiteStore: POSStore {
     public let appliedMigrationIDs: [String]
     private let pool: DatabasePool
     let cache = BillCache()
+    let writes = WriteQueue()
     /// The writer connection's `PRAGMA data_version` at its last write transaction.
     private let lastDataVersion = Atomic<Int>(-1)
     /// The menu by id, for the writes that look items up.
@@ -102,29 +103,74 @@ public final class SQLiteStore: POSStore {
         try read("looking up a device token") { try $0.device(tokenDigest: tokenDigest) }
     }
 
-    /// Runs `body` in one `BEGIN IMMEDIATE` transaction, committed if `body` returns and rolled
-    /// back if it throws. `full` durability switches the writer to `synchronous = FULL` for this
-    /// transaction only (the WAL is synced at its commit), then back to `NORMAL`. Errors from
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction, committed if `body` returns and rolled
+    /// back if it throws. Transactions that arrive while another runs are committed together
+    /// (``WriteQueue``), each in a savepoint of its own; `full` durability switches the writer
+    /// to `synchronous = FULL` for the commit of its batch, then back to `NORMAL`. Errors from
     /// `body` come out unchanged; GRDB's own (begin, commit) come out as
     /// ``StorageError/database(operation:underlying:)``.
     public func write<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T {
+        try withoutActuallyEscaping(body) { body in
+            // The job runs while this call waits for it, so `body` does not outlive the call.
+            var result: T?
+            let job = WriteQueue.Job(needsFullSync: durability == .full) { transaction in result = try body(transaction) }
+            writes.perform(job, execute: execute)
+            if let failure = job.failure {
+                if let error = failure as? DatabaseError { throw StorageError.database(operation: "a write transaction", underlying: error) }
+                throw failure
+            }
+            return result!
+        }
+    }
+
+    /// Runs a batch of write transactions as one SQLite transaction, recording in each job
+    /// whether it failed; the bill cache learns what committed.
+    private func execute(_ batch: WriteQueue.Batch) {
         do {
-            return try pool.writeWithoutTransaction { database in
-                if durability == .full { try database.execute(sql: "PRAGMA synchronous = FULL") }
-                defer { if durability == .full { try? database.execute(sql: "PRAGMA synchronous = NORMAL") } }
+            try pool.writeWithoutTransaction { database in
+                let full = batch.needsFullSync
+                if full { try database.cachedStatement(sql: "PRAGMA synchronous = FULL").execute() }
+                defer { if full { try? database.cachedStatement(sql: "PRAGMA synchronous = NORMAL").execute() } }
                 let changes = BillChanges()
-                var result: T?
                 try database.inTransaction(.immediate) {
                     try forgetOthersWrites(database)
-                    result = try body(SQLiteTransaction(database: database, writing: writing(changes)))
+                    guard batch.jobs.count > 1 else {
+                        let job = batch.jobs[0]
+                        do {
+                            try job.run(SQLiteTransaction(database: database, writing: writing(changes)))
+                            return .commit
+                        } catch {
+                            job.failure = error
+                            return .rollback
+                        }
+                    }
+                    for job in batch.jobs {
+                        // An error that aborted the whole transaction fails the rest of the batch.
+                        guard database.isInsideTransaction else {
+                            job.failure = StorageError.database(
+                                operation: "a write transaction", underlying: DatabaseError(resultCode: .SQLITE_ABORT))
+                            continue
+                        }
+                        let own = BillChanges(parent: changes)
+                        do {
+                            try database.inSavepoint {
+                                try job.run(SQLiteTransaction(database: database, writing: writing(own)))
+                                return .commit
+                            }
+                            changes.absorb(own)
+                        } catch {
+                            job.failure = error
+                        }
+                    }
                     return .commit
                 }
-                // Committed: before the next write starts, the cache learns what this one did.
-                cache.apply(changes)
-                return result!
+                // Committed (unless its one job failed and rolled it back): before the next write
+                // starts, the cache learns what committed.
+                if batch.jobs.contains(where: { $0.failure == nil }) { cache.apply(changes) }
             }
-        } catch let error as DatabaseError {
-            throw StorageError.database(operation: "a write transaction", underlying: error)
+        } catch {
+            // Nothing of the batch committed.
+            for job in batch.jobs where job.failure == nil { job.failure = error }
         }
     }
 
