@@ -10,9 +10,16 @@ public enum Identifier {
         var generator = SystemRandomNumberGenerator()
         var characters = [UInt8]()
         characters.reserveCapacity(length)
-        for _ in 0..<length {
-            // `random(in:using:)` is unbiased: it rejects values that would favour some characters.
-            characters.append(alphabet[Int.random(in: 0..<alphabet.count, using: &generator)])
+        // Each call to the generator is a system call: take 8 random bytes at a time. A byte maps
+        // to a character only below 248 (4 × 62), so every character is equally likely.
+        let unbiasedLimit = UInt8(alphabet.count * (256 / alphabet.count))
+        while characters.count < length {
+            var bytes = generator.next()
+            for _ in 0..<8 where characters.count < length {
+                let byte = UInt8(truncatingIfNeeded: bytes)
+                bytes >>= 8
+                if byte < unbiasedLimit { characters.append(alphabet[Int(byte) % alphabet.count]) }
+            }
         }
         return prefix + String(decoding: characters, as: UTF8.self)
     }

@@ -108,16 +108,18 @@ final class BillCache: Sendable {
     }
 
     private static func keep(_ bill: Bill, in state: inout State, capacity: Int) {
-        if state.bills[bill.id] == nil, state.bills.count >= capacity, let victim = state.bills.first?.key {
+        if state.bills.updateValue(bill, forKey: bill.id) == nil, state.bills.count > capacity,
+            let victim = state.bills.first(where: { $0.key != bill.id })?.key
+        {
             state.bills[victim] = nil
         }
-        state.bills[bill.id] = bill
     }
 
     private static func set(_ deviceId: String, _ current: Current, in state: inout State, capacity: Int) {
-        if state.current[deviceId] == nil, state.current.count >= capacity, let victim = state.current.first?.key {
+        if state.current.updateValue(current, forKey: deviceId) == nil, state.current.count > capacity,
+            let victim = state.current.first(where: { $0.key != deviceId })?.key
+        {
             state.current[victim] = nil
         }
-        state.current[deviceId] = current
     }
 }

@@ -19,4 +19,16 @@ struct IdentifierTests {
         // 44 000 characters: every one of the 62 appears unless the generator is broken.
         #expect(Set(ids.joined()).count == 62)
     }
+
+    @Test("every character is equally likely (no modulo bias)")
+    func uniform() {
+        let characters = (0..<4_000).map { _ in Identifier.make(prefix: "") }.joined()
+        var counts: [Character: Int] = [:]
+        for character in characters { counts[character, default: 0] += 1 }
+        // 88 000 characters: about 1419 each, standard deviation about 37. A modulo-62 mapping of
+        // random bytes would give the first 8 characters 25% more (about 1760).
+        let mean = Double(characters.count) / 62
+        #expect(counts.count == 62)
+        #expect(counts.values.allSatisfy { abs(Double($0) - mean) < mean * 0.12 })
+    }
 }
