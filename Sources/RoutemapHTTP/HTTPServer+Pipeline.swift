@@ -99,9 +99,13 @@ extension HTTPServer {
         }
     }
 
-    /// Hands `response` to MHD (the body is copied). Header fields MHD refuses (line breaks
-    /// in a value...) are dropped and logged.
+    /// Hands `response` to MHD: its prepared copy as it is (`PreparedResponse`), else a new one
+    /// (the body is copied). Header fields MHD refuses (line breaks in a value...) are dropped
+    /// and logged.
     func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
+        if let handle = response.prepared?.handle, !shuttingDown.load(ordering: .relaxed) {
+            return MHD_queue_response(connection, UInt32(response.status.code), handle)
+        }
         var response = response
         if !(100...999).contains(response.status.code) {
             logger.error("handler answered an invalid status", metadata: ["status": "\(response.status.code)"])
