@@ -12,6 +12,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         self.fields = fields.map { (name: $0.0, value: $0.1) }
     }
 
+    /// Fields as they are, in order (no copy: the server's request heads).
+    init(fields: [Field]) {
+        self.fields = fields
+    }
+
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }

@@ -3,7 +3,8 @@ import CMicroHTTPD
 // The request pipeline the callbacks drive: read the head, take the body, answer.
 
 extension HTTPServer {
-    /// First call, headers in: reads method, path, headers, query and peer, and routes.
+    /// First call, headers in: reads method, path, headers, query and peer (as bytes: written
+    /// out only if asked for), and routes.
     func begin(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> RequestState {
         let methodText = method.flatMap { String(validatingCString: $0) }
         let pathText = url.flatMap { String(validatingCString: $0) }
@@ -17,7 +18,7 @@ extension HTTPServer {
             MHD_get_connection_values_n(connection, CMHD_HEADER_KIND, HTTPServer.collectField, $0)
         }
         if headers.invalid { state.badRequest = state.badRequest ?? "A header field is not valid UTF-8." }
-        state.headers = HTTPHeaders(headers.fields)
+        state.headers = HTTPHeaders(fields: headers.fields)
         if let conflict = HTTPServer.framingConflict(state.headers) {
             state.badRequest = state.badRequest ?? conflict
             state.answerEarly = true
@@ -32,10 +33,7 @@ extension HTTPServer {
             state.query[name] = value
         }
 
-        var address = [CChar](repeating: 0, count: 64)
-        if CMHD_client_address(connection, &address, address.count) == 0 {
-            state.remoteAddress = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
+        state.peer = PeerAddress(of: connection)
         if state.badRequest == nil {
             state.resolution = router.resolve(state.method, state.path)
         }
