@@ -59,7 +59,7 @@ struct RoutePattern: Sendable, Equatable {
             guard let part = Self.segment(of: path, at: start) else { return nil }
             switch segment {
             case .literal(let bytes):
-                guard bytes.elementsEqual(UnsafeBufferPointer(rebasing: path[part])) else { return nil }
+                guard Self.equal(bytes, path, part) else { return nil }
             case .capture:
                 captures = true
             }
@@ -86,6 +86,17 @@ struct RoutePattern: Sendable, Equatable {
         var end = start + 1
         while end < path.count, path[end] != slash { end += 1 }
         return end > start + 1 ? (start + 1)..<end : nil
+    }
+
+    /// Whether `path[part]` is `literal`. Lengths first: they tell most segments apart.
+    private static func equal(_ literal: [UInt8], _ path: UnsafeBufferPointer<UInt8>, _ part: Range<Int>) -> Bool {
+        guard literal.count == part.count else { return false }
+        var index = part.lowerBound
+        for byte in literal {
+            guard path[index] == byte else { return false }
+            index += 1
+        }
+        return true
     }
 
     private static let slash = UInt8(ascii: "/")
