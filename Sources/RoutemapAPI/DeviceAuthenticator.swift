@@ -11,7 +11,6 @@ import Synchronization
 final class DeviceAuthenticator: Sendable {
     private let directory: DeviceDirectory
     private let cache = Mutex<[String: String]>([:])
-    private static let openPaths: Set<String> = ["/healthz", "/v1/devices"]
     private static let cacheLimit = 100_000
 
     init(directory: DeviceDirectory) {
@@ -20,7 +19,7 @@ final class DeviceAuthenticator: Sendable {
 
     /// Sets `request.identity` to the device id, or throws 401 `unauthorized`.
     @Sendable func authenticate(_ request: inout Request) throws {
-        if Self.openPaths.contains(request.path) { return }
+        if Self.isOpen(request.path) { return }
         guard let header = request.headers["Authorization"] else {
             throw Problem.unauthorized("This endpoint needs `Authorization: Bearer <token>`; enroll with POST /v1/devices.")
         }
@@ -44,18 +43,31 @@ final class DeviceAuthenticator: Sendable {
 }
 
 extension DeviceAuthenticator {
-    /// The credentials of `Bearer <token>` (scheme case-insensitive, RFC 6750), or `nil`.
-    static func bearerToken(in header: String) -> String? {
-        let bytes = header.utf8
-        guard bytes.count > 7 else { return nil }
-        let scheme = bytes.prefix(6)
-        guard zip(scheme, "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }), bytes.dropFirst(6).first == UInt8(ascii: " ") else {
-            return nil
-        }
-        let token = header.utf8.dropFirst(7).drop { $0 == UInt8(ascii: " ") }
-        guard !token.isEmpty, !token.contains(UInt8(ascii: " ")) else { return nil }
-        return String(Substring(token))
+    /// Whether `path` is open to anyone: `/healthz` and enrollment.
+    static func isOpen(_ path: String) -> Bool {
+        path == "/healthz" || path == "/v1/devices"
     }
+
+    /// The credentials of `Bearer <token>` (scheme case-insensitive, RFC 6750), or `nil`.
+    /// Spaces may follow the scheme's one; the token itself has none.
+    ///
+    /// Reads the header's bytes in place: this runs on every authenticated request.
+    static func bearerToken(in header: String) -> String? {
+        var header = header
+        return header.withUTF8 { bytes -> String? in
+            let space = UInt8(ascii: " ")
+            guard bytes.count > 7, bytes[6] == space else { return nil }
+            for (index, letter) in bearerScheme.enumerated() where bytes[index] | 0x20 != letter { return nil }
+            var start = 7
+            while start < bytes.count, bytes[start] == space { start += 1 }
+            let token = UnsafeBufferPointer(rebasing: bytes[start...])
+            guard !token.isEmpty, !token.contains(space) else { return nil }
+            return String(decoding: token, as: UTF8.self)
+        }
+    }
+
+    /// `bearer` in lowercase ASCII.
+    private static let bearerScheme: [UInt8] = Array("bearer".utf8)
 }
 
 extension Request {

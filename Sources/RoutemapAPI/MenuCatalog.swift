@@ -10,6 +10,8 @@ struct MenuCatalog: Sendable {
     struct Listing: Sendable {
         let body: [UInt8]
         let etag: String
+        /// The whole 200 answer, prepared once: sent without copying per request.
+        let ok: PreparedResponse
     }
 
     let items: [MenuItem]
@@ -45,6 +47,9 @@ struct MenuCatalog: Sendable {
 
 extension MenuCatalog.Listing {
     init(bytes: [UInt8]) {
-        self.init(body: bytes, etag: EntityTag.strong(for: bytes))
+        let etag = EntityTag.strong(for: bytes)
+        var headers = MenuController.headers(etag: etag)
+        headers.add(name: "Content-Type", value: "application/json")
+        self.init(body: bytes, etag: etag, ok: PreparedResponse(Response(status: .ok, headers: headers, body: bytes)))
     }
 }

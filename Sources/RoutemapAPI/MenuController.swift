@@ -10,11 +10,14 @@ struct MenuController {
 
     @Sendable func listItems(_ request: Request) throws -> Response {
         let listing = menu.listing(category: request.query["category"])
-        var headers: HTTPHeaders = ["ETag": listing.etag, "Cache-Control": "no-cache"]
         if let ifNoneMatch = request.headers["If-None-Match"], EntityTag.ifNoneMatch(ifNoneMatch, matches: listing.etag) {
-            return Response(status: .notModified, headers: headers, body: [])
+            return Response(status: .notModified, headers: Self.headers(etag: listing.etag), body: [])
         }
-        headers.add(name: "Content-Type", value: "application/json")
-        return Response(status: .ok, headers: headers, body: listing.body)
+        return listing.ok.response
+    }
+
+    /// The header fields of every answer, 200 or 304 (the 200 adds `Content-Type`).
+    static func headers(etag: String) -> HTTPHeaders {
+        ["ETag": etag, "Cache-Control": "no-cache"]
     }
 }

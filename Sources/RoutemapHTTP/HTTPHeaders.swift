@@ -12,6 +12,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         self.fields = fields.map { (name: $0.0, value: $0.1) }
     }
 
+    /// Fields as they are, in order (no copy: the server's request heads).
+    init(fields: [Field]) {
+        self.fields = fields
+    }
+
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
@@ -65,11 +70,22 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }
 
-    /// ASCII case-insensitive equality, as header names are tokens.
+    /// ASCII case-insensitive equality, as header names are tokens. Compares the UTF-8 bytes
+    /// in place when both strings have them contiguous (native strings do): every header
+    /// lookup runs this once per field.
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         let left = lhs.utf8
         let right = rhs.utf8
         guard left.count == right.count else { return false }
+        let inPlace = left.withContiguousStorageIfAvailable { left in
+            right.withContiguousStorageIfAvailable { right in
+                for index in left.indices where left[index] != right[index] {
+                    guard lowercase(left[index]) == lowercase(right[index]) else { return false }
+                }
+                return true
+            }
+        }
+        if let inPlace = inPlace ?? nil { return inPlace }
         for (a, b) in zip(left, right) where a != b {
             guard HTTPHeaders.lowercase(a) == HTTPHeaders.lowercase(b) else { return false }
         }

@@ -3,7 +3,8 @@ import CMicroHTTPD
 // The request pipeline the callbacks drive: read the head, take the body, answer.
 
 extension HTTPServer {
-    /// First call, headers in: reads method, path, headers, query and peer, and routes.
+    /// First call, headers in: reads method, path, headers, query and peer (as bytes: written
+    /// out only if asked for), and routes.
     func begin(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> RequestState {
         let methodText = method.flatMap { String(validatingCString: $0) }
         let pathText = url.flatMap { String(validatingCString: $0) }
@@ -17,7 +18,7 @@ extension HTTPServer {
             MHD_get_connection_values_n(connection, CMHD_HEADER_KIND, HTTPServer.collectField, $0)
         }
         if headers.invalid { state.badRequest = state.badRequest ?? "A header field is not valid UTF-8." }
-        state.headers = HTTPHeaders(headers.fields)
+        state.headers = HTTPHeaders(fields: headers.fields)
         if let conflict = HTTPServer.framingConflict(state.headers) {
             state.badRequest = state.badRequest ?? conflict
             state.answerEarly = true
@@ -32,10 +33,7 @@ extension HTTPServer {
             state.query[name] = value
         }
 
-        var address = [CChar](repeating: 0, count: 64)
-        if CMHD_client_address(connection, &address, address.count) == 0 {
-            state.remoteAddress = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
+        state.peer = PeerAddress(of: connection)
         if state.badRequest == nil {
             state.resolution = router.resolve(state.method, state.path)
         }
@@ -99,9 +97,13 @@ extension HTTPServer {
         }
     }
 
-    /// Hands `response` to MHD (the body is copied). Header fields MHD refuses (line breaks
-    /// in a value...) are dropped and logged.
+    /// Hands `response` to MHD: its prepared copy as it is (`PreparedResponse`), else a new one
+    /// (the body is copied). Header fields MHD refuses (line breaks in a value...) are dropped
+    /// and logged.
     func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
+        if let handle = response.prepared?.handle, !shuttingDown.load(ordering: .relaxed) {
+            return MHD_queue_response(connection, UInt32(response.status.code), handle)
+        }
         var response = response
         if !(100...999).contains(response.status.code) {
             logger.error("handler answered an invalid status", metadata: ["status": "\(response.status.code)"])

@@ -13,10 +13,21 @@ public struct Request: Sendable {
     public var body: [UInt8]
     /// Values the router captured from `{name}` segments of the matched pattern.
     public var parameters: [String: String]
-    /// The peer's numeric IP address (IPv4-mapped IPv6 shown as IPv4), when known.
-    public var remoteAddress: String?
+    /// The peer's numeric IP address (IPv4-mapped IPv6 shown as IPv4), when known. Written out
+    /// when read, from the address the server keeps as bytes.
+    public var remoteAddress: String? {
+        get { remoteAddressText ?? peer?.text }
+        set {
+            remoteAddressText = newValue
+            peer = nil
+        }
+    }
     /// Who a gate authenticated the request as (an application's own id), if anyone.
     public var identity: String?
+    /// `remoteAddress` as given to `init` or set; else it comes from `peer`.
+    private var remoteAddressText: String?
+    /// The peer's address as the server read it, not yet written out.
+    private(set) var peer: PeerAddress?
 
     public init(
         method: HTTPMethod, path: String, query: [String: String] = [:], headers: HTTPHeaders = [:],
@@ -28,6 +39,12 @@ public struct Request: Sendable {
         self.headers = headers
         self.body = body
         self.parameters = parameters
-        self.remoteAddress = remoteAddress
+        self.remoteAddressText = remoteAddress
+    }
+
+    /// A request read by the server from `peer`.
+    init(method: HTTPMethod, path: String, query: [String: String], headers: HTTPHeaders, peer: PeerAddress?) {
+        self.init(method: method, path: path, query: query, headers: headers)
+        self.peer = peer
     }
 }

@@ -14,7 +14,7 @@ final class RequestState {
     var path: String
     var query: [String: String] = [:]
     var headers = HTTPHeaders()
-    var remoteAddress: String?
+    var peer: PeerAddress?
     var resolution: Router.Resolution?
     var body: [UInt8] = []
     /// More body arrived than `maxBodyBytes`: the rest is dropped, the answer is 413.
@@ -29,12 +29,12 @@ final class RequestState {
 
     /// The request without its body or path parameters, as gates see it.
     func head() -> Request {
-        Request(method: method, path: path, query: query, headers: headers, remoteAddress: remoteAddress)
+        Request(method: method, path: path, query: query, headers: headers, peer: peer)
     }
 
     /// Collects header fields or query arguments from MHD into `headers` / `query`.
     struct Collector {
-        var fields: [(String, String)] = []
+        var fields: [HTTPHeaders.Field] = []
         var invalid = false
     }
 }

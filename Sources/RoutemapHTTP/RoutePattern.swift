@@ -44,32 +44,60 @@ struct RoutePattern: Sendable, Equatable {
         segments.map { if case .literal = $0 { 0 } else { 1 } }
     }
 
-    /// The captured values when `path` (already split) matches, else `nil`.
-    func match(_ path: [Substring.UTF8View]) -> [String: String]? {
-        guard path.count == segments.count else { return nil }
-        for (segment, part) in zip(segments, path) {
-            if case .literal(let bytes) = segment, !part.elementsEqual(bytes) { return nil }
+    /// The captured values when `path` (its UTF-8 bytes) matches, else `nil`. A path matches
+    /// only when it starts with `/` and has no empty segment (so `/a/`, `//a` and `/a//b`
+    /// match nothing); `/` alone has zero segments.
+    ///
+    /// Walks the bytes in place, segment by segment, and stops at the first difference: no
+    /// split of the path, and no dictionary unless the pattern captures (every request tries
+    /// several patterns).
+    func match(_ path: UnsafeBufferPointer<UInt8>) -> [String: String]? {
+        guard !segments.isEmpty else { return path.count == 1 && path[0] == Self.slash ? [:] : nil }
+        var start = 0
+        var captures = false
+        for segment in segments {
+            guard let part = Self.segment(of: path, at: start) else { return nil }
+            switch segment {
+            case .literal(let bytes):
+                guard Self.equal(bytes, path, part) else { return nil }
+            case .capture:
+                captures = true
+            }
+            start = part.upperBound
         }
+        guard start == path.count else { return nil }
+        guard captures else { return [:] }
         var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, path) {
-            if case .capture(let name) = segment { parameters[name] = String(Substring(part)) }
+        start = 0
+        for segment in segments {
+            guard let part = Self.segment(of: path, at: start) else { return nil }
+            if case .capture(let name) = segment {
+                parameters[name] = String(decoding: UnsafeBufferPointer(rebasing: path[part]), as: UTF8.self)
+            }
+            start = part.upperBound
         }
         return parameters
     }
 
-    /// Splits a request path into segments: `nil` unless it starts with `/` and has no empty
-    /// segment (so `/a/`, `//a` and `/a//b` match nothing); `/` alone has zero segments.
-    static func split(_ path: String) -> [Substring.UTF8View]? {
-        let bytes = Substring(path).utf8
-        guard bytes.first == UInt8(ascii: "/") else { return nil }
-        if bytes.count == 1 { return [] }
-        let parts = bytes.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        var segments: [Substring.UTF8View] = []
-        segments.reserveCapacity(parts.count)
-        for part in parts {
-            if part.isEmpty { return nil }
-            segments.append(part)
-        }
-        return segments
+    /// The bytes of the segment whose `/` is at `start` (up to the next `/` or the end), or
+    /// `nil` when there is no `/` at `start` or the segment is empty.
+    private static func segment(of path: UnsafeBufferPointer<UInt8>, at start: Int) -> Range<Int>? {
+        guard start < path.count, path[start] == slash else { return nil }
+        var end = start + 1
+        while end < path.count, path[end] != slash { end += 1 }
+        return end > start + 1 ? (start + 1)..<end : nil
     }
+
+    /// Whether `path[part]` is `literal`. Lengths first: they tell most segments apart.
+    private static func equal(_ literal: [UInt8], _ path: UnsafeBufferPointer<UInt8>, _ part: Range<Int>) -> Bool {
+        guard literal.count == part.count else { return false }
+        var index = part.lowerBound
+        for byte in literal {
+            guard path[index] == byte else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    private static let slash = UInt8(ascii: "/")
 }

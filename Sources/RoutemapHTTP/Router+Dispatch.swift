@@ -12,15 +12,19 @@ extension Router {
     /// the method (`HEAD` falls back to `GET`); else 405 listing every matching pattern's
     /// methods, or 404 when no pattern matches.
     func resolve(_ method: HTTPMethod, _ path: String) -> Resolution {
-        guard let segments = RoutePattern.split(path) else { return .notFound(Router.notFound(path)) }
         var allowed = Set<HTTPMethod>()
-        for route in routes {
-            guard let parameters = route.pattern.match(segments) else { continue }
-            if let handler = route.handlers[method] ?? (method == .HEAD ? route.handlers[.GET] : nil) {
-                return .found(handler, parameters: parameters)
+        var utf8 = path
+        let found = utf8.withUTF8 { bytes -> (Handler, [String: String])? in
+            for route in routes {
+                guard let parameters = route.pattern.match(bytes) else { continue }
+                if let handler = route.handlers[method] ?? (method == .HEAD ? route.handlers[.GET] : nil) {
+                    return (handler, parameters)
+                }
+                allowed.formUnion(route.handlers.keys)
             }
-            allowed.formUnion(route.handlers.keys)
+            return nil
         }
+        if let (handler, parameters) = found { return .found(handler, parameters: parameters) }
         if allowed.isEmpty { return .notFound(Router.notFound(path)) }
         if allowed.contains(.GET) { allowed.insert(.HEAD) }
         return .methodNotAllowed(.methodNotAllowed(allowed: Array(allowed)))

@@ -69,7 +69,7 @@ struct RouterTests {
         #expect(text(response) == "a")
     }
 
-    @Test("paths match exactly: no trailing slash, no empty segments", arguments: ["/a/", "//a", "/a//b", "/a/b/", "a", "", "/A"])
+    @Test("paths match exactly: no trailing slash, no empty segments", arguments: ["/a/", "//a", "/a//b", "/a/b/", "a", "", "/A", "/", "/a/x/b/", "/a/x//b", "/a/x/bb", "/a/x/b/c"])
     func exactPaths(path: String) {
         var router = Router()
         router.get("/a", use: named("a"))
