@@ -17,7 +17,7 @@ struct LaunchController {
     }
 
     let api: API
-    let answers = AnswerCache<AnswerKey>(capacity: 4096)
+    let answers = AnswerCache<AnswerKey, PreparedResponse>(capacity: 4096)
 
     func register(on router: inout Router) {
         router.get("/v1/launch", use: launch)
@@ -27,10 +27,9 @@ struct LaunchController {
         let client = try request.clientCapabilities()
         let device = try request.device()
         let bill = try api.till.currentBill(device: device)
-        let body = try answers.answer(for: AnswerKey(billId: bill.id, billVersion: bill.version, client: client)) {
-            try answer(bill, device: device, client: client).encoded()
-        }
-        return Response(status: .ok, headers: ["Content-Type": "application/json"], body: body)
+        return try answers.answer(for: AnswerKey(billId: bill.id, billVersion: bill.version, client: client)) {
+            PreparedResponse(.json(try answer(bill, device: device, client: client)))
+        }.response
     }
 
     /// The whole launch answer for `bill`.
