@@ -17,7 +17,8 @@ struct LaunchController {
     }
 
     let api: API
-    let answers = AnswerCache<AnswerKey, PreparedResponse>(capacity: 4096)
+    /// About 3.5 KiB each: at most 3.5 MiB.
+    let answers = AnswerCache<AnswerKey, PreparedResponse>(capacity: 1024)
 
     func register(on router: inout Router) {
         router.get("/v1/launch", use: launch)
