@@ -1,11 +1,9 @@
 extension JSON {
     /// The compact UTF-8 encoding of the value (no insignificant whitespace).
     public func encoded() -> [UInt8] {
-        var bytes: [UInt8] = []
-        // Most answers fit: one allocation instead of doubling from a few bytes.
-        bytes.reserveCapacity(2048)
-        encode(into: &bytes)
-        return bytes
+        var writer = JSONWriter()
+        writer.write(self)
+        return writer.finish()
     }
 
     /// The encoding as a `String`, for logs and tests.
@@ -15,124 +13,199 @@ extension JSON {
     ///
     /// Non-finite doubles, which JSON cannot express, are written as `null`.
     public func encode(into bytes: inout [UInt8]) {
-        switch self {
+        var writer = JSONWriter()
+        writer.write(self)
+        writer.append(to: &bytes)
+    }
+}
+
+/// Writes JSON into a buffer it grows itself.
+///
+/// Every write reserves room once and then stores bytes through a pointer: an `Array` would
+/// check uniqueness and capacity for each byte. The buffer is freed by `finish` or `append(to:)`,
+/// which end each use.
+struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    /// Room for most answers, so a response is written without growing the buffer.
+    init(capacity: Int = 2048) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written, as an array.
+    consuming func finish() -> [UInt8] {
+        let count = self.count
+        let base = self.base
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.baseAddress!.initialize(from: base, count: count)
+            initialized = count
+        }
+    }
+
+    /// Appends the bytes written to `bytes`.
+    consuming func append(to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    }
+
+    // MARK: Values
+
+    mutating func write(_ value: JSON) {
+        switch value {
         case .null:
-            JSON.appendASCII("null", to: &bytes)
+            write(literal: "null")
         case .bool(let value):
-            JSON.appendASCII(value ? "true" : "false", to: &bytes)
+            write(literal: value ? "true" : "false")
         case .int(let value):
-            JSON.encodeInteger(value, into: &bytes)
+            write(integer: value)
         case .double(let value):
             if !value.isFinite {
-                JSON.appendASCII("null", to: &bytes)
+                write(literal: "null")
             } else if value == value.rounded(.towardZero), abs(value) < 1e15 {
                 // A whole double prints as an integer ("2", not "2.0"): the same JSON number.
-                JSON.encodeInteger(Int64(value), into: &bytes)
+                write(integer: Int64(value))
             } else {
-                bytes.append(contentsOf: String(value).utf8)
+                var text = String(value)
+                text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
             }
         case .string(let value):
-            JSON.encodeString(value, into: &bytes)
+            write(string: value)
         case .array(let elements):
-            bytes.append(UInt8(ascii: "["))
+            write(byte: UInt8(ascii: "["))
             var first = true
             for element in elements {
-                if !first { bytes.append(UInt8(ascii: ",")) }
+                if !first { write(byte: UInt8(ascii: ",")) }
                 first = false
-                element.encode(into: &bytes)
+                write(element)
             }
-            bytes.append(UInt8(ascii: "]"))
+            write(byte: UInt8(ascii: "]"))
         case .object(let object):
-            bytes.append(UInt8(ascii: "{"))
+            write(byte: UInt8(ascii: "{"))
             var first = true
             for (key, value) in object.members {
-                if !first { bytes.append(UInt8(ascii: ",")) }
+                if !first { write(byte: UInt8(ascii: ",")) }
                 first = false
-                JSON.encodeString(key, into: &bytes)
-                bytes.append(UInt8(ascii: ":"))
-                value.encode(into: &bytes)
+                write(string: key)
+                write(byte: UInt8(ascii: ":"))
+                write(value)
             }
-            bytes.append(UInt8(ascii: "}"))
+            write(byte: UInt8(ascii: "}"))
         case .fragment(let fragment):
-            bytes.append(contentsOf: fragment.bytes)
+            fragment.bytes.withUnsafeBytes { write(bytes: $0) }
         }
     }
 
-    /// Appends the bytes of a literal (`null`, `true`) without going through `String`.
-    private static func appendASCII(_ literal: StaticString, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-
-    /// Appends the decimal digits of `value`, without making a `String` of them.
-    static func encodeInteger(_ value: Int64, into bytes: inout [UInt8]) {
+    /// The decimal digits of `value`, written straight into the buffer (no `String` made).
+    mutating func write(integer value: Int64) {
         if value >= 0, value < 10 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            write(byte: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
             return
         }
-        // 20 bytes hold any Int64: 19 digits and a sign.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var magnitude = value.magnitude
-            var start = buffer.count
-            repeat {
-                let (quotient, digit) = magnitude.quotientAndRemainder(dividingBy: 10)
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: digit)
-                magnitude = quotient
-            } while magnitude != 0
-            if value < 0 {
-                start -= 1
-                buffer[start] = UInt8(ascii: "-")
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest != 0 {
+            digits += 1
+            rest /= 10
+        }
+        let length = value < 0 ? digits + 1 : digits
+        reserve(length)
+        if value < 0 { base[count] = UInt8(ascii: "-") }
+        var position = base + count + length
+        repeat {
+            let (quotient, digit) = magnitude.quotientAndRemainder(dividingBy: 10)
+            position -= 1
+            position.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: digit)
+            magnitude = quotient
+        } while magnitude != 0
+        count += length
+    }
+
+    /// `string` quoted, with `"`, `\` and the control characters escaped. Bytes that need no
+    /// escape (all but a few, in practice) are copied one after the other with no other check.
+    mutating func write(string: String) {
+        let written = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            write(quoted: utf8)
+            return true
+        }
+        if written == nil {
+            // Not stored as contiguous UTF-8 (a bridged string): copy it out first.
+            Array(string.utf8).withUnsafeBufferPointer { write(quoted: $0) }
         }
     }
 
-    /// Appends `string` as a JSON string: quoted, with `"`, `\` and control characters escaped.
-    static func encodeString(_ string: String, into bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        var string = string
-        // Native strings are contiguous UTF-8 already: `withUTF8` copies nothing for them.
-        string.withUTF8 { utf8 in appendEscaped(utf8, to: &bytes) }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// Whether a byte of a string must be escaped: `"`, `\` and the control characters.
-    @inline(__always)
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-    }
-
-    /// Copies the runs that need no escaping in one piece each, and escapes the bytes between.
-    private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-        var runStart = 0
-        var index = 0
-        while index < utf8.count {
-            let byte = utf8[index]
-            guard needsEscape(byte) else {
-                index += 1
-                continue
+    private mutating func write(quoted utf8: UnsafeBufferPointer<UInt8>) {
+        // Room for the quotes and every byte unescaped; an escape reserves what it adds.
+        reserve(utf8.count + 2)
+        base[count] = UInt8(ascii: "\"")
+        count += 1
+        for byte in utf8 {
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                writeEscape(of: byte)
+                // `reserve` above counted this byte once; the escape took up to 6.
+                reserve(utf8.count + 2)
+            } else {
+                base[count] = byte
+                count += 1
             }
-            if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-            appendEscape(of: byte, to: &bytes)
-            index += 1
-            runStart = index
         }
-        if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        base[count] = UInt8(ascii: "\"")
+        count += 1
     }
 
     private static let hexDigits: StaticString = "0123456789abcdef"
 
-    private static func appendEscape(of byte: UInt8, to bytes: inout [UInt8]) {
+    private mutating func writeEscape(of byte: UInt8) {
         switch byte {
-        case UInt8(ascii: "\""): appendASCII(#"\""#, to: &bytes)
-        case UInt8(ascii: "\\"): appendASCII(#"\\"#, to: &bytes)
-        case 0x0A: appendASCII(#"\n"#, to: &bytes)
-        case 0x0D: appendASCII(#"\r"#, to: &bytes)
-        case 0x09: appendASCII(#"\t"#, to: &bytes)
+        case UInt8(ascii: "\""): write(literal: #"\""#)
+        case UInt8(ascii: "\\"): write(literal: #"\\"#)
+        case 0x0A: write(literal: #"\n"#)
+        case 0x0D: write(literal: #"\r"#)
+        case 0x09: write(literal: #"\t"#)
         default:
-            appendASCII(#"\u00"#, to: &bytes)
-            bytes.append(hexDigits.utf8Start[Int(byte >> 4)])
-            bytes.append(hexDigits.utf8Start[Int(byte & 0x0F)])
+            write(literal: #"\u00"#)
+            write(byte: Self.hexDigits.utf8Start[Int(byte >> 4)])
+            write(byte: Self.hexDigits.utf8Start[Int(byte & 0x0F)])
         }
+    }
+
+    // MARK: Bytes
+
+    mutating func write(byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    /// A literal's bytes (`null`, `true`, an escape).
+    mutating func write(literal: StaticString) {
+        write(bytes: UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    mutating func write(bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if capacity - count < extra { grow(to: count + extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(to minimum: Int) {
+        let newCapacity = Swift.max(minimum, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
     }
 }
