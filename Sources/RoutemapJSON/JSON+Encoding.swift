@@ -139,22 +139,25 @@ struct JSONWriter: ~Copyable {
     }
 
     private mutating func write(quoted utf8: UnsafeBufferPointer<UInt8>) {
-        // Room for the quotes and every byte unescaped; an escape reserves what it adds.
+        // Room for the quotes and every byte unescaped; an escape makes room for what it adds.
         reserve(utf8.count + 2)
-        base[count] = UInt8(ascii: "\"")
-        count += 1
-        for byte in utf8 {
+        // Stores go through a local pointer, so the loop keeps no state in `self`.
+        var next = base + count
+        next.initialize(to: UInt8(ascii: "\""))
+        next += 1
+        for (index, byte) in utf8.enumerated() {
             if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                count = next - base
                 writeEscape(of: byte)
-                // `reserve` above counted this byte once; the escape took up to 6.
-                reserve(utf8.count + 2)
+                reserve(utf8.count - index)  // the bytes after this one and the closing quote
+                next = base + count
             } else {
-                base[count] = byte
-                count += 1
+                next.initialize(to: byte)
+                next += 1
             }
         }
-        base[count] = UInt8(ascii: "\"")
-        count += 1
+        next.initialize(to: UInt8(ascii: "\""))
+        count = next + 1 - base
     }
 
     private static let hexDigits: StaticString = "0123456789abcdef"
