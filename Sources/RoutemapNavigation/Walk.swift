@@ -7,8 +7,9 @@ struct Walk<Context> {
     let client: ClientCapabilities
     /// The inputs for the screens shown; grows as missing ones are derived.
     var inputs: RouteInputs
-    /// The inputs the request itself carried (not derived ones).
-    let explicitInputs: Set<String>
+    /// The inputs the request itself carried (not derived ones). Kept as the dictionary the
+    /// request brought (no copy): only its keys are looked at.
+    let explicitInputs: RouteInputs
     let animated: Bool
     private(set) var steps: [Step] = []
 
@@ -17,7 +18,7 @@ struct Walk<Context> {
         self.context = context
         self.client = client
         self.inputs = inputs
-        self.explicitInputs = Set(inputs.keys)
+        self.explicitInputs = inputs
         self.animated = animated
     }
 
@@ -71,7 +72,7 @@ struct Walk<Context> {
             registry.routes(inSlot: slot, of: parent).count == 1
         {
             // On screen already; new content only when the request names inputs for it.
-            if !explicitInputs.isDisjoint(with: route.requires) { try replace(route) }
+            if route.requires.contains(where: { explicitInputs[$0] != nil }) { try replace(route) }
             return true
         }
         let screen = try screen(for: route)
@@ -110,10 +111,9 @@ struct Walk<Context> {
     private mutating func append(
         _ op: StepOperation, _ route: Route, _ screen: Screen, animated: Bool? = nil, slot: String? = nil, presentation: PresentationOptions? = nil
     ) {
-        let tabs = registry.children(of: route.id).filter { $0.presentation == .tab }.map { Tab(route: $0.id, title: $0.title) }
         steps.append(
             Step(
-                op: op, route: route.id, animated: animated ?? self.animated, slot: slot, tabs: tabs.isEmpty ? nil : tabs,
+                op: op, route: route.id, animated: animated ?? self.animated, slot: slot, tabs: navigator.tabsByContainer[route.id],
                 presentation: presentation, screen: screen))
     }
 
