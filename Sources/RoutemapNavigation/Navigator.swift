@@ -15,8 +15,8 @@ public struct Navigator<Context>: Sendable {
     /// changes under a navigator, and answering from it each time copied and hashed routes.
     let root: Route?
     let launchStack: NavigationStack
-    /// The tabs a `setRoot` of each tab container lists, by container.
-    let tabsByContainer: [RouteID: [Tab]]
+    /// What showing each route needs about its children, by route.
+    let layouts: [RouteID: ChildLayout]
 
     /// The registry must have no `problems()`; the navigator trusts its shape.
     public init(registry: RouteRegistry<Context>, deriveInput: InputDeriver? = nil) {
@@ -24,12 +24,14 @@ public struct Navigator<Context>: Sendable {
         self.deriveInput = deriveInput
         root = registry.root
         launchStack = registry.launchStack ?? NavigationStack([])
-        var tabsByContainer: [RouteID: [Tab]] = [:]
+        var layouts: [RouteID: ChildLayout] = [:]
         for route in registry.routes {
             let tabs = registry.children(of: route.id).filter { $0.presentation == .tab }.map { Tab(route: $0.id, title: $0.title) }
-            if !tabs.isEmpty { tabsByContainer[route.id] = tabs }
+            layouts[route.id] = ChildLayout(
+                tabs: tabs.isEmpty ? nil : tabs,
+                firstInSlots: route.slots.map { registry.routes(inSlot: $0, of: route.id).first?.id })
         }
-        self.tabsByContainer = tabsByContainer
+        self.layouts = layouts
     }
 
     /// The whole initial UI: `setRoot` the root, then for every route on screen its first tab
@@ -224,4 +226,13 @@ extension Screen {
             type: route.screenType, renderer: renderer, title: route.title, payload: payload, actions: content.actions,
             inputs: content.inputs)
     }
+}
+
+/// A route's children as showing the route needs them, worked out from the registry once.
+struct ChildLayout: Sendable {
+    /// The tabs, in order, that a `setRoot` of the route lists; `nil` when it has none.
+    var tabs: [Tab]?
+    /// The first route embedded in each of the route's slots, in the order of its `slots`;
+    /// `nil` for a slot nothing is embedded in.
+    var firstInSlots: [RouteID?]
 }

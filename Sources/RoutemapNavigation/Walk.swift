@@ -113,22 +113,20 @@ struct Walk<Context> {
     ) {
         steps.append(
             Step(
-                op: op, route: route.id, animated: animated ?? self.animated, slot: slot, tabs: navigator.tabsByContainer[route.id],
+                op: op, route: route.id, animated: animated ?? self.animated, slot: slot, tabs: navigator.layouts[route.id]?.tabs,
                 presentation: presentation, screen: screen))
     }
 
     /// Selects the first tab and embeds the first route of each slot, depth first, skipping the
     /// tab or slot that `next` goes into.
     private mutating func showInitialChildren(of route: Route, except next: StackEntry?) throws {
-        let nextRoute = next.flatMap { $0.openedAsSub ? nil : registry[$0.route] }
-        let children = registry.children(of: route.id)
-        if let firstTab = children.first(where: { $0.presentation == .tab }), nextRoute?.presentation != .tab {
-            try show(StackEntry(firstTab.id), continuingTo: nil)
+        guard let layout = navigator.layouts[route.id] else { return }
+        let nextPresentation = next.flatMap { $0.openedAsSub ? nil : registry[$0.route]?.presentation }
+        if let firstTab = layout.tabs?.first, nextPresentation != .tab {
+            try show(StackEntry(firstTab.route), continuingTo: nil)
         }
-        for slot in route.slots where nextRoute?.presentation != .embed(slot: slot) {
-            if let first = registry.routes(inSlot: slot, of: route.id).first {
-                try show(StackEntry(first.id), continuingTo: nil)
-            }
+        for (slot, first) in zip(route.slots, layout.firstInSlots) where nextPresentation != .embed(slot: slot) {
+            if let first { try show(StackEntry(first), continuingTo: nil) }
         }
     }
 
