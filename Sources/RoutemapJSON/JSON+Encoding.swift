@@ -22,8 +22,8 @@ extension JSON {
 /// Writes JSON into a buffer it grows itself.
 ///
 /// Every write reserves room once and then stores bytes through a pointer: an `Array` would
-/// check uniqueness and capacity for each byte. The buffer is freed by `finish` or `append(to:)`,
-/// which end each use.
+/// check uniqueness and capacity for each byte. `finish` or `append(to:)` hands the bytes over
+/// and ends the writer, which frees its buffer.
 struct JSONWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
@@ -42,7 +42,8 @@ struct JSONWriter: ~Copyable {
         let count = self.count
         let base = self.base
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            buffer.baseAddress!.initialize(from: base, count: count)
+            // Every value writes at least one byte, but an empty buffer may have no address.
+            if let address = buffer.baseAddress { address.initialize(from: base, count: count) }
             initialized = count
         }
     }
