@@ -35,32 +35,31 @@ enum POSNavigation {
 
     /// The menu, with an "add" control on every row that posts to the bill beside it.
     @Sendable static func menuScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {
-        ScreenContent(
-            payload: context.menu.screenPayload,
-            actions: [
-                ScreenAction(
-                    name: "addItem", method: "POST", path: "/v1/bills/{billId}/items", row: "items",
-                    body: ["menuItemId": "{item.id}", "quantity": 1])
-            ])
+        ScreenContent(payload: context.menu.screenPayload, actions: menuActions)
     }
+
+    // The screens' actions never change: built once, not on every request.
+
+    private static let menuActions = [
+        ScreenAction(
+            name: "addItem", method: "POST", path: "/v1/bills/{billId}/items", row: "items",
+            body: ["menuItemId": "{item.id}", "quantity": 1])
+    ]
 
     /// The bill; while it is open, controls to change or remove a line and to check out.
     @Sendable static func billScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {
         let bill = try context.bill(id: try required(POSInput.billId, in: inputs))
-        let actions: [ScreenAction] =
-            bill.status == .open
-            ? [
-                ScreenAction(
-                    name: "setQuantity", method: "PATCH", path: "/v1/bills/{billId}/items/{item.lineId}", row: "lines",
-                    body: ["quantity": "{value.quantity}"]),
-                ScreenAction(name: "removeLine", method: "DELETE", path: "/v1/bills/{billId}/items/{item.lineId}", row: "lines"),
-                ScreenAction(
-                    name: "checkout", method: "POST", path: "/v1/bills/{billId}/checkout",
-                    headers: ["Idempotency-Key": "{idempotencyKey}"]),
-            ]
-            : []
-        return ScreenContent(payload: bill.json, actions: actions, inputs: [POSInput.billId: bill.id])
+        return ScreenContent(payload: bill.json, actions: bill.status == .open ? openBillActions : [], inputs: [POSInput.billId: bill.id])
     }
+
+    private static let openBillActions = [
+        ScreenAction(
+            name: "setQuantity", method: "PATCH", path: "/v1/bills/{billId}/items/{item.lineId}", row: "lines",
+            body: ["quantity": "{value.quantity}"]),
+        ScreenAction(name: "removeLine", method: "DELETE", path: "/v1/bills/{billId}/items/{item.lineId}", row: "lines"),
+        ScreenAction(
+            name: "checkout", method: "POST", path: "/v1/bills/{billId}/checkout", headers: ["Idempotency-Key": "{idempotencyKey}"]),
+    ]
 
     /// The order summary of a checked-out bill: its data, a component tree any client can draw,
     /// and controls to pay or go back to the bill.
@@ -90,18 +89,16 @@ enum POSNavigation {
             .button(title: "Pay \(money(bill.totalMinor))", action: "pay", style: .primary),
             .button(title: "Back to bill", action: "cancel", style: .secondary),
         ]
-        return ScreenContent(
-            payload: payload,
-            actions: [
-                ScreenAction(
-                    name: "pay", method: "POST", path: "/v1/bills/{billId}/pay",
-                    body: ["method": "{value.method}", "amountMinor": "{payload.totalMinor}", "tenderedMinor": "{value.tenderedMinor}"],
-                    headers: ["Idempotency-Key": "{idempotencyKey}"]),
-                ScreenAction(name: "cancel", method: "POST", path: "/v1/bills/{billId}/checkout/cancel"),
-            ],
-            inputs: [POSInput.billId: bill.id],
-            components: components)
+        return ScreenContent(payload: payload, actions: orderSummaryActions, inputs: [POSInput.billId: bill.id], components: components)
     }
+
+    private static let orderSummaryActions = [
+        ScreenAction(
+            name: "pay", method: "POST", path: "/v1/bills/{billId}/pay",
+            body: ["method": "{value.method}", "amountMinor": "{payload.totalMinor}", "tenderedMinor": "{value.tenderedMinor}"],
+            headers: ["Idempotency-Key": "{idempotencyKey}"]),
+        ScreenAction(name: "cancel", method: "POST", path: "/v1/bills/{billId}/checkout/cancel"),
+    ]
 
     private static func required(_ name: String, in inputs: RouteInputs) throws -> String {
         guard let value = inputs[name] else { throw NavigationInputMissing(name: name) }

@@ -7,18 +7,21 @@ struct ScreenContext: Sendable {
     let till: Till
     let device: String
     let menu: MenuCatalog
-    var knownBills: [String: Bill] = [:]
+    /// The device's bills among those the endpoint passed: one or two, so a list searched in
+    /// order costs less than hashing into a dictionary.
+    let knownBills: [Bill]
 
     init(till: Till, device: String, menu: MenuCatalog, bills: [Bill] = []) {
         self.till = till
         self.device = device
         self.menu = menu
-        for bill in bills where bill.deviceId == device { knownBills[bill.id] = bill }
+        knownBills = bills.filter { $0.deviceId == device }
     }
 
     /// The device's bill with `id`, from what the endpoint loaded or else from the store.
     func bill(id: String) throws -> Bill {
-        if let bill = knownBills[id] { return bill }
+        // The last one passed wins, as it did when they were keyed by id.
+        if let bill = knownBills.last(where: { $0.id == id }) { return bill }
         return try till.bill(id: id, device: device)
     }
 }

@@ -1,10 +1,9 @@
 extension JSON {
     /// The compact UTF-8 encoding of the value (no insignificant whitespace).
     public func encoded() -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        encode(into: &bytes)
-        return bytes
+        var writer = JSONWriter()
+        writer.write(self)
+        return writer.finish()
     }
 
     /// The encoding as a `String`, for logs and tests.
@@ -14,66 +13,203 @@ extension JSON {
     ///
     /// Non-finite doubles, which JSON cannot express, are written as `null`.
     public func encode(into bytes: inout [UInt8]) {
-        switch self {
-        case .null:
-            bytes.append(contentsOf: "null".utf8)
-        case .bool(let value):
-            bytes.append(contentsOf: (value ? "true" : "false").utf8)
-        case .int(let value):
-            bytes.append(contentsOf: String(value).utf8)
-        case .double(let value):
-            if !value.isFinite {
-                bytes.append(contentsOf: "null".utf8)
-            } else if value == value.rounded(.towardZero), abs(value) < 1e15 {
-                // A whole double prints as an integer ("2", not "2.0"): the same JSON number.
-                bytes.append(contentsOf: String(Int64(value)).utf8)
-            } else {
-                bytes.append(contentsOf: String(value).utf8)
-            }
-        case .string(let value):
-            JSON.encodeString(value, into: &bytes)
-        case .array(let elements):
-            bytes.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                element.encode(into: &bytes)
-            }
-            bytes.append(UInt8(ascii: "]"))
-        case .object(let object):
-            bytes.append(UInt8(ascii: "{"))
-            var first = true
-            for (key, value) in object {
-                if !first { bytes.append(UInt8(ascii: ",")) }
-                first = false
-                JSON.encodeString(key, into: &bytes)
-                bytes.append(UInt8(ascii: ":"))
-                value.encode(into: &bytes)
-            }
-            bytes.append(UInt8(ascii: "}"))
-        case .fragment(let fragment):
-            bytes.append(contentsOf: fragment.bytes)
+        var writer = JSONWriter()
+        writer.write(self)
+        writer.append(to: &bytes)
+    }
+}
+
+/// Writes JSON into a buffer it grows itself.
+///
+/// Every write reserves room once and then stores bytes through a pointer: an `Array` would
+/// check uniqueness and capacity for each byte. `finish` or `append(to:)` hands the bytes over
+/// and ends the writer, which frees its buffer.
+struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    /// Room for most answers, so a response is written without growing the buffer.
+    init(capacity: Int = 2048) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written, as an array.
+    consuming func finish() -> [UInt8] {
+        let count = self.count
+        let base = self.base
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            // Every value writes at least one byte, but an empty buffer may have no address.
+            if let address = buffer.baseAddress { address.initialize(from: base, count: count) }
+            initialized = count
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
+    /// Appends the bytes written to `bytes`.
+    consuming func append(to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    }
 
-    static func encodeString(_ string: String, into bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
-            default:
-                bytes.append(byte)
+    // MARK: Values
+
+    mutating func write(_ value: JSON) {
+        switch value {
+        case .null:
+            write(literal: "null")
+        case .bool(let value):
+            write(literal: value ? "true" : "false")
+        case .int(let value):
+            write(integer: value)
+        case .double(let value):
+            if !value.isFinite {
+                write(literal: "null")
+            } else if value == value.rounded(.towardZero), abs(value) < 1e15 {
+                // A whole double prints as an integer ("2", not "2.0"): the same JSON number.
+                write(integer: Int64(value))
+            } else {
+                var text = String(value)
+                text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
+            }
+        case .string(let value):
+            write(string: value)
+        case .array(let elements):
+            write(byte: UInt8(ascii: "["))
+            var first = true
+            for element in elements {
+                if !first { write(byte: UInt8(ascii: ",")) }
+                first = false
+                write(element)
+            }
+            write(byte: UInt8(ascii: "]"))
+        case .object(let object):
+            write(byte: UInt8(ascii: "{"))
+            var first = true
+            for (key, value) in object.members {
+                if !first { write(byte: UInt8(ascii: ",")) }
+                first = false
+                write(string: key)
+                write(byte: UInt8(ascii: ":"))
+                write(value)
+            }
+            write(byte: UInt8(ascii: "}"))
+        case .fragment(let fragment):
+            fragment.bytes.withUnsafeBytes { write(bytes: $0) }
+        }
+    }
+
+    /// The decimal digits of `value`, written straight into the buffer (no `String` made).
+    mutating func write(integer value: Int64) {
+        if value >= 0, value < 10 {
+            write(byte: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            return
+        }
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest != 0 {
+            digits += 1
+            rest /= 10
+        }
+        let length = value < 0 ? digits + 1 : digits
+        reserve(length)
+        if value < 0 { base[count] = UInt8(ascii: "-") }
+        var position = base + count + length
+        repeat {
+            let (quotient, digit) = magnitude.quotientAndRemainder(dividingBy: 10)
+            position -= 1
+            position.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: digit)
+            magnitude = quotient
+        } while magnitude != 0
+        count += length
+    }
+
+    /// `string` quoted, with `"`, `\` and the control characters escaped. Bytes that need no
+    /// escape (all but a few, in practice) are copied one after the other with no other check.
+    mutating func write(string: String) {
+        let written = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            write(quoted: utf8)
+            return true
+        }
+        if written == nil {
+            // Not stored as contiguous UTF-8 (a bridged string): copy it out first.
+            Array(string.utf8).withUnsafeBufferPointer { write(quoted: $0) }
+        }
+    }
+
+    private mutating func write(quoted utf8: UnsafeBufferPointer<UInt8>) {
+        // Room for the quotes and every byte unescaped; an escape makes room for what it adds.
+        reserve(utf8.count + 2)
+        // Stores go through a local pointer, so the loop keeps no state in `self`.
+        var next = base + count
+        next.initialize(to: UInt8(ascii: "\""))
+        next += 1
+        for (index, byte) in utf8.enumerated() {
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                count = next - base
+                writeEscape(of: byte)
+                reserve(utf8.count - index)  // the bytes after this one and the closing quote
+                next = base + count
+            } else {
+                next.initialize(to: byte)
+                next += 1
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        next.initialize(to: UInt8(ascii: "\""))
+        count = next + 1 - base
+    }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
+    private mutating func writeEscape(of byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): write(literal: #"\""#)
+        case UInt8(ascii: "\\"): write(literal: #"\\"#)
+        case 0x0A: write(literal: #"\n"#)
+        case 0x0D: write(literal: #"\r"#)
+        case 0x09: write(literal: #"\t"#)
+        default:
+            write(literal: #"\u00"#)
+            write(byte: Self.hexDigits.utf8Start[Int(byte >> 4)])
+            write(byte: Self.hexDigits.utf8Start[Int(byte & 0x0F)])
+        }
+    }
+
+    // MARK: Bytes
+
+    mutating func write(byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    /// A literal's bytes (`null`, `true`, an escape).
+    mutating func write(literal: StaticString) {
+        write(bytes: UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    mutating func write(bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if capacity - count < extra { grow(to: count + extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(to minimum: Int) {
+        let newCapacity = Swift.max(minimum, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
     }
 }

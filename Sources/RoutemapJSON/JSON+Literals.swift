@@ -23,5 +23,6 @@ extension JSON: ExpressibleByArrayLiteral {
 }
 
 extension JSON: ExpressibleByDictionaryLiteral {
-    public init(dictionaryLiteral elements: (String, JSON)...) { self = .object(JSONObject(elements)) }
+    /// An object; keys must be distinct, as in a `Dictionary` literal (debug builds check).
+    public init(dictionaryLiteral elements: (String, JSON)...) { self = .object(JSONObject(uniqueKeysWithValues: elements)) }
 }

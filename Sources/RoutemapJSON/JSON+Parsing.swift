@@ -80,14 +80,14 @@ struct JSONParser {
             guard peek(UInt8(ascii: "\"")) else { throw fail("expected a string key") }
             let keyOffset = index
             let key = try parseString()
-            guard object[key] == nil else {
+            guard !object.contains(key) else {
                 throw JSONParseError(offset: keyOffset, reason: "duplicate key \"\(key)\"")
             }
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            object[key] = try parseValue()
+            object.append(key, try parseValue())
             skipWhitespace()
             if peek(UInt8(ascii: ",")) { index += 1; continue }
             if peek(UInt8(ascii: "}")) { index += 1; break }

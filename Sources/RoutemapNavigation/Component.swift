@@ -24,13 +24,13 @@ public indirect enum Component: Sendable, Hashable {
         switch self {
         case .section(let title, let children):
             var object: JSONObject = ["type": "section"]
-            if let title { object["title"] = .string(title) }
-            object["children"] = .array(children.map(\.json))
+            if let title { object.append("title", .string(title)) }
+            object.append("children", .array(children.map(\.json)))
             return .object(object)
         case .row(let title, let detail, let value):
             var object: JSONObject = ["type": "row", "title": .string(title)]
-            if let detail { object["detail"] = .string(detail) }
-            if let value { object["value"] = .string(value) }
+            if let detail { object.append("detail", .string(detail)) }
+            if let value { object.append("value", .string(value)) }
             return .object(object)
         case .text(let text, let style):
             return ["type": "text", "text": .string(text), "style": .string(style.rawValue)]

@@ -11,11 +11,27 @@ public struct Navigator<Context>: Sendable {
 
     public let registry: RouteRegistry<Context>
     let deriveInput: InputDeriver?
+    /// What every launch and walk asks of the registry, worked out once: the registry never
+    /// changes under a navigator, and answering from it each time copied and hashed routes.
+    let root: Route?
+    let launchStack: NavigationStack
+    /// What showing each route needs about its children, by route.
+    let layouts: [RouteID: ChildLayout]
 
     /// The registry must have no `problems()`; the navigator trusts its shape.
     public init(registry: RouteRegistry<Context>, deriveInput: InputDeriver? = nil) {
         self.registry = registry
         self.deriveInput = deriveInput
+        root = registry.root
+        launchStack = registry.launchStack ?? NavigationStack([])
+        var layouts: [RouteID: ChildLayout] = [:]
+        for route in registry.routes {
+            let tabs = registry.children(of: route.id).filter { $0.presentation == .tab }.map { Tab(route: $0.id, title: $0.title) }
+            layouts[route.id] = ChildLayout(
+                tabs: tabs.isEmpty ? nil : tabs,
+                firstInSlots: route.slots.map { registry.routes(inSlot: $0, of: route.id).first?.id })
+        }
+        self.layouts = layouts
     }
 
     /// The whole initial UI: `setRoot` the root, then for every route on screen its first tab
@@ -23,11 +39,11 @@ public struct Navigator<Context>: Sendable {
     /// presented routes are not part of the initial UI. The stack is the root and its chain of
     /// selected first tabs.
     public func launch(inputs: RouteInputs, context: Context, client: ClientCapabilities = .everything) throws -> Navigation {
-        guard let root = registry.root else { throw NavigationError.noRoot }
+        guard let root else { throw NavigationError.noRoot }
         var walk = Walk(navigator: self, context: context, client: client, inputs: inputs, animated: false)
         try walk.show(StackEntry(root.id), continuingTo: nil)
         try walk.checkOperations()
-        return Navigation(steps: walk.steps, stack: registry.launchStack ?? NavigationStack([]))
+        return Navigation(steps: walk.steps, stack: launchStack)
     }
 
     /// The steps from the client's stack to where the request leads, and the stack after them.
@@ -93,7 +109,7 @@ public struct Navigator<Context>: Sendable {
         guard let first = stack.entries.first else { throw NavigationError.invalidStack("the stack is empty") }
         for entry in stack.entries { _ = try route(entry.route) }
         guard registry[first.route]?.presentation == .root, !first.openedAsSub else {
-            throw NavigationError.invalidStack("the stack starts with \(first), not the root \(registry.root?.id.rawValue ?? "")")
+            throw NavigationError.invalidStack("the stack starts with \(first), not the root \(root?.id.rawValue ?? "")")
         }
         for (below, entry) in zip(stack.entries, stack.entries.dropFirst()) {
             let route = try route(entry.route)
@@ -158,8 +174,9 @@ extension Navigator {
     /// `nil` when the client can draw none of them.
     public func rendering(of route: Route, for client: ClientCapabilities) -> (route: Route, renderer: Renderer)? {
         var candidate = route
-        var seen: Set<RouteID> = []
-        while seen.insert(candidate.id).inserted {
+        // A chain of fallbacks without a repeat visits each route at most once: one more step
+        // than there are routes means a cycle. (Counting costs less than a set of the routes seen.)
+        for _ in 0...registry.order.count {
             if candidate.renderer == .declarative { return (candidate, .declarative) }
             if client.drawsNatively(candidate) { return (candidate, .native) }
             if candidate.offersDeclarative { return (candidate, .declarative) }
@@ -209,4 +226,13 @@ extension Screen {
             type: route.screenType, renderer: renderer, title: route.title, payload: payload, actions: content.actions,
             inputs: content.inputs)
     }
+}
+
+/// A route's children as showing the route needs them, worked out from the registry once.
+struct ChildLayout: Sendable {
+    /// The tabs, in order, that a `setRoot` of the route lists; `nil` when it has none.
+    var tabs: [Tab]?
+    /// The first route embedded in each of the route's slots, in the order of its `slots`;
+    /// `nil` for a slot nothing is embedded in.
+    var firstInSlots: [RouteID?]
 }

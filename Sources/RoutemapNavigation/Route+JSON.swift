@@ -17,8 +17,8 @@ extension Route {
             "provides": .array(provides.map(JSON.string)),
             "deepLinks": .array(deepLinks.map { .string($0.text) }),
         ]
-        if let fallback { object["fallback"] = .string(fallback.rawValue) }
-        if let minimumAppVersion { object["minimumAppVersion"] = .string(minimumAppVersion.description) }
+        if let fallback { object.append("fallback", .string(fallback.rawValue)) }
+        if let minimumAppVersion { object.append("minimumAppVersion", .string(minimumAppVersion.description)) }
         return .object(object)
     }
 }
@@ -33,8 +33,8 @@ extension Presentation {
         case .embed(let slot): return ["kind": "embed", "slot": .string(slot)]
         case .present(let options):
             var object: JSONObject = ["kind": "present", "style": .string(options.style.rawValue)]
-            if let anchor = options.anchor { object["anchor"] = .string(anchor) }
-            object["inNavigationContainer"] = .bool(options.inNavigationContainer)
+            if let anchor = options.anchor { object.append("anchor", .string(anchor)) }
+            object.append("inNavigationContainer", .bool(options.inNavigationContainer))
             return .object(object)
         }
     }
@@ -44,14 +44,14 @@ extension RouteRegistry {
     /// The registry as a tree from the root, each route with its `children` (`GET /v1/routes`).
     public func treeJSON(from id: RouteID) -> JSON {
         guard let route = self[id], case .object(var object) = route.json else { return .null }
-        object["children"] = .array(children(of: id).map { treeJSON(from: $0.id) })
+        object.append("children", .array(children(of: id).map { treeJSON(from: $0.id) }))
         return .object(object)
     }
 
     /// One route with the ids of its children (`GET /v1/routes/{routeId}`).
     public func routeJSON(_ id: RouteID) -> JSON? {
         guard let route = self[id], case .object(var object) = route.json else { return nil }
-        object["children"] = .array(children(of: id).map { .string($0.id.rawValue) })
+        object.append("children", .array(children(of: id).map { .string($0.id.rawValue) }))
         return .object(object)
     }
 }

@@ -44,8 +44,13 @@ public struct RouteRegistry<Context>: Sendable {
 
     /// The route whose presentation is `.root`, if there is exactly one.
     public var root: Route? {
-        let roots = routes.filter { $0.presentation == .root }
-        return roots.count == 1 ? roots[0] : nil
+        // Which one is found first does not matter: a second one means there is none.
+        var root: Route?
+        for route in routesByID.values where route.presentation == .root {
+            guard root == nil else { return nil }
+            root = route
+        }
+        return root
     }
 
     /// The routes whose parent is `id`, in registration order.

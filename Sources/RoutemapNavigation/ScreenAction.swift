@@ -7,14 +7,19 @@ import RoutemapJSON
 /// "Screen actions" section defines them.
 public struct ScreenAction: Sendable, Hashable {
     /// What the control does, stable for the client to bind a button to ("addItem", "pay").
-    public var name: String
-    public var method: String
-    public var path: String
+    public var name: String { didSet { encode() } }
+    public var method: String { didSet { encode() } }
+    public var path: String { didSet { encode() } }
     /// The payload list whose rows carry this control ("items"), when it acts on one row.
-    public var row: String?
-    public var body: JSON?
+    public var row: String? { didSet { encode() } }
+    public var body: JSON? { didSet { encode() } }
     /// Header fields to send, as templates (`{"Idempotency-Key": "{idempotencyKey}"}`).
-    public var headers: [String: String]
+    public var headers: [String: String] { didSet { encode() } }
+
+    /// `json`, encoded when the action is made and again whenever it changes. Actions are
+    /// templates, mostly declared once per screen, so a response splices these bytes in instead
+    /// of building and encoding the same object on every request.
+    private(set) var encoded: JSON = .null
 
     public init(name: String, method: String, path: String, row: String? = nil, body: JSON? = nil, headers: [String: String] = [:]) {
         self.name = name
@@ -23,5 +28,10 @@ public struct ScreenAction: Sendable, Hashable {
         self.row = row
         self.body = body
         self.headers = headers
+        encode()
+    }
+
+    private mutating func encode() {
+        encoded = .fragment(JSONFragment(json))
     }
 }

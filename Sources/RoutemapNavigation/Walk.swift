@@ -7,8 +7,9 @@ struct Walk<Context> {
     let client: ClientCapabilities
     /// The inputs for the screens shown; grows as missing ones are derived.
     var inputs: RouteInputs
-    /// The inputs the request itself carried (not derived ones).
-    let explicitInputs: Set<String>
+    /// The inputs the request itself carried (not derived ones). Kept as the dictionary the
+    /// request brought (no copy): only its keys are looked at.
+    let explicitInputs: RouteInputs
     let animated: Bool
     private(set) var steps: [Step] = []
 
@@ -17,7 +18,7 @@ struct Walk<Context> {
         self.context = context
         self.client = client
         self.inputs = inputs
-        self.explicitInputs = Set(inputs.keys)
+        self.explicitInputs = inputs
         self.animated = animated
     }
 
@@ -71,7 +72,7 @@ struct Walk<Context> {
             registry.routes(inSlot: slot, of: parent).count == 1
         {
             // On screen already; new content only when the request names inputs for it.
-            if !explicitInputs.isDisjoint(with: route.requires) { try replace(route) }
+            if route.requires.contains(where: { explicitInputs[$0] != nil }) { try replace(route) }
             return true
         }
         let screen = try screen(for: route)
@@ -110,25 +111,22 @@ struct Walk<Context> {
     private mutating func append(
         _ op: StepOperation, _ route: Route, _ screen: Screen, animated: Bool? = nil, slot: String? = nil, presentation: PresentationOptions? = nil
     ) {
-        let tabs = registry.children(of: route.id).filter { $0.presentation == .tab }.map { Tab(route: $0.id, title: $0.title) }
         steps.append(
             Step(
-                op: op, route: route.id, animated: animated ?? self.animated, slot: slot, tabs: tabs.isEmpty ? nil : tabs,
+                op: op, route: route.id, animated: animated ?? self.animated, slot: slot, tabs: navigator.layouts[route.id]?.tabs,
                 presentation: presentation, screen: screen))
     }
 
     /// Selects the first tab and embeds the first route of each slot, depth first, skipping the
     /// tab or slot that `next` goes into.
     private mutating func showInitialChildren(of route: Route, except next: StackEntry?) throws {
-        let nextRoute = next.flatMap { $0.openedAsSub ? nil : registry[$0.route] }
-        let children = registry.children(of: route.id)
-        if let firstTab = children.first(where: { $0.presentation == .tab }), nextRoute?.presentation != .tab {
-            try show(StackEntry(firstTab.id), continuingTo: nil)
+        guard let layout = navigator.layouts[route.id] else { return }
+        let nextPresentation = next.flatMap { $0.openedAsSub ? nil : registry[$0.route]?.presentation }
+        if let firstTab = layout.tabs?.first, nextPresentation != .tab {
+            try show(StackEntry(firstTab.route), continuingTo: nil)
         }
-        for slot in route.slots where nextRoute?.presentation != .embed(slot: slot) {
-            if let first = registry.routes(inSlot: slot, of: route.id).first {
-                try show(StackEntry(first.id), continuingTo: nil)
-            }
+        for (slot, first) in zip(route.slots, layout.firstInSlots) where nextPresentation != .embed(slot: slot) {
+            if let first { try show(StackEntry(first), continuingTo: nil) }
         }
     }
 

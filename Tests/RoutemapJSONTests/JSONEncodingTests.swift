@@ -43,4 +43,40 @@ struct JSONEncodingTests {
         #expect(object.keys == ["a", "c"])
         #expect(JSON.object(object).encodedString == #"{"a":3,"c":4}"#)
     }
+
+    @Test("writes integers exactly, at both ends of Int64")
+    func integers() {
+        let values: [Int64] = [0, 7, 9, 10, -1, -10, 1234, -98765, .max, .min]
+        #expect(
+            JSON.array(values.map(JSON.int)).encodedString
+                == "[0,7,9,10,-1,-10,1234,-98765,9223372036854775807,-9223372036854775808]")
+        #expect(JSON.array([.double(2), .double(-3), .double(0.5)]).encodedString == "[2,-3,0.5]")
+    }
+
+    @Test("escapes inside long strings and every control character")
+    func longStrings() throws {
+        let long = String(repeating: "plain ascii, ", count: 300) + "\"" + String(repeating: "é", count: 50) + "\n"
+        let encoded = JSON.string(long).encodedString
+        #expect(encoded == "\"" + String(repeating: "plain ascii, ", count: 300) + #"\""# + String(repeating: "é", count: 50) + #"\n""#)
+        #expect(try JSON.parse(encoded) == .string(long))
+        let controls = String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
+        let expected = (0..<0x20).map { byte -> String in
+            switch byte {
+            case 0x09: return #"\t"#
+            case 0x0A: return #"\n"#
+            case 0x0D: return #"\r"#
+            default: return #"\u00"# + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+            }
+        }
+        #expect(JSON.string(controls).encodedString == "\"" + expected.joined() + "\"")
+        #expect(try JSON.parse(JSON.string(controls).encoded()) == .string(controls))
+    }
+
+    @Test("encode(into:) appends after what is there")
+    func encodeIntoAppends() {
+        var bytes = Array("prefix:".utf8)
+        JSON.array(["a", 1]).encode(into: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == #"prefix:["a",1]"#)
+    }
 }
+
