@@ -124,54 +124,70 @@ public final class SQLiteStore: POSStore {
     }
 
     /// Runs a batch of write transactions as one SQLite transaction, recording in each job
-    /// whether it failed; the bill cache learns what committed.
+    /// whether it failed; the bill cache learns what committed. The transaction statements are
+    /// cached like the queries (GRDB's `inTransaction` compiles them anew each time).
     private func execute(_ batch: WriteQueue.Batch) {
         do {
             try pool.writeWithoutTransaction { database in
+                func run(_ sql: String) throws { try database.cachedStatement(sql: sql).execute() }
                 let full = batch.needsFullSync
-                if full { try database.cachedStatement(sql: "PRAGMA synchronous = FULL").execute() }
-                defer { if full { try? database.cachedStatement(sql: "PRAGMA synchronous = NORMAL").execute() } }
+                if full { try run("PRAGMA synchronous = FULL") }
+                defer { if full { try? run("PRAGMA synchronous = NORMAL") } }
+                try run("BEGIN IMMEDIATE")
                 let changes = BillChanges()
-                try database.inTransaction(.immediate) {
+                do {
                     try forgetOthersWrites(database)
-                    guard batch.jobs.count > 1 else {
+                    if batch.jobs.count == 1 {
                         let job = batch.jobs[0]
                         do {
                             try job.run(SQLiteTransaction(database: database, writing: writing(changes)))
-                            return .commit
-                        } catch {
-                            job.failure = error
-                            return .rollback
-                        }
-                    }
-                    for job in batch.jobs {
-                        // An error that aborted the whole transaction fails the rest of the batch.
-                        guard database.isInsideTransaction else {
-                            job.failure = StorageError.database(
-                                operation: "a write transaction", underlying: DatabaseError(resultCode: .SQLITE_ABORT))
-                            continue
-                        }
-                        let own = BillChanges(parent: changes)
-                        do {
-                            try database.inSavepoint {
-                                try job.run(SQLiteTransaction(database: database, writing: writing(own)))
-                                return .commit
-                            }
-                            changes.absorb(own)
                         } catch {
                             job.failure = error
                         }
+                    } else {
+                        for job in batch.jobs { try runInSavepoint(job, database, changes, run) }
                     }
-                    return .commit
+                    guard batch.jobs.contains(where: { $0.failure == nil }) else {
+                        try run("ROLLBACK")
+                        return
+                    }
+                    try run("COMMIT")
+                } catch {
+                    if database.isInsideTransaction { try? run("ROLLBACK") }
+                    throw error
                 }
-                // Committed (unless its one job failed and rolled it back): before the next write
-                // starts, the cache learns what committed.
-                if batch.jobs.contains(where: { $0.failure == nil }) { cache.apply(changes) }
+                // Committed: before the next write starts, the cache learns what committed.
+                cache.apply(changes)
             }
         } catch {
             // Nothing of the batch committed.
             for job in batch.jobs where job.failure == nil { job.failure = error }
         }
+    }
+
+    /// Runs one job of a batch in a savepoint of its own: rolled back alone if it throws.
+    private func runInSavepoint(
+        _ job: WriteQueue.Job, _ database: Database, _ changes: BillChanges, _ run: (String) throws -> Void
+    ) throws {
+        // An error that aborted the whole transaction fails the rest of the batch.
+        guard database.isInsideTransaction else {
+            job.failure = StorageError.database(operation: "a write transaction", underlying: DatabaseError(resultCode: .SQLITE_ABORT))
+            return
+        }
+        try run("SAVEPOINT job")
+        let own = BillChanges(parent: changes)
+        do {
+            try job.run(SQLiteTransaction(database: database, writing: writing(own)))
+        } catch {
+            job.failure = error
+            if database.isInsideTransaction {
+                try run("ROLLBACK TO job")
+                try run("RELEASE job")
+            }
+            return
+        }
+        try run("RELEASE job")
+        changes.absorb(own)
     }
 
     public func ping() throws {

@@ -15,9 +15,29 @@ enum Timestamp {
         let millisecondOfDay = remainder < 0 ? remainder + millisecondsPerDay : remainder
         let (year, month, day) = civilDate(daysSinceEpoch: days)
         let seconds = millisecondOfDay / 1000
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-            + pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2) + "."
-            + pad(millisecondOfDay % 1000, 3) + "Z"
+        guard (0...9999).contains(year) else {
+            // Outside the fixed width: not sortable as text, but still readable.
+            return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+                + pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2) + "."
+                + pad(millisecondOfDay % 1000, 3) + "Z"
+        }
+        // Digits written into 24 bytes: this runs for every row written.
+        var text: [UInt8] = Array("0000-00-00T00:00:00.000Z".utf8)
+        func put(_ value: Int64, at end: Int, width: Int) {
+            var value = value
+            for index in stride(from: end, to: end - width, by: -1) {
+                text[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+        }
+        put(year, at: 3, width: 4)
+        put(month, at: 6, width: 2)
+        put(day, at: 9, width: 2)
+        put(seconds / 3600, at: 12, width: 2)
+        put(seconds / 60 % 60, at: 15, width: 2)
+        put(seconds % 60, at: 18, width: 2)
+        put(millisecondOfDay % 1000, at: 22, width: 3)
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The instant `text` names, or `nil` unless it has exactly the shape ``format(_:)`` writes.
