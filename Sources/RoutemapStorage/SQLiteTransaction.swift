@@ -127,17 +127,30 @@ struct SQLiteTransaction: POSTransaction {
         let previous = writing.flatMap { $0.changes.bill(id: bill.id) ?? $0.cache.bill(id: bill.id) }
         try StorageError.wrapping("updating bill \(bill.id)") {
             if let previous, previous.version >= bill.version { throw StorageError.staleBill(id: bill.id, version: bill.version) }
-            let row = BillRow(bill, updatedAt: Date())
+            let updatedAt = Timestamp.format(Date())
             // Only over an older version: a stale copy of the bill must not overwrite a newer one.
-            try database.cachedStatement(
-                sql: """
-                    UPDATE bills
-                    SET status = ?, subtotal_minor = ?, tax_minor = ?, total_minor = ?, version = ?, updated_at = ?
-                    WHERE id = ? AND version < ?
-                    """
-            ).execute(arguments: [
-                row.status, row.subtotalMinor, row.taxMinor, row.totalMinor, row.version, row.updatedAt, row.id, row.version,
-            ])
+            // The status is written only when it changes: writing it touches the index of
+            // unpaid bills (an extra page per commit).
+            if let previous, previous.status == bill.status {
+                try database.cachedStatement(
+                    sql: """
+                        UPDATE bills
+                        SET subtotal_minor = ?, tax_minor = ?, total_minor = ?, version = ?, updated_at = ?
+                        WHERE id = ? AND version < ?
+                        """
+                ).execute(arguments: [bill.subtotalMinor, bill.taxMinor, bill.totalMinor, bill.version, updatedAt, bill.id, bill.version])
+            } else {
+                try database.cachedStatement(
+                    sql: """
+                        UPDATE bills
+                        SET status = ?, subtotal_minor = ?, tax_minor = ?, total_minor = ?, version = ?, updated_at = ?
+                        WHERE id = ? AND version < ?
+                        """
+                ).execute(arguments: [
+                    bill.status.rawValue, bill.subtotalMinor, bill.taxMinor, bill.totalMinor, bill.version, updatedAt, bill.id,
+                    bill.version,
+                ])
+            }
             guard database.changesCount == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
             try updateLines(of: bill, previous: previous)
         }
@@ -191,10 +204,9 @@ struct SQLiteTransaction: POSTransaction {
             try insertLines(of: bill, from: 0)
             return
         }
-        for (old, new) in zip(previous.lines, bill.lines) where old != new {
-            try database.cachedStatement(sql: "UPDATE bill_lines SET quantity = ? WHERE line_id = ?").execute(arguments: [
-                new.quantity, new.lineId,
-            ])
+        for (position, (old, new)) in zip(previous.lines, bill.lines).enumerated() where old != new {
+            try database.cachedStatement(sql: "UPDATE bill_lines SET quantity = ? WHERE bill_id = ? AND position = ?").execute(
+                arguments: [new.quantity, bill.id, position])
         }
         try insertLines(of: bill, from: previous.lines.count)
     }

@@ -12,7 +12,7 @@ struct MigrationTests {
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
         let first = try SQLiteStore(path: path, migrations: migrations)
-        #expect(first.appliedMigrationIDs == ["0001_schema", "0002_demo_menu", "0003_devices_and_idempotency"])
+        #expect(first.appliedMigrationIDs == ["0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill"])
         let menuCount = try first.menuItems().count
         #expect(menuCount >= 12)
         try first.close()
@@ -31,14 +31,14 @@ struct MigrationTests {
         let migrations = try StorageFixtures.migrations()
         #expect(
             try SQLiteStore.migrate(path: path, migrations: migrations)
-                == ["0001_schema", "0002_demo_menu", "0003_devices_and_idempotency"])
-        let fourth = Migration(id: "0004_more_menu", sql: """
+                == ["0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill"])
+        let fifth = Migration(id: "0005_more_menu", sql: """
             INSERT INTO menu_items (id, name, category, price_minor, currency, available, position)
             VALUES ('hot-chocolate', 'Hot Chocolate', 'drinks', 400, 'USD', 1, 1000);
             """)
-        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [fourth]) == ["0004_more_menu"])
-        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [fourth]) == [])
-        let store = try SQLiteStore(path: path, migrations: migrations + [fourth])
+        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [fifth]) == ["0005_more_menu"])
+        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [fifth]) == [])
+        let store = try SQLiteStore(path: path, migrations: migrations + [fifth])
         #expect(try store.menuItems().last?.id == "hot-chocolate")
     }
 
@@ -47,7 +47,7 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        #expect(migrations.count == 3)
+        #expect(migrations.count == 4)
         let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(2)))
         #expect(old.appliedMigrationIDs == ["0001_schema", "0002_demo_menu"])
         let latte = try #require(try old.menuItems().first { $0.id == "latte" })
@@ -67,7 +67,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0003_devices_and_idempotency"])
+        #expect(store.appliedMigrationIDs == ["0003_devices_and_idempotency", "0004_bill_lines_by_bill"])
         #expect(try store.bill(id: open.id) == open)
         #expect(try store.bill(id: paid.id) == paid)
         #expect(try store.bill(id: open.id)?.deviceId == nil)
@@ -92,12 +92,42 @@ struct MigrationTests {
         #expect(try store.bill(id: open.id) == open)
     }
 
+    @Test("0004 keeps every line of existing bills, in order, and they can still be edited")
+    func linesByBillOnExistingData() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        let migrations = try StorageFixtures.migrations()
+        let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(3)))
+        let device = try DeviceDirectory(store: old).enroll(name: "Front counter").device.id
+        let oldTill = Till(store: old, taxRate: StorageFixtures.rate875, currency: .usd)
+        let bill = try oldTill.openBill(device: device)
+        for item in ["latte", "croissant", "bagel", "espresso"] {
+            _ = try oldTill.addItem(billId: bill.id, device: device, menuItemId: item, quantity: 2)
+        }
+        let before = try oldTill.removeLine(billId: bill.id, device: device, lineId: try #require(try old.bill(id: bill.id)?.lines[1].lineId))
+        let other = try oldTill.addItem(billId: try oldTill.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
+        try old.close()
+
+        let store = try SQLiteStore(path: path, migrations: migrations)
+        #expect(store.appliedMigrationIDs == ["0004_bill_lines_by_bill"])
+        #expect(try store.bill(id: bill.id) == before)
+        #expect(try store.bill(id: other.id) == other)
+        #expect(try store.rowCount(in: "bill_lines") == 4)
+        let till = Till(store: store, taxRate: StorageFixtures.rate875, currency: .usd)
+        var edited = try till.setQuantity(billId: bill.id, device: device, lineId: before.lines[2].lineId, quantity: 5)
+        edited = try till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
+        #expect(edited.lines.map(\.menuItemId) == ["latte", "bagel", "espresso", "croissant"])
+        #expect(edited.lines.map(\.quantity) == [2, 2, 5, 1])
+        try store.close()
+        #expect(try SQLiteStore(path: path, migrations: migrations).bill(id: bill.id) == edited)
+    }
+
     @Test("a database with a migration this binary does not know is refused, naming it")
     func unknownMigration() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        let newer = Migration(id: "0004_from_the_future", sql: "CREATE TABLE future (id TEXT PRIMARY KEY);")
+        let newer = Migration(id: "0005_from_the_future", sql: "CREATE TABLE future (id TEXT PRIMARY KEY);")
         _ = try SQLiteStore.migrate(path: path, migrations: migrations + [newer])
 
         let error = #expect(throws: StorageError.self) { try SQLiteStore(path: path, migrations: migrations) }
@@ -105,12 +135,12 @@ struct MigrationTests {
             Issue.record("expected unknownMigrations, got \(String(describing: error))")
             return
         }
-        #expect(ids == ["0004_from_the_future"])
-        #expect(error?.description.contains("0004_from_the_future") == true)
+        #expect(ids == ["0005_from_the_future"])
+        #expect(error?.description.contains("0005_from_the_future") == true)
         // Nothing was applied: a pending migration is not run on a refused database either.
-        let pendingToo = Migration(id: "0005_pending", sql: "CREATE TABLE pending (id TEXT PRIMARY KEY);")
+        let pendingToo = Migration(id: "0006_pending", sql: "CREATE TABLE pending (id TEXT PRIMARY KEY);")
         #expect(throws: StorageError.self) { try SQLiteStore(path: path, migrations: migrations + [pendingToo]) }
-        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [newer, pendingToo]) == ["0005_pending"])
+        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [newer, pendingToo]) == ["0006_pending"])
     }
 
     @Test("a failing migration is rolled back whole and not recorded")
@@ -118,19 +148,19 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        let broken = Migration(id: "0004_broken", sql: "CREATE TABLE extra (id TEXT PRIMARY KEY); SELECT * FROM no_such_table;")
+        let broken = Migration(id: "0005_broken", sql: "CREATE TABLE extra (id TEXT PRIMARY KEY); SELECT * FROM no_such_table;")
         let error = #expect(throws: StorageError.self) { try SQLiteStore(path: path, migrations: migrations + [broken]) }
         guard case .migrationFailed(let id, let underlying) = error else {
             Issue.record("expected migrationFailed, got \(String(describing: error))")
             return
         }
-        #expect(id == "0004_broken")
+        #expect(id == "0005_broken")
         let cause = String(describing: underlying)
         #expect(cause.contains("no_such_table"))
         // The earlier migrations stay; the broken one left no table behind, so its fix applies.
-        let fixed = Migration(id: "0004_broken", sql: "CREATE TABLE extra (id TEXT PRIMARY KEY);")
+        let fixed = Migration(id: "0005_broken", sql: "CREATE TABLE extra (id TEXT PRIMARY KEY);")
         let store = try SQLiteStore(path: path, migrations: migrations + [fixed])
-        #expect(store.appliedMigrationIDs == ["0004_broken"])
+        #expect(store.appliedMigrationIDs == ["0005_broken"])
     }
 
     @Test("a migration list with a repeated id is refused")
