@@ -22,7 +22,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "TCP port; 0 picks a free one. Env: ROUTEMAP_PORT. Default: 8080")
     var port: UInt16?
 
-    @Option(help: "Worker threads. Env: ROUTEMAP_THREADS. Default: the number of cores")
+    @Option(help: "Worker threads. Env: ROUTEMAP_THREADS. Default: twice the number of cores")
     var threads: Int?
 
     @Option(help: "Sales tax in basis points (875 = 8.75%). Env: ROUTEMAP_TAX_RATE_BPS. Default: 875")
@@ -106,6 +106,10 @@ struct ServeSettings {
         if let threads = try command.threads ?? Environment.integer("ROUTEMAP_THREADS") {
             guard (1...256).contains(threads) else { throw ValidationError("threads must be 1 to 256.") }
             http.threads = threads
+        } else {
+            // A handler that writes holds its thread until the commit: twice the cores keeps the
+            // CPU busy meanwhile and lets concurrent writes share a commit (BENCHMARKS.md).
+            http.threads = min(256, 2 * ProcessInfo.processInfo.activeProcessorCount)
         }
         if let timeout = try command.connectionTimeout ?? Environment.integer("ROUTEMAP_CONNECTION_TIMEOUT") {
             guard timeout >= 1 else { throw ValidationError("connection timeout must be at least 1 second.") }
