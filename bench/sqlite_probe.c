@@ -4,8 +4,8 @@
  *
  * Creates DB_PATH afresh with the pragmas routemap's connections use (WAL, foreign keys on, a
  * checkpoint every 10,000 WAL pages, a 5 s busy timeout, synchronous NORMAL or FULL), then for
- * SECONDS commits one transaction after another, each `BEGIN IMMEDIATE`, one small row inserted, `COMMIT`, with prepared
- * statements. Prints one line:
+ * SECONDS commits one transaction after another, each `BEGIN IMMEDIATE`, one small row
+ * inserted, `COMMIT`, with prepared statements. Prints one line:
  *   BENCH_RESULT requests=COMMITS duration_us=.. rps=COMMITS/S p50_us=.. p99_us=.. (per commit)
  * Build: gcc -O2 sqlite_probe.c -o sqlite_probe -lsqlite3                                        */
 #include <sqlite3.h>
