@@ -1,4 +1,9 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// Group commit: write transactions that arrive while another is running wait together, then
@@ -53,6 +58,8 @@ final class WriteQueue: Sendable {
     private struct State {
         var waiting: [Job] = []
         var leaderActive = false
+        /// The thread running a batch, to refuse a write started from inside one.
+        var leaderThread: pthread_t?
     }
 
     /// The most transactions one commit takes; later arrivals wait for the next.
@@ -70,6 +77,10 @@ final class WriteQueue: Sendable {
     /// jobs; every caller passes the same one.
     func perform(_ job: Job, execute: (Batch) -> Void) {
         let leads = state.withLock { state in
+            // A write inside a write would wait for its own batch forever.
+            precondition(
+                state.leaderThread.map { pthread_equal($0, pthread_self()) == 0 } ?? true,
+                "SQLiteStore.write called inside a write transaction: writes are not reentrant")
             state.waiting.append(job)
             guard !state.leaderActive else { return false }
             state.leaderActive = true
@@ -89,6 +100,7 @@ final class WriteQueue: Sendable {
     /// lead on to the next waiting job, if any.
     private func lead(with leader: Job, execute: (Batch) -> Void) {
         let others = state.withLock { state in
+            state.leaderThread = pthread_self()
             let taken = Array(state.waiting.prefix(maxBatch - 1))
             state.waiting.removeFirst(taken.count)
             return taken
@@ -96,6 +108,7 @@ final class WriteQueue: Sendable {
         execute(Batch(jobs: [leader] + others))
         batchesRun.add(1, ordering: .relaxed)
         let next: Job? = state.withLock { state in
+            state.leaderThread = nil
             for job in others { job.finish() }
             leader.finish()
             guard !state.waiting.isEmpty else {
