@@ -48,7 +48,7 @@ final class Idempotency: Sendable {
     /// matter), hashed.
     static func fingerprint(of request: Request, body: RequestBody) -> String {
         let text = Array("\(request.method.rawValue) \(request.path)\n".utf8) + body.json.canonical.encoded()
-        return SHA256.hash(data: text).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        return hex(SHA256.hash(data: text))
     }
 
     /// The recorded answer, marked as a replay.
@@ -85,8 +85,14 @@ extension JSON {
     }
 }
 
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
+/// Lowercase hexadecimal, two digits a byte.
+private func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(64)
+    for byte in bytes {
+        text.append(digits[Int(byte >> 4)])
+        text.append(digits[Int(byte & 0x0F)])
     }
+    return String(decoding: text, as: UTF8.self)
 }
