@@ -32,7 +32,7 @@ struct BillsController {
         let key = try api.idempotency.key(of: request, required: false)
         let answer = { @Sendable (bill: Bill) throws -> Response in
             .json(
-                try billAndSteps(bill, [replaceBill(bill, device, client)]), status: .created,
+                try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] }, status: .created,
                 headers: ["Location": "/v1/bills/\(bill.id)"])
         }
         return try api.idempotency.whileClaimed(key, device: device) {
@@ -53,7 +53,7 @@ struct BillsController {
         let quantity = try body.integer("quantity", in: quantityRange)
         let bill = try till.addItem(
             billId: try request.parameter("billId"), device: device, menuItemId: menuItemId, quantity: Int(quantity))
-        return .json(try billAndSteps(bill, [replaceBill(bill, device, client)]))
+        return .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
     }
 
     @Sendable func setQuantity(_ request: Request) throws -> Response {
@@ -63,14 +63,14 @@ struct BillsController {
         let quantity = try body.integer("quantity", in: quantityRange)
         let bill = try till.setQuantity(
             billId: try request.parameter("billId"), device: device, lineId: try request.parameter("lineId"), quantity: Int(quantity))
-        return .json(try billAndSteps(bill, [replaceBill(bill, device, client)]))
+        return .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
     }
 
     @Sendable func removeLine(_ request: Request) throws -> Response {
         let device = try request.device()
         let client = try supported(request, [POSRoute.bill], [.replace])
         let bill = try till.removeLine(billId: try request.parameter("billId"), device: device, lineId: try request.parameter("lineId"))
-        return .json(try billAndSteps(bill, [replaceBill(bill, device, client)]))
+        return .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
     }
 
     @Sendable func checkout(_ request: Request) throws -> Response {
@@ -80,8 +80,10 @@ struct BillsController {
         let billId = try request.parameter("billId")
         let key = try api.idempotency.key(of: request, required: false)
         let answer = { @Sendable (bill: Bill) throws -> Response in
-            let summary = try walk(from: .posBill, to: POSRoute.orderSummary, bill, device, client)
-            return .json(try billAndSteps(bill, [replaceBill(bill, device, client)] + summary))
+            .json(
+                try billAndSteps(bill, device) { context in
+                    [try replaceBill(bill, context, client)] + (try walk(from: .posBill, to: POSRoute.orderSummary, bill, context, client))
+                })
         }
         return try api.idempotency.whileClaimed(key, device: device) {
             try respond(try till.checkout(billId: billId, device: device, idempotency: record(key, request, body, device, answer)), answer)
@@ -93,8 +95,10 @@ struct BillsController {
         let client = try supported(request, [POSRoute.bill], [.dismiss, .replace])
         _ = try RequestBody(request, allowed: [], emptyAllowed: true)
         let bill = try till.cancelCheckout(billId: try request.parameter("billId"), device: device)
-        let back = try walk(from: .posOrderSummary, to: POSRoute.bill, bill, device, client)
-        return .json(try billAndSteps(bill, back + [replaceBill(bill, device, client)]))
+        return .json(
+            try billAndSteps(bill, device) { context in
+                try walk(from: .posOrderSummary, to: POSRoute.bill, bill, context, client) + [try replaceBill(bill, context, client)]
+            })
     }
 
     @Sendable func pay(_ request: Request) throws -> Response {
@@ -108,13 +112,14 @@ struct BillsController {
         let key = try api.idempotency.key(of: request, required: true)
         let billId = try request.parameter("billId")
         let answer = { @Sendable (outcome: PaymentOutcome) throws -> Response in
+            let context = api.screenContext(device, outcome.nextBill)
             let steps =
-                try walk(from: .posOrderSummary, to: POSRoute.bill, outcome.nextBill, device, client)
-                + [replaceBill(outcome.nextBill, device, client)]
+                try walk(from: .posOrderSummary, to: POSRoute.bill, outcome.nextBill, context, client)
+                + [replaceBill(outcome.nextBill, context, client)]
             return .json([
                 "payment": outcome.payment.json,
                 "bill": outcome.bill.json,
-                "nextBill": outcome.nextBill.json,
+                "nextBill": context.json(of: outcome.nextBill),
                 "navigation": steps.json,
             ])
         }
@@ -164,21 +169,21 @@ struct BillsController {
 
     private func inputs(_ bill: Bill) -> RouteInputs { [POSInput.billId: bill.id] }
 
-    private func replaceBill(_ bill: Bill, _ device: String, _ client: ClientCapabilities) throws -> Step {
-        try navigator.replace(POSRoute.bill, inputs: inputs(bill), context: api.screenContext(device, bill), client: client)
+    private func replaceBill(_ bill: Bill, _ context: ScreenContext, _ client: ClientCapabilities) throws -> Step {
+        try navigator.replace(POSRoute.bill, inputs: inputs(bill), context: context, client: client)
     }
 
     /// The engine's steps from a fixed POS stack to `target`, for `bill`.
     private func walk(
-        from stack: NavigationStack, to target: RouteID, _ bill: Bill, _ device: String, _ client: ClientCapabilities
+        from stack: NavigationStack, to target: RouteID, _ bill: Bill, _ context: ScreenContext, _ client: ClientCapabilities
     ) throws -> [Step] {
-        try navigator.navigate(
-            NavigationRequest(from: stack, target: target, input: inputs(bill)), context: api.screenContext(device, bill),
-            client: client
-        ).steps
+        try navigator.navigate(NavigationRequest(from: stack, target: target, input: inputs(bill)), context: context, client: client).steps
     }
 
-    private func billAndSteps(_ bill: Bill, _ steps: [Step]) throws -> JSON {
-        ["bill": bill.json, "navigation": steps.json]
+    /// `{bill, navigation}`: the steps as `steps` builds them with the request's screen context,
+    /// which encodes the bill once for both places it appears (the data and the bill screen).
+    private func billAndSteps(_ bill: Bill, _ device: String, _ steps: (ScreenContext) throws -> [Step]) throws -> JSON {
+        let context = api.screenContext(device, bill)
+        return ["bill": context.json(of: bill), "navigation": try steps(context).json]
     }
 }

@@ -49,7 +49,8 @@ enum POSNavigation {
     /// The bill; while it is open, controls to change or remove a line and to check out.
     @Sendable static func billScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {
         let bill = try context.bill(id: try required(POSInput.billId, in: inputs))
-        return ScreenContent(payload: bill.json, actions: bill.status == .open ? openBillActions : [], inputs: [POSInput.billId: bill.id])
+        return ScreenContent(
+            payload: context.json(of: bill), actions: bill.status == .open ? openBillActions : [], inputs: [POSInput.billId: bill.id])
     }
 
     private static let openBillActions = [

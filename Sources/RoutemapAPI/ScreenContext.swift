@@ -1,4 +1,5 @@
 import RoutemapDomain
+import RoutemapJSON
 
 /// What the POS payload builders get with each request: the till to read from, the calling
 /// device (builders see only its bills), the cached menu, and bills the endpoint already holds
@@ -10,12 +11,21 @@ struct ScreenContext: Sendable {
     /// The device's bills among those the endpoint passed: one or two, so a list searched in
     /// order costs less than hashing into a dictionary.
     let knownBills: [Bill]
+    /// `knownBills` encoded once each: an answer holds a bill both as data and in its screen.
+    private let encodedBills: [JSONFragment]
 
     init(till: Till, device: String, menu: MenuCatalog, bills: [Bill] = []) {
         self.till = till
         self.device = device
         self.menu = menu
         knownBills = bills.filter { $0.deviceId == device }
+        encodedBills = knownBills.map { JSONFragment($0.json) }
+    }
+
+    /// `bill.json`, encoded once per request when the endpoint passed the bill.
+    func json(of bill: Bill) -> JSON {
+        guard let index = knownBills.lastIndex(where: { $0.id == bill.id }), knownBills[index] == bill else { return bill.json }
+        return .fragment(encodedBills[index])
     }
 
     /// The device's bill with `id`, from what the endpoint loaded or else from the store.
