@@ -124,13 +124,11 @@ struct SQLiteTransaction: POSTransaction {
         }
         guard let writing else { return }
         writing.changes.note(bill)
-        if let deviceId = bill.deviceId, bill.status != .paid {
-            // The newest unpaid bill, unless one known to be newer exists (the clock went back).
-            switch try? knownCurrentBill(deviceId: deviceId, writing) {
-            case let current?? where current.createdAt > bill.createdAt: break
-            case .some: writing.changes.note(current: .known(.bill(bill.id)), deviceId: deviceId)
-            case nil: break  // unknown stays unknown
-            }
+        // The new bill becomes its device's current one, unless a newer one is known (the clock
+        // went back). While the current bill is unknown it stays unknown: only a query can tell.
+        if let deviceId = bill.deviceId, bill.status != .paid, let known = try knownCurrentBill(deviceId: deviceId, writing) {
+            if let current = known, current.createdAt > bill.createdAt { return }
+            writing.changes.note(current: .known(.bill(bill.id)), deviceId: deviceId)
         }
     }
 

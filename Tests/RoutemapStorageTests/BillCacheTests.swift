@@ -1,6 +1,7 @@
 import Foundation
 import RoutemapDomain
 @testable import RoutemapStorage
+import RoutemapTestSupport
 import Testing
 
 /// The in-memory bills never disagree with the file: what a store serves from memory is what a
@@ -51,6 +52,20 @@ struct BillCacheTests {
         #expect(try database.store.newestUnpaidBill(deviceId: device) == outcome.nextBill)
         #expect(try fresh(database).newestUnpaidBill(deviceId: device) == outcome.nextBill)
         #expect(try database.store.bill(id: second.id)?.status == .paid)
+    }
+
+    @Test("a bill opened with an earlier clock does not become the current bill, as in SQL")
+    func clockGoesBack() throws {
+        let database = try TestDatabase()
+        let device = database.device
+        let clock = TestClock()
+        let till = database.till(now: clock.function)
+        let newer = try till.currentBill(device: device)
+        clock.advance(by: -60)
+        let older = try till.openBill(device: device)
+        #expect(older.createdAt < newer.createdAt)
+        #expect(try database.store.newestUnpaidBill(deviceId: device) == newer)
+        #expect(try fresh(database).newestUnpaidBill(deviceId: device) == newer)
     }
 
     @Test("a write that throws leaves nothing of itself in memory")
