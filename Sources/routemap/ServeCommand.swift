@@ -37,6 +37,24 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Largest request body in bytes. Env: ROUTEMAP_MAX_BODY_BYTES. Default: 65536")
     var maxBodyBytes: Int?
 
+    @Option(
+        help: """
+            Seconds a client has to send a whole request (head and body); 0 turns it off. \
+            Env: ROUTEMAP_REQUEST_TIMEOUT. Default: 20
+            """)
+    var requestTimeout: Int?
+
+    @Option(help: "Most connections open at once. Env: ROUTEMAP_CONNECTION_LIMIT. Default: 4096")
+    var connectionLimit: Int?
+
+    @Option(
+        help: """
+            Most connections open at once from one IP address; 0 means no limit. Raise it behind a \
+            reverse proxy, where every client has the proxy's address. \
+            Env: ROUTEMAP_PER_ADDRESS_CONNECTION_LIMIT. Default: 1024
+            """)
+    var perAddressConnectionLimit: Int?
+
     @Option(help: "trace, debug, info, notice, warning, error or critical. Env: ROUTEMAP_LOG_LEVEL. Default: info")
     var logLevel: String?
 
@@ -118,6 +136,20 @@ struct ServeSettings {
         if let limit = try command.maxBodyBytes ?? Environment.integer("ROUTEMAP_MAX_BODY_BYTES") {
             guard limit >= 1 else { throw ValidationError("max body bytes must be at least 1.") }
             http.maxBodyBytes = limit
+        }
+        if let timeout = try command.requestTimeout ?? Environment.integer("ROUTEMAP_REQUEST_TIMEOUT") {
+            guard (0...86_400).contains(timeout) else { throw ValidationError("request timeout must be 0 to 86400 seconds.") }
+            http.requestTimeout = timeout
+        }
+        if let limit = try command.connectionLimit ?? Environment.integer("ROUTEMAP_CONNECTION_LIMIT") {
+            guard (1...1_000_000).contains(limit) else { throw ValidationError("connection limit must be 1 to 1000000.") }
+            http.connectionLimit = limit
+        }
+        if let limit = try command.perAddressConnectionLimit ?? Environment.integer("ROUTEMAP_PER_ADDRESS_CONNECTION_LIMIT") {
+            guard (0...1_000_000).contains(limit) else {
+                throw ValidationError("per-address connection limit must be 0 (no limit) to 1000000.")
+            }
+            http.perAddressConnectionLimit = limit
         }
         let basisPoints = try command.taxRateBps ?? Environment.integer("ROUTEMAP_TAX_RATE_BPS") ?? 875
         guard let taxRate = TaxRate(basisPoints: basisPoints) else {

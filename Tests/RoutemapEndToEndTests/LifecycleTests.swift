@@ -111,5 +111,26 @@ struct LifecycleTests {
         let result = try runRoutemap(["serve", "--port", "0", "--tax-rate-bps=-5"])
         #expect(result.status != 0)
         #expect(result.output.contains("tax rate"))
+        for (arguments, message) in [
+            (["--per-address-connection-limit=-1"], "per-address connection limit"),
+            (["--connection-limit", "0"], "connection limit must be"),
+            (["--request-timeout", "100000"], "request timeout"),
+        ] {
+            let refused = try runRoutemap(["serve", "--port", "0"] + arguments)
+            #expect(refused.status != 0)
+            #expect(refused.output.contains(message), "\(arguments): \(refused.output)")
+        }
+    }
+
+    @Test("the connection limits and the request timeout reach the server from flags and the environment")
+    func connectionLimits() throws {
+        let server = try RoutemapProcess(
+            arguments: ["--per-address-connection-limit", "3", "--request-timeout", "7"],
+            environment: ["ROUTEMAP_CONNECTION_LIMIT": "100"])
+        defer { server.cleanUp() }
+        let log = server.outputText
+        #expect(log.contains("perAddressConnectionLimit=3"), "\(log)")
+        #expect(log.contains("requestTimeout=7s"), "\(log)")
+        #expect(log.contains("connectionLimit=100"), "\(log)")
     }
 }
