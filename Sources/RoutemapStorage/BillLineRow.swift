@@ -2,7 +2,7 @@ import GRDB
 import RoutemapDomain
 
 /// A row of `bill_lines`.
-struct BillLineRow: FetchableRecord, PersistableRecord, Sendable {
+struct BillLineRow: FetchableRecord, TableRecord, Sendable {
     static let databaseTableName = "bill_lines"
 
     enum Columns {
@@ -44,14 +44,14 @@ struct BillLineRow: FetchableRecord, PersistableRecord, Sendable {
         self.position = position
     }
 
-    func encode(to container: inout PersistenceContainer) {
-        container[Columns.lineId] = lineId
-        container[Columns.billId] = billId
-        container[Columns.menuItemId] = menuItemId
-        container[Columns.name] = name
-        container[Columns.quantity] = quantity
-        container[Columns.unitPriceMinor] = unitPriceMinor
-        container[Columns.position] = position
+    /// Inserts the row, with a cached statement (see ``BillRow/insert(_:)``).
+    func insert(_ database: Database) throws {
+        try database.cachedStatement(
+            sql: """
+                INSERT INTO bill_lines (line_id, bill_id, menu_item_id, name, quantity, unit_price_minor, position)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [lineId, billId, menuItemId, name, quantity, unitPriceMinor, position])
     }
 
     /// The domain's line. Throws ``StorageError/invalidRow(table:id:reason:)``.

@@ -3,7 +3,7 @@ import GRDB
 import RoutemapDomain
 
 /// A row of `bills` (the bill without its lines).
-struct BillRow: FetchableRecord, PersistableRecord, Sendable {
+struct BillRow: FetchableRecord, TableRecord, Sendable {
     static let databaseTableName = "bills"
 
     enum Columns {
@@ -61,18 +61,18 @@ struct BillRow: FetchableRecord, PersistableRecord, Sendable {
         deviceId = bill.deviceId
     }
 
-    func encode(to container: inout PersistenceContainer) {
-        container[Columns.id] = id
-        container[Columns.status] = status
-        container[Columns.currency] = currency
-        container[Columns.taxRateBasisPoints] = taxRateBasisPoints
-        container[Columns.subtotalMinor] = subtotalMinor
-        container[Columns.taxMinor] = taxMinor
-        container[Columns.totalMinor] = totalMinor
-        container[Columns.version] = version
-        container[Columns.createdAt] = createdAt
-        container[Columns.updatedAt] = updatedAt
-        container[Columns.deviceId] = deviceId
+    /// Inserts the row. A cached statement: GRDB's record `insert` builds its SQL on every call,
+    /// and bills are written on the hot path.
+    func insert(_ database: Database) throws {
+        try database.cachedStatement(
+            sql: """
+                INSERT INTO bills
+                (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at, updated_at, device_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            id, status, currency, taxRateBasisPoints, subtotalMinor, taxMinor, totalMinor, version, createdAt, updatedAt, deviceId,
+        ])
     }
 
     /// The domain's bill with `lines` (in order). Throws ``StorageError/invalidRow(table:id:reason:)``

@@ -86,18 +86,7 @@ struct SQLiteTransaction: POSTransaction {
 
     func record(_ response: RecordedResponse) throws {
         try StorageError.wrapping("recording the answer to an idempotency key") {
-            // Written by hand and cached: GRDB's `upsert` builds and compiles its SQL every time
-            // (a fifth of an order cycle's instructions).
-            let row = RecordedResponseRow(response)
-            try database.cachedStatement(
-                sql: """
-                    INSERT INTO idempotency_keys (device_id, key, fingerprint, status, body, location, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (device_id, key) DO UPDATE SET
-                    fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
-                    location = excluded.location, created_at = excluded.created_at
-                    """
-            ).execute(arguments: [row.deviceId, row.key, row.fingerprint, row.status, row.body, row.location, row.createdAt])
+            try RecordedResponseRow(response).upsert(database)
         }
     }
 
@@ -109,17 +98,7 @@ struct SQLiteTransaction: POSTransaction {
 
     func insert(_ bill: Bill) throws {
         try StorageError.wrapping("inserting bill \(bill.id)") {
-            let row = BillRow(bill, updatedAt: Date())
-            try database.cachedStatement(
-                sql: """
-                    INSERT INTO bills
-                    (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at, updated_at, device_id)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(arguments: [
-                row.id, row.status, row.currency, row.taxRateBasisPoints, row.subtotalMinor, row.taxMinor, row.totalMinor,
-                row.version, row.createdAt, row.updatedAt, row.deviceId,
-            ])
+            try BillRow(bill, updatedAt: Date()).insert(database)
             try insertLines(of: bill, from: 0)
         }
         guard let writing else { return }
@@ -223,13 +202,7 @@ struct SQLiteTransaction: POSTransaction {
     /// Inserts the lines of `bill` from index `start` on, at their index as position.
     private func insertLines(of bill: Bill, from start: Int) throws {
         for position in bill.lines.indices.dropFirst(start) {
-            let line = bill.lines[position]
-            try database.cachedStatement(
-                sql: """
-                    INSERT INTO bill_lines (line_id, bill_id, menu_item_id, name, quantity, unit_price_minor, position)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(arguments: [line.lineId, bill.id, line.menuItemId, line.name, line.quantity, line.unitPriceMinor, position])
+            try BillLineRow(bill.lines[position], billId: bill.id, position: position).insert(database)
         }
     }
 
