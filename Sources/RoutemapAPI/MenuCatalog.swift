@@ -8,7 +8,6 @@ import RoutemapJSON
 struct MenuCatalog: Sendable {
     /// One encoded answer to `GET /v1/menu/items`.
     struct Listing: Sendable {
-        let body: [UInt8]
         let etag: String
         /// The whole 200 answer, prepared once: sent without copying per request.
         let ok: PreparedResponse
@@ -50,6 +49,6 @@ extension MenuCatalog.Listing {
         let etag = EntityTag.strong(for: bytes)
         var headers = MenuController.headers(etag: etag)
         headers.add(name: "Content-Type", value: "application/json")
-        self.init(body: bytes, etag: etag, ok: PreparedResponse(Response(status: .ok, headers: headers, body: bytes)))
+        self.init(etag: etag, ok: PreparedResponse(Response(status: .ok, headers: headers, body: bytes)))
     }
 }
