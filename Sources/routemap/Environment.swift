@@ -23,4 +23,14 @@ enum Environment {
         guard let number = Double(text) else { throw ValidationError("\(name)=\(text) is not a valid number.") }
         return number
     }
+
+    /// The integer setting `flag`, else the environment variable `name`, or `nil` when neither
+    /// is set; a value outside `range` stops start-up naming the setting (`what`) and the range.
+    static func integer(_ flag: Int?, _ name: String, _ what: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let value = try flag ?? integer(name) else { return nil }
+        guard range.contains(value) else {
+            throw ValidationError("\(what) must be \(range.lowerBound) to \(range.upperBound), not \(value).")
+        }
+        return value
+    }
 }

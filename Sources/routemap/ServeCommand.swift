@@ -121,34 +121,32 @@ struct ServeSettings {
         databasePath = command.store.resolvedDatabasePath
         http.host = command.host ?? Environment.value("ROUTEMAP_HOST") ?? "127.0.0.1"
         http.port = try command.port ?? Environment.integer("ROUTEMAP_PORT", as: UInt16.self) ?? 8080
-        if let threads = try command.threads ?? Environment.integer("ROUTEMAP_THREADS") {
-            guard (1...256).contains(threads) else { throw ValidationError("threads must be 1 to 256.") }
-            http.threads = threads
-        } else {
-            // A handler that writes holds its thread until the commit: twice the cores keeps the
-            // CPU busy meanwhile and lets concurrent writes share a commit (BENCHMARKS.md).
-            http.threads = min(256, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        // A handler that writes holds its thread until the commit: twice the cores keeps the CPU
+        // busy meanwhile and lets concurrent writes share a commit (BENCHMARKS.md).
+        http.threads =
+            try Environment.integer(command.threads, "ROUTEMAP_THREADS", "threads", in: 1...256)
+            ?? min(256, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        // The ranges are those `HTTPServer` accepts, checked here to fail before anything starts.
+        if let seconds = try Environment.integer(
+            command.connectionTimeout, "ROUTEMAP_CONNECTION_TIMEOUT", "connection timeout (seconds)", in: 1...86_400)
+        {
+            http.connectionTimeout = seconds
         }
-        if let timeout = try command.connectionTimeout ?? Environment.integer("ROUTEMAP_CONNECTION_TIMEOUT") {
-            guard timeout >= 1 else { throw ValidationError("connection timeout must be at least 1 second.") }
-            http.connectionTimeout = timeout
+        if let bytes = try Environment.integer(command.maxBodyBytes, "ROUTEMAP_MAX_BODY_BYTES", "max body bytes", in: 1...(1 << 30)) {
+            http.maxBodyBytes = bytes
         }
-        if let limit = try command.maxBodyBytes ?? Environment.integer("ROUTEMAP_MAX_BODY_BYTES") {
-            guard limit >= 1 else { throw ValidationError("max body bytes must be at least 1.") }
-            http.maxBodyBytes = limit
+        if let seconds = try Environment.integer(
+            command.requestTimeout, "ROUTEMAP_REQUEST_TIMEOUT", "request timeout (seconds, 0 = off)", in: 0...86_400)
+        {
+            http.requestTimeout = seconds
         }
-        if let timeout = try command.requestTimeout ?? Environment.integer("ROUTEMAP_REQUEST_TIMEOUT") {
-            guard (0...86_400).contains(timeout) else { throw ValidationError("request timeout must be 0 to 86400 seconds.") }
-            http.requestTimeout = timeout
-        }
-        if let limit = try command.connectionLimit ?? Environment.integer("ROUTEMAP_CONNECTION_LIMIT") {
-            guard (1...1_000_000).contains(limit) else { throw ValidationError("connection limit must be 1 to 1000000.") }
+        if let limit = try Environment.integer(command.connectionLimit, "ROUTEMAP_CONNECTION_LIMIT", "connection limit", in: 1...1_000_000) {
             http.connectionLimit = limit
         }
-        if let limit = try command.perAddressConnectionLimit ?? Environment.integer("ROUTEMAP_PER_ADDRESS_CONNECTION_LIMIT") {
-            guard (0...1_000_000).contains(limit) else {
-                throw ValidationError("per-address connection limit must be 0 (no limit) to 1000000.")
-            }
+        if let limit = try Environment.integer(
+            command.perAddressConnectionLimit, "ROUTEMAP_PER_ADDRESS_CONNECTION_LIMIT", "per-address connection limit (0 = none)",
+            in: 0...1_000_000)
+        {
             http.perAddressConnectionLimit = limit
         }
         let basisPoints = try command.taxRateBps ?? Environment.integer("ROUTEMAP_TAX_RATE_BPS") ?? 875
