@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "RoutemapHTTPTests", dependencies: ["RoutemapHTTP", "RoutemapJSON", "RoutemapTestSupport"]),
         .testTarget(name: "RoutemapDomainTests", dependencies: ["RoutemapDomain", "RoutemapTestSupport"]),
         .testTarget(name: "RoutemapStorageTests", dependencies: ["RoutemapStorage", "RoutemapDomain", "RoutemapTestSupport"]),
-        .testTarget(name: "RoutemapNavigationTests", dependencies: ["RoutemapNavigation", "RoutemapJSON"]),
+        .testTarget(name: "RoutemapNavigationTests", dependencies: ["RoutemapNavigation", "RoutemapJSON", "RoutemapTestSupport"]),
         .testTarget(
             name: "RoutemapEndToEndTests",
             dependencies: ["routemap", "RoutemapJSON", "RoutemapTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

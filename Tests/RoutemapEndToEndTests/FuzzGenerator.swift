@@ -1,15 +1,15 @@
 import Foundation
+import RoutemapTestSupport
 
 // The fuzzer's cases: raw bytes for the socket, each from its own seed (the run's seed mixed
 // with the case's index), so one case can be replayed alone and cases don't depend on which
 // worker ran them or in what order.
 
-/// SplitMix64: small, fast, and the same on every platform (Swift's own generators are not
-/// seedable).
+/// The fuzzer's generator: ``SeededRandom`` with the draws the generator makes.
 struct FuzzRandom: RandomNumberGenerator {
-    private var state: UInt64
+    private var source: SeededRandom
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { source = SeededRandom(seed: seed) }
 
     /// The seed of case `index` of the run seeded `seed`.
     static func caseSeed(_ seed: UInt64, _ index: Int) -> UInt64 {
@@ -17,13 +17,7 @@ struct FuzzRandom: RandomNumberGenerator {
         return mixer.next()
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { source.next() }
 
     mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &self) < probability }
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
