@@ -40,7 +40,7 @@ struct NavigateController {
             }
             from = NavigationStack(entries.map(StackEntry.init(parsing:)))
         } else {
-            from = api.navigator.registry.launchStack ?? NavigationStack([])
+            from = api.navigator.launchStack
         }
         guard let (route, inputs) = api.navigator.registry.resolve(url: url) else {
             throw Problem.notFound(detail: "No route opens the URL '\(url)'.")

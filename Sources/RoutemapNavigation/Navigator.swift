@@ -14,7 +14,9 @@ public struct Navigator<Context>: Sendable {
     /// What every launch and walk asks of the registry, worked out once: the registry never
     /// changes under a navigator, and answering from it each time copied and hashed routes.
     let root: Route?
-    let launchStack: NavigationStack
+    /// Where launch leaves a client: the root and its chain of selected first tabs (empty
+    /// without a root).
+    public let launchStack: NavigationStack
     /// What showing each route needs about its children, by route.
     let layouts: [RouteID: ChildLayout]
 
