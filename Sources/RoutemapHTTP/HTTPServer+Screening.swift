@@ -47,7 +47,7 @@ extension HTTPServer {
         UnsafeMutablePointer(mutating: question + 1).pointee = 0
 
         let response = Response(.uriTooLong(arguments: arguments))
-        var head = "HTTP/1.1 414 URI Too Long\r\n"
+        var head = "HTTP/1.1 \(response.status)\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
         let bytes = Array(head.utf8) + response.body

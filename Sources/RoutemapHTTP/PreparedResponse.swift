@@ -57,8 +57,6 @@ public final class PreparedResponse: @unchecked Sendable {
         }
         return handle
     }
-
-    /// Frees the body's bytes once libmicrohttpd drops its last reference to the response.
 }
 
 /// Frees a prepared body's bytes once libmicrohttpd drops its last reference to the response.

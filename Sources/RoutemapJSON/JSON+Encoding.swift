@@ -27,11 +27,10 @@ extension JSON {
 struct JSONWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
-    private var capacity: Int
+    /// Starts with room for most answers, so a response is written without growing the buffer.
+    private var capacity = 2048
 
-    /// Room for most answers, so a response is written without growing the buffer.
-    init(capacity: Int = 2048) {
-        self.capacity = capacity
+    init() {
         base = .allocate(capacity: capacity)
     }
 

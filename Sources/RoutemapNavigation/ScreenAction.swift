@@ -34,4 +34,19 @@ public struct ScreenAction: Sendable, Hashable {
     private mutating func encode() {
         encoded = .fragment(JSONFragment(json))
     }
+
+    // Equality and hashing over the fields only: `encoded` is derived from them.
+
+    public static func == (lhs: ScreenAction, rhs: ScreenAction) -> Bool {
+        (lhs.name, lhs.method, lhs.path, lhs.row, lhs.body, lhs.headers) == (rhs.name, rhs.method, rhs.path, rhs.row, rhs.body, rhs.headers)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(method)
+        hasher.combine(path)
+        hasher.combine(row)
+        hasher.combine(body)
+        hasher.combine(headers)
+    }
 }

@@ -49,9 +49,6 @@ extension Screen {
 
     /// String members sorted by key, so the same map always encodes to the same bytes.
     static func sortedObject(_ members: [String: String]) -> JSON {
-        if members.count == 1, let (key, value) = members.first {
-            return [key: .string(value)]
-        }
         return .object(JSONObject(uniqueKeysWithValues: members.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) }))
     }
 }
