@@ -45,7 +45,7 @@ public final class SQLiteStore: POSStore {
             try database.execute(sql: "PRAGMA synchronous = NORMAL")
             // Checkpoint every 10,000 WAL pages (40 MiB), not 1,000: each checkpoint syncs the
             // file, and a short WAL is rewritten while the kernel still writes it back, which
-            // stalls commits. Measured: about 1.7 times the add-item rate (BENCHMARKS.md).
+            // stalls commits. Measured: about 1.6 times the add-item rate (BENCHMARKS.md).
             try database.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
         }
         let pool: DatabasePool
