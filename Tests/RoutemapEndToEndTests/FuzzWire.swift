@@ -148,11 +148,14 @@ private func firstRange(of needle: [UInt8], in haystack: [UInt8], from start: In
 }
 
 /// Why `response` breaks the rules, or `nil`. `fromLibrary` responses (no `Content-Type`:
-/// libmicrohttpd answered a request it could not parse, before any handler) need only be 4xx,
-/// except its 505 to a request line naming an HTTP version other than 1.x, an answer the
-/// protocol prescribes (RFC 9110 section 15.6.6) and our code never sees; answers that went
+/// libmicrohttpd answered a request it could not parse, before any handler) must be one of its
+/// own refusals (400, 413, 414, 431) or its 505 to a request line naming an HTTP version other
+/// than 1.x, an answer the protocol prescribes (RFC 9110 section 15.6.6) and our code never sees; answers that went
 /// through routemap's pipeline must be problem+json when 4xx.
 func ruleBroken(by response: WireResponse, method: String) -> String? {
+    /// The 4xx libmicrohttpd 0.9.75 answers itself: a malformed request (400), an oversized
+    /// chunk or upload it cannot take (413), a request line or head beyond its memory (414, 431).
+    let libraryRefusals: Set<Int> = [400, 413, 414, 431]
     let status = response.status
     guard (100...599).contains(status) else { return "status \(status) out of range" }
     let contentType = response.header("Content-Type")
@@ -162,7 +165,12 @@ func ruleBroken(by response: WireResponse, method: String) -> String? {
         if status == 505, contentType == nil { return nil }
         return "server error \(status): \(String(decoding: response.body.prefix(300), as: UTF8.self))"
     }
-    guard (400..<500).contains(status), let contentType else { return nil }
+    guard (400..<500).contains(status) else { return nil }
+    guard let contentType else {
+        // Without Content-Type only libmicrohttpd's own refusals, which it sends before any
+        // handler runs: a routemap 4xx that lost its Content-Type is a bug.
+        return libraryRefusals.contains(status) ? nil : "\(status) without Content-Type (libmicrohttpd sends only \(libraryRefusals.sorted()))"
+    }
     guard contentType == "application/problem+json" else {
         return "\(status) with Content-Type \(contentType), not application/problem+json"
     }
