@@ -60,7 +60,7 @@ struct ClientCapabilityTests {
 
     private func show(_ target: RouteID, for client: ClientCapabilities) throws -> Step {
         let steps = try navigator.navigate(from: main, .to, target, client: client).steps
-        #expect(steps.count == 1)
+        try #require(steps.count == 1)
         return steps[0]
     }
 

@@ -166,14 +166,14 @@ struct RegistryCheckTests {
     }
 
     @Test("ambiguous_deep_link: some URL matches two patterns")
-    func ambiguousDeepLink() {
+    func ambiguousDeepLink() throws {
         let broken = registry(
             root(), child("byId", deepLinks: ["app://items/{id}"]), child("byName", deepLinks: ["app://items/{name}"]),
             child("new", deepLinks: ["app://items/new"]), child("distinct", deepLinks: ["app://items/{id}/more", "other://items/{id}"]))
         // Reported on the earlier route of each overlapping pair.
         let problems = broken.problems()
         #expect(problems.allSatisfy { $0.kind == .ambiguousDeepLink })
-        #expect(problems.map(\.route) == ["byId", "byId", "byName"])
+        try #require(problems.map(\.route) == ["byId", "byId", "byName"])
         #expect(problems[0].message.contains("byName") && problems[1].message.contains("new") && problems[2].message.contains("new"))
     }
 
