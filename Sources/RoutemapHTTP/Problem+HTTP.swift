@@ -25,11 +25,12 @@ extension Problem {
             detail: "The request body is larger than \(limit) bytes.", extensions: ["limit": .int(Int64(limit))])
     }
 
-    /// 414 `uri_too_long`: the query has more arguments than the server reads.
-    public static func uriTooLong(arguments: Int) -> Problem {
+    /// 414 `uri_too_long`: a request target with a query that, with its arguments, needs more
+    /// memory than a connection has to parse it.
+    public static func uriTooLong(bytes: Int, arguments: Int) -> Problem {
         Problem(
             status: .uriTooLong, code: "uri_too_long", title: "URI too long",
-            detail: "The query has \(arguments) arguments, more than the server reads in one request.")
+            detail: "The request target (\(bytes) bytes, \(arguments) query argument\(arguments == 1 ? "" : "s")) is more than the server parses in one request.")
     }
 
     /// 415 `unsupported_media_type`: a body that is not `application/json`.
