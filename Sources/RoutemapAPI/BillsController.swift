@@ -82,7 +82,7 @@ struct BillsController {
         let answer = { @Sendable (bill: Bill) throws -> Response in
             .json(
                 try billAndSteps(bill, device) { context in
-                    [try replaceBill(bill, context, client)] + (try walk(from: .posBill, to: POSRoute.orderSummary, bill, context, client))
+                    [try replaceBill(bill, context, client)] + (try walk(from: .posBill(bill.id), to: POSRoute.orderSummary, bill, context, client))
                 })
         }
         return try api.idempotency.whileClaimed(key, device: device) {
@@ -97,7 +97,7 @@ struct BillsController {
         let bill = try till.cancelCheckout(billId: try request.parameter("billId"), device: device)
         return .json(
             try billAndSteps(bill, device) { context in
-                try walk(from: .posOrderSummary, to: POSRoute.bill, bill, context, client) + [try replaceBill(bill, context, client)]
+                try walk(from: .posOrderSummary(bill.id), to: POSRoute.bill, bill, context, client) + [try replaceBill(bill, context, client)]
             })
     }
 
@@ -113,9 +113,8 @@ struct BillsController {
         let billId = try request.parameter("billId")
         let answer = { @Sendable (outcome: PaymentOutcome) throws -> Response in
             let context = api.screenContext(device, outcome.nextBill)
-            let steps =
-                try walk(from: .posOrderSummary, to: POSRoute.bill, outcome.nextBill, context, client)
-                + [replaceBill(outcome.nextBill, context, client)]
+            // The bill screen shows the paid bill: the walk to the next one replaces it.
+            let steps = try walk(from: .posOrderSummary(outcome.bill.id), to: POSRoute.bill, outcome.nextBill, context, client)
             return .json([
                 "payment": outcome.payment.json,
                 "bill": outcome.bill.json,

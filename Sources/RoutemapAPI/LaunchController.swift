@@ -40,7 +40,7 @@ struct LaunchController {
         var navigation = try api.navigator.launch(inputs: inputs, context: context, client: client)
         if bill.status == .checkedOut {
             let summary = try api.navigator.navigate(
-                NavigationRequest(from: .posBill, target: POSRoute.orderSummary, input: inputs), context: context,
+                NavigationRequest(from: navigation.stack, target: POSRoute.orderSummary, input: inputs), context: context,
                 client: client, animated: false)
             navigation = Navigation(steps: navigation.steps + summary.steps, stack: summary.stack)
         }
