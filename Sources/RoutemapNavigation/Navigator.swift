@@ -60,7 +60,7 @@ public struct Navigator<Context>: Sendable {
         switch request.mode {
         case .to:
             guard let id = request.target else { throw NavigationError.targetRequired }
-            let target = try path(from: from, to: id)
+            let target = try path(from: from, to: id, requested: request.input)
             let common = zip(from, target).prefix { inCommon($0, $1, requested: request.input) }.count
             if common == target.count {
                 // The target stays as it is: so do the tabs and embedded routes listed above it.
@@ -131,13 +131,14 @@ public struct Navigator<Context>: Sendable {
     }
 
     /// The target's path `to` leads to: inside the subtree of the highest `sub` entry that holds
-    /// the target (that entry and those below it as `from` has them), else the target's
-    /// registered path from the root. Entries below a `sub` entry keep their inputs; the others
-    /// have none yet.
-    private func path(from: [StackEntry], to id: RouteID) throws -> [StackEntry] {
+    /// the target and stays (it and every entry below it are in common: the walk never opens a
+    /// `sub` entry again), as `from` has it up to that entry; else the target's registered
+    /// path from the root. Entries from `from` keep their inputs; the others have none yet.
+    private func path(from: [StackEntry], to id: RouteID, requested: RouteInputs) throws -> [StackEntry] {
         _ = try route(id)
         guard let targetPath = registry.path(to: id)?.map(\.id) else { throw NavigationError.unknownRoute(id) }
-        if let index = from.indices.last(where: { from[$0].openedAsSub && registry.isAncestor(from[$0].route, of: id) }) {
+        let stays = from.indices.first { !inCommon(from[$0], from[$0], requested: requested) } ?? from.count
+        if let index = from.indices.last(where: { $0 < stays && from[$0].openedAsSub && registry.isAncestor(from[$0].route, of: id) }) {
             let below = targetPath.drop { $0 != from[index].route }.dropFirst()
             return Array(from[...index]) + below.map { StackEntry($0) }
         }
