@@ -101,7 +101,7 @@ public struct Navigator<Context>: Sendable {
         -> Step
     {
         var walk = Walk(navigator: self, context: context, client: client, requested: inputs, animated: false, stack: [])
-        try walk.replace(id, requested: true)
+        try walk.replaceOnDisplay(id)
         try walk.checkOperations()
         return walk.steps[0]
     }

@@ -134,6 +134,15 @@ struct Walk<Context> {
         stack = stack[..<cut] + [StackEntry(id, inputs: screen.inputs, openedAsSub: sub)]
     }
 
+    /// New content for `id` wherever the client has it on display, for an answer without a
+    /// stack (the endpoints that change what a screen shows): the request's inputs are the
+    /// screen's.
+    mutating func replaceOnDisplay(_ id: RouteID) throws {
+        let route = try navigator.route(id)
+        let screen = try screen(for: route, below: [], requested: true, own: nil)
+        steps.append(Step(op: .replace, route: id, animated: false, screen: screen))
+    }
+
     /// A fresh screen for the stack's top, which keeps what it shows unless the request names
     /// other inputs (`refresh`, or `replace` for clients without it).
     mutating func refresh() throws {
