@@ -10,11 +10,11 @@ final class RunningServer {
     let server: HTTPServer
     let log: CapturedLog
 
-    init(router: Router = TestApp.router(), configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws {
+    init(router: TestRouter = TestApp.router(), configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws {
         var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2)
         configure(&configuration)
         log = CapturedLog()
-        server = HTTPServer(configuration: configuration, router: router, logger: log.logger)
+        server = HTTPServer(configuration: configuration, responder: router, logger: log.logger)
         try server.start()
     }
 
@@ -26,6 +26,9 @@ final class RunningServer {
         try TestHTTPClient(host: "127.0.0.1", port: port, timeout: .seconds(5))
     }
 }
+
+/// For servers whose log no test reads.
+let testLogger = Logger(label: "routemap.tests")
 
 /// A logger whose messages the test can read.
 final class CapturedLog: Sendable {
@@ -59,8 +62,10 @@ struct SecretError: Error, CustomStringConvertible {
 
 /// The routes the server tests talk to.
 enum TestApp {
-    static func router() -> Router {
-        var router = Router()
+    static func router() -> TestRouter {
+        var router = TestRouter()
+        router.problemTypeNamespace = "urn:routemap:problem:"
+        router.acceptsBody = { $0 == "application/json" }
         router.get("/hello") { _ in Response(status: .ok, headers: ["Content-Type": "text/plain"], body: Array("hello".utf8)) }
         router.get("/query") { request in
             .json(.object(JSONObject(request.query.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) })))
@@ -95,4 +100,31 @@ func expectProblem(_ response: TestResponse, _ status: Int, _ code: String, sour
     #expect(body["type"] == .string("urn:routemap:problem:" + code), sourceLocation: sourceLocation)
     #expect(body["title"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
     #expect(body["detail"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
+}
+
+/// The routers these tests build: every route open.
+typealias TestRouter = Router<OpenContext>
+
+extension Router where Context == OpenContext {
+    /// A route whose handler may suspend (it runs with the connection suspended).
+    mutating func get(_ pattern: String, use handler: @escaping @Sendable (Request) async throws -> Response) {
+        on(.GET, pattern, access: .open) { request, _ in try await handler(request) }
+    }
+
+    mutating func post(_ pattern: String, use handler: @escaping @Sendable (Request) async throws -> Response) {
+        on(.POST, pattern, access: .open) { request, _ in try await handler(request) }
+    }
+
+    mutating func patch(_ pattern: String, use handler: @escaping @Sendable (Request) async throws -> Response) {
+        on(.PATCH, pattern, access: .open) { request, _ in try await handler(request) }
+    }
+
+    mutating func delete(_ pattern: String, use handler: @escaping @Sendable (Request) async throws -> Response) {
+        on(.DELETE, pattern, access: .open) { request, _ in try await handler(request) }
+    }
+
+    /// A route answered at once on the server's thread.
+    mutating func getNow(_ pattern: String, use handler: @escaping @Sendable (Request) throws -> Response) {
+        on(.GET, pattern, access: .open, immediately: { request, _ in try handler(request) })
+    }
 }
