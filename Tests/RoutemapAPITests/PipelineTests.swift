@@ -73,10 +73,12 @@ struct PipelineTests {
     func derivedBill() async throws {
         let server = try await InProcessAPI()
         #expect(server.store.snapshot.bills.isEmpty)
-        let walk = await server.navigate(["from": "menu", "to": "bill"])
+        let walk = await server.navigate(["from": "menu", "to": "orderSummary"])
         #expect(walk.status == 200, "\(walk.text)")
         #expect(server.store.snapshot.bills.count == 1)
-        let again = await server.navigate(["from": "menu", "to": "bill"])
+        let billId = try #require(server.store.snapshot.bills.keys.first)
+        #expect(walk.json["navigation"]?.array.last?["screen"]?["inputs"]?["billId"] == .string(billId))
+        let again = await server.navigate(["from": "menu", "to": "orderSummary"])
         #expect(again.status == 200)
         #expect(server.store.snapshot.bills.count == 1)
     }

@@ -11,6 +11,7 @@ struct PreparedResponseTests {
 
     static func router() -> TestRouter {
         var router = TestRouter()
+        router.problemTypeNamespace = "urn:routemap:problem:"
         router.get("/prepared") { _ in menu.response }
         router.get("/changed") { _ in
             var response = menu.response

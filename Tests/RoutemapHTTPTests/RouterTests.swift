@@ -7,7 +7,7 @@ import Testing
 struct RouterTests {
     private func body(_ response: Response) -> JSON { (try? JSON.parse(response.body)) ?? .null }
     private func text(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }
-    private func named(_ name: String) -> @Sendable (Request) async throws -> Response { { _ in Response(body: Array(name.utf8)) } }
+    private func named(_ name: String) -> @Sendable (Request) throws -> Response { { _ in Response(body: Array(name.utf8)) } }
 
     @Test("captures {name} segments into parameters")
     func parameters() async {
@@ -37,6 +37,7 @@ struct RouterTests {
     @Test("unknown paths answer 404 not_found as problem+json")
     func notFound() async {
         var router = TestRouter()
+        router.problemTypeNamespace = "urn:routemap:problem:"
         router.get("/a", use: named("a"))
         let response = await router.respond(to: Request(method: .GET, path: "/b"))
         #expect(response.status == .notFound)
@@ -151,8 +152,8 @@ struct RouterTests {
     @Test("an immediate handler answers without suspending; a suspending one later")
     func handlerKinds() async {
         var router = TestRouter()
-        router.getNow("/now") { _ in Response(body: Array("now".utf8)) }
-        router.get("/later", use: named("later"))
+        router.get("/now", use: named("now"))
+        router.getSuspending("/later") { _ in Response(body: Array("later".utf8)) }
         guard case .answer(let now) = router.dispatch(Request(method: .GET, path: "/now"), Reception(maxBodyBytes: 10)) else {
             Issue.record("an immediate handler suspended")
             return

@@ -14,6 +14,8 @@ final class RunningServer {
         var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2)
         configure(&configuration)
         log = CapturedLog()
+        var router = router
+        router.logger = log.logger
         server = HTTPServer(configuration: configuration, responder: router, logger: log.logger)
         try server.start()
     }
@@ -106,25 +108,28 @@ func expectProblem(_ response: TestResponse, _ status: Int, _ code: String, sour
 typealias TestRouter = Router<OpenContext>
 
 extension Router where Context == OpenContext {
-    /// A route whose handler may suspend (it runs with the connection suspended).
-    mutating func get(_ pattern: String, use handler: @escaping @Sendable (Request) async throws -> Response) {
-        on(.GET, pattern, access: .open) { request, _ in try await handler(request) }
-    }
+    // Routes answered at once on the server's thread: these suites test the server's reading,
+    // limits and answers, and drive it with blocking sockets from Swift's cooperative threads,
+    // which suspending handlers would need too. `SuspendedHandlerTests` covers suspension.
 
-    mutating func post(_ pattern: String, use handler: @escaping @Sendable (Request) async throws -> Response) {
-        on(.POST, pattern, access: .open) { request, _ in try await handler(request) }
-    }
-
-    mutating func patch(_ pattern: String, use handler: @escaping @Sendable (Request) async throws -> Response) {
-        on(.PATCH, pattern, access: .open) { request, _ in try await handler(request) }
-    }
-
-    mutating func delete(_ pattern: String, use handler: @escaping @Sendable (Request) async throws -> Response) {
-        on(.DELETE, pattern, access: .open) { request, _ in try await handler(request) }
-    }
-
-    /// A route answered at once on the server's thread.
-    mutating func getNow(_ pattern: String, use handler: @escaping @Sendable (Request) throws -> Response) {
+    mutating func get(_ pattern: String, use handler: @escaping @Sendable (Request) throws -> Response) {
         on(.GET, pattern, access: .open, immediately: { request, _ in try handler(request) })
+    }
+
+    mutating func post(_ pattern: String, use handler: @escaping @Sendable (Request) throws -> Response) {
+        on(.POST, pattern, access: .open, immediately: { request, _ in try handler(request) })
+    }
+
+    mutating func patch(_ pattern: String, use handler: @escaping @Sendable (Request) throws -> Response) {
+        on(.PATCH, pattern, access: .open, immediately: { request, _ in try handler(request) })
+    }
+
+    mutating func delete(_ pattern: String, use handler: @escaping @Sendable (Request) throws -> Response) {
+        on(.DELETE, pattern, access: .open, immediately: { request, _ in try handler(request) })
+    }
+
+    /// A route whose handler suspends (it runs with the connection suspended).
+    mutating func getSuspending(_ pattern: String, use handler: @escaping @Sendable (Request) async throws -> Response) {
+        on(.GET, pattern, access: .open) { request, _ in try await handler(request) }
     }
 }
