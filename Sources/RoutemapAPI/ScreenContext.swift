@@ -21,9 +21,6 @@ struct ScreenContext: Sendable {
         encodedBills = knownBills.map { JSONFragment($0.json) }
     }
 
-    /// The calling device's id.
-    var device: String { bills.device }
-
     /// `bill.json`, encoded once per request when the endpoint passed the bill.
     func json(of bill: Bill) -> JSON {
         // A bill's id and version name one state of it: no need to compare the lines.

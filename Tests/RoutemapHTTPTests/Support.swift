@@ -92,18 +92,6 @@ enum TestApp {
     }
 }
 
-/// Checks a problem+json response: status, code, and the RFC 9457 members.
-func expectProblem(_ response: TestResponse, _ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(response.status == status, "\(response)", sourceLocation: sourceLocation)
-    #expect(response.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
-    let body = response.json
-    #expect(body["code"] == .string(code), "\(response.text)", sourceLocation: sourceLocation)
-    #expect(body["status"] == .int(Int64(status)), sourceLocation: sourceLocation)
-    #expect(body["type"] == .string("urn:routemap:problem:" + code), sourceLocation: sourceLocation)
-    #expect(body["title"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
-    #expect(body["detail"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
-}
-
 /// The routers these tests build: every route open.
 typealias TestRouter = Router<OpenContext>
 
