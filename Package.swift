@@ -83,6 +83,11 @@ let package = Package(
         .testTarget(name: "RoutemapHTTPTests", dependencies: ["RoutemapHTTP", "RoutemapJSON", "RoutemapTestSupport"]),
         .testTarget(name: "RoutemapDomainTests", dependencies: ["RoutemapDomain", "RoutemapTestSupport"]),
         .testTarget(name: "RoutemapStorageTests", dependencies: ["RoutemapStorage", "RoutemapDomain", "RoutemapTestSupport"]),
+        // The API's handlers through its one request pipeline, in process, over the in-memory store.
+        .testTarget(
+            name: "RoutemapAPITests",
+            dependencies: ["RoutemapAPI", "RoutemapHTTP", "RoutemapDomain", "RoutemapJSON", "RoutemapTestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "RoutemapNavigationTests", dependencies: ["RoutemapNavigation", "RoutemapJSON", "RoutemapTestSupport"]),
         .testTarget(
             name: "RoutemapEndToEndTests",

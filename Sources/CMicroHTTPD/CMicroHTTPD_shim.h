@@ -28,6 +28,7 @@ static const unsigned int CMHD_USE_INTERNAL_POLLING_THREAD = MHD_USE_INTERNAL_PO
 static const unsigned int CMHD_USE_EPOLL = MHD_USE_EPOLL;
 static const unsigned int CMHD_USE_TURBO = MHD_USE_TURBO;
 static const unsigned int CMHD_USE_ITC = MHD_USE_ITC;
+static const unsigned int CMHD_ALLOW_SUSPEND_RESUME = MHD_ALLOW_SUSPEND_RESUME;
 static const unsigned int CMHD_USE_IPv6 = MHD_USE_IPv6;
 static const unsigned int CMHD_USE_DUAL_STACK = MHD_USE_DUAL_STACK;
 static const enum MHD_ConnectionNotificationCode CMHD_CONNECTION_NOTIFY_STARTED = MHD_CONNECTION_NOTIFY_STARTED;

@@ -41,18 +41,13 @@ public struct API: Sendable {
         self.logger = logger
     }
 
-    /// A router with every endpoint, behind device authentication and the per-device rate limit.
-    public func makeRouter() -> Router {
-        var router = Router()
-        router.add(gate: DeviceAuthenticator(directory: devices).authenticate)
-        if configuration.rateLimit > 0 {
-            let limiter = RateLimiter(rate: configuration.rateLimit, burst: configuration.rateLimit)
-            router.add(gate: { request in
-                guard let device = request.identity, let wait = limiter.spend(device) else { return }
-                throw Problem.tooManyRequests("This device is over its limit of requests per second.", retryAfter: wait)
-            })
-        }
-        router.add(middleware: DomainErrorMiddleware.translate)
+    /// A router with every endpoint, each registered with its access: device routes behind
+    /// the bearer token and the per-device rate limit.
+    public func makeRouter() -> some HTTPResponder {
+        var router = Router<APIContext>(defaultAccess: .device, admit: makeAdmission())
+        router.acceptsBody = MediaType.isJSON
+        router.problemTypeNamespace = Problem.routemapNamespace
+        router.logger = logger
         DevicesController(directory: devices, enrollmentCode: configuration.enrollmentCode).register(on: &router)
         MenuController(menu: menu).register(on: &router)
         BillsController(api: self).register(on: &router)
@@ -63,21 +58,26 @@ public struct API: Sendable {
         return router
     }
 
+    /// Admission: open routes admit anyone; device routes need a valid token, then a token
+    /// within its rate limit (401 before 429).
+    private func makeAdmission() -> Router<APIContext>.Admission {
+        let authenticator = DeviceAuthenticator(directory: devices)
+        let limiter = configuration.rateLimit > 0 ? RateLimiter(rate: configuration.rateLimit, burst: configuration.rateLimit) : nil
+        return { request, access in
+            guard case .device = access else { return APIContext(device: nil) }
+            let device = try authenticator.authenticate(request)
+            if let limiter, let wait = limiter.spend(device.id) {
+                throw Problem.tooManyRequests("This device is over its limit of requests per second.", retryAfter: wait)
+            }
+            return APIContext(device: device)
+        }
+    }
+
     /// The payload builders' context for one request of `device`, holding the bills it already loaded.
-    func screenContext(_ device: String, _ bills: Bill...) -> ScreenContext {
-        ScreenContext(till: till, device: device, menu: menu, bills: bills)
+    func screenContext(_ device: AuthenticatedDevice, _ bills: Bill...) -> ScreenContext {
+        ScreenContext(bills: till.reader(for: device.id), menu: menu, known: bills)
     }
 }
 
-/// Turns the domain's rule violations and impossible navigations into their problems, so handlers just `try`.
-enum DomainErrorMiddleware {
-    @Sendable static func translate(_ request: Request, _ next: (Request) throws -> Response) throws -> Response {
-        do {
-            return try next(request)
-        } catch let error as POSError {
-            throw error.problem
-        } catch let error as NavigationError {
-            throw error.problem
-        }
-    }
-}
+extension POSError: ProblemConvertible {}
+extension NavigationError: ProblemConvertible {}

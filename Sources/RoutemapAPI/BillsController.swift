@@ -14,104 +14,93 @@ struct BillsController {
     private var till: Till { api.till }
     private var navigator: Navigator<ScreenContext> { api.navigator }
 
-    func register(on router: inout Router) {
-        router.post("/v1/bills", use: createBill)
-        router.get("/v1/bills/{billId}", use: getBill)
-        router.post("/v1/bills/{billId}/items", use: addItem)
-        router.patch("/v1/bills/{billId}/items/{lineId}", use: setQuantity)
-        router.delete("/v1/bills/{billId}/items/{lineId}", use: removeLine)
-        router.post("/v1/bills/{billId}/checkout", use: checkout)
-        router.post("/v1/bills/{billId}/checkout/cancel", use: cancelCheckout)
-        router.post("/v1/bills/{billId}/pay", use: pay)
+    func register(on router: inout Router<APIContext>) {
+        router.device(.POST, "/v1/bills", createBill)
+        router.device(.GET, "/v1/bills/{billId}", immediately: getBill)
+        router.device(.POST, "/v1/bills/{billId}/items", addItem)
+        router.device(.PATCH, "/v1/bills/{billId}/items/{lineId}", setQuantity)
+        router.device(.DELETE, "/v1/bills/{billId}/items/{lineId}", removeLine)
+        router.device(.POST, "/v1/bills/{billId}/checkout", checkout)
+        router.device(.POST, "/v1/bills/{billId}/checkout/cancel", cancelCheckout)
+        router.device(.POST, "/v1/bills/{billId}/pay", pay)
     }
 
-    @Sendable func createBill(_ request: Request) throws -> Response {
-        let device = try request.device()
+    @Sendable func createBill(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.replace])
         let body = try RequestBody(request, allowed: [], emptyAllowed: true)
-        let key = try api.idempotency.key(of: request, required: false)
-        let answer = { @Sendable (bill: Bill) throws -> Response in
+        return try await api.idempotency.perform(request, body: body, device: device) { key in
+            try await till.openBill(device: device.id, idempotency: key)
+        } answer: { bill in
             .json(
                 try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] }, status: .created,
                 headers: ["Location": "/v1/bills/\(bill.id)"])
         }
-        return try api.idempotency.whileClaimed(key, device: device) {
-            try respond(
-                try till.openBill(device: device, idempotency: record(key, request, body, device, answer)), answer)
-        }
     }
 
-    @Sendable func getBill(_ request: Request) throws -> Response {
-        .json(try till.bill(id: try request.parameter("billId"), device: try request.device()).json)
+    @Sendable func getBill(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
+        .json(try till.bill(id: try request.parameter("billId"), device: device.id).json)
     }
 
-    @Sendable func addItem(_ request: Request) throws -> Response {
-        let device = try request.device()
+    @Sendable func addItem(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.replace])
         let body = try RequestBody(request, allowed: ["menuItemId", "quantity"])
         let menuItemId = try body.string("menuItemId")
         let quantity = try body.integer("quantity", in: quantityRange)
-        let bill = try till.addItem(
-            billId: try request.parameter("billId"), device: device, menuItemId: menuItemId, quantity: Int(quantity))
+        let bill = try await till.addItem(
+            billId: try request.parameter("billId"), device: device.id, menuItemId: menuItemId, quantity: Int(quantity))
         return .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
     }
 
-    @Sendable func setQuantity(_ request: Request) throws -> Response {
-        let device = try request.device()
+    @Sendable func setQuantity(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.replace])
         let body = try RequestBody(request, allowed: ["quantity"])
         let quantity = try body.integer("quantity", in: quantityRange)
-        let bill = try till.setQuantity(
-            billId: try request.parameter("billId"), device: device, lineId: try request.parameter("lineId"), quantity: Int(quantity))
+        let bill = try await till.setQuantity(
+            billId: try request.parameter("billId"), device: device.id, lineId: try request.parameter("lineId"), quantity: Int(quantity))
         return .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
     }
 
-    @Sendable func removeLine(_ request: Request) throws -> Response {
-        let device = try request.device()
+    @Sendable func removeLine(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.replace])
-        let bill = try till.removeLine(billId: try request.parameter("billId"), device: device, lineId: try request.parameter("lineId"))
+        let bill = try await till.removeLine(billId: try request.parameter("billId"), device: device.id, lineId: try request.parameter("lineId"))
         return .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
     }
 
-    @Sendable func checkout(_ request: Request) throws -> Response {
-        let device = try request.device()
+    @Sendable func checkout(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill, POSRoute.orderSummary], [.replace, .present])
         let body = try RequestBody(request, allowed: [], emptyAllowed: true)
         let billId = try request.parameter("billId")
-        let key = try api.idempotency.key(of: request, required: false)
-        let answer = { @Sendable (bill: Bill) throws -> Response in
+        return try await api.idempotency.perform(request, body: body, device: device) { key in
+            try await till.checkout(billId: billId, device: device.id, idempotency: key)
+        } answer: { bill in
             .json(
                 try billAndSteps(bill, device) { context in
                     [try replaceBill(bill, context, client)] + (try walk(from: .posBill(bill.id), to: POSRoute.orderSummary, bill, context, client))
                 })
         }
-        return try api.idempotency.whileClaimed(key, device: device) {
-            try respond(try till.checkout(billId: billId, device: device, idempotency: record(key, request, body, device, answer)), answer)
-        }
     }
 
-    @Sendable func cancelCheckout(_ request: Request) throws -> Response {
-        let device = try request.device()
+    @Sendable func cancelCheckout(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.dismiss, .replace])
         _ = try RequestBody(request, allowed: [], emptyAllowed: true)
-        let bill = try till.cancelCheckout(billId: try request.parameter("billId"), device: device)
+        let bill = try await till.cancelCheckout(billId: try request.parameter("billId"), device: device.id)
         return .json(
             try billAndSteps(bill, device) { context in
                 try walk(from: .posOrderSummary(bill.id), to: POSRoute.bill, bill, context, client) + [try replaceBill(bill, context, client)]
             })
     }
 
-    @Sendable func pay(_ request: Request) throws -> Response {
-        let device = try request.device()
+    @Sendable func pay(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.dismiss, .replace])
         let body = try RequestBody(request, allowed: ["method", "amountMinor", "tenderedMinor"])
         let payment = PaymentRequest(
             method: try body.choice("method", of: PaymentMethod.self),
             amountMinor: try body.integer("amountMinor", in: moneyRange),
             tenderedMinor: try body.optionalInteger("tenderedMinor", in: moneyRange))
-        let key = try api.idempotency.key(of: request, required: true)
         let billId = try request.parameter("billId")
-        let answer = { @Sendable (outcome: PaymentOutcome) throws -> Response in
+        return try await api.idempotency.perform(request, body: body, device: device, keyRequired: true) { key in
+            try await till.pay(billId: billId, device: device.id, payment, idempotency: key)
+        } answer: { outcome in
             let context = api.screenContext(device, outcome.nextBill)
             // The bill screen shows the paid bill: the walk to the next one replaces it.
             let steps = try walk(from: .posOrderSummary(outcome.bill.id), to: POSRoute.bill, outcome.nextBill, context, client)
@@ -122,9 +111,6 @@ struct BillsController {
                 "navigation": steps.json,
             ])
         }
-        return try api.idempotency.whileClaimed(key, device: device) {
-            try respond(try till.pay(billId: billId, device: device, payment, idempotency: record(key, request, body, device, answer)), answer)
-        }
     }
 
     // MARK: Helpers
@@ -132,31 +118,6 @@ struct BillsController {
     private var quantityRange: ClosedRange<Int64> { 1...Int64(BillLimits().maxQuantityPerLine) }
     /// Amounts a till can take: up to 10^13 minor units, far from `Int64` overflow in any sum.
     private var moneyRange: ClosedRange<Int64> { 0...10_000_000_000_000 }
-
-    /// How to record the answer under `key` (none without a key): a success as `answer` builds
-    /// it, a state conflict as its problem.
-    private func record<Outcome>(
-        _ key: String?, _ request: Request, _ body: RequestBody, _ device: String, _ answer: @escaping @Sendable (Outcome) throws -> Response
-    ) -> IdempotencyKey<Outcome>? {
-        guard let key else { return nil }
-        return IdempotencyKey(key: key, fingerprint: Idempotency.fingerprint(of: request, body: body)) { outcome in
-            let response: Response
-            switch outcome {
-            case .success(let value): response = try answer(value)
-            case .failure(let error): response = Response(error.problem)
-            }
-            return (response.status.code, response.body, response.headers["Location"])
-        }
-    }
-
-    /// The answer for what the use case did: built now, or the one recorded for its key.
-    private func respond<Outcome>(_ outcome: IdempotentOutcome<Outcome>, _ answer: (Outcome) throws -> Response) throws -> Response {
-        switch outcome {
-        case .performed(_, let recorded?): Idempotency.first(recorded)
-        case .performed(let value, nil): try answer(value)
-        case .replayed(let recorded): Idempotency.replay(recorded)
-        }
-    }
 
     /// The client's capabilities, once checked to cover what the answer will hold: a client that
     /// could not follow it gets 422 before anything changes.
@@ -181,7 +142,7 @@ struct BillsController {
 
     /// `{bill, navigation}`: the steps as `steps` builds them with the request's screen context,
     /// which encodes the bill once for both places it appears (the data and the bill screen).
-    private func billAndSteps(_ bill: Bill, _ device: String, _ steps: (ScreenContext) throws -> [Step]) throws -> JSON {
+    private func billAndSteps(_ bill: Bill, _ device: AuthenticatedDevice, _ steps: (ScreenContext) throws -> [Step]) throws -> JSON {
         let context = api.screenContext(device, bill)
         return ["bill": context.json(of: bill), "navigation": try steps(context).json]
     }

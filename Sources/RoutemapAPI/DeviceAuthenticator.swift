@@ -2,8 +2,8 @@ import RoutemapDomain
 import RoutemapHTTP
 import Synchronization
 
-/// The gate that admits requests carrying a device's bearer token and names the device in
-/// `Request.identity`. Only `/healthz` and enrollment (`/v1/devices`) are open.
+/// Finds the device behind a request's bearer token, for routes with `.device` access (which
+/// routes those are is declared where each is registered).
 ///
 /// Known tokens are cached in memory (devices are never removed while the server runs), so
 /// the hot path is one dictionary lookup, with no SHA-256 per request; unknown tokens always
@@ -17,19 +17,15 @@ final class DeviceAuthenticator: Sendable {
         self.directory = directory
     }
 
-    /// Sets `request.identity` to the device id, or throws 401 `unauthorized`.
-    @Sendable func authenticate(_ request: inout Request) throws {
-        if Self.isOpen(request.path) { return }
+    /// The device whose token `request` carries, or 401 `unauthorized`.
+    func authenticate(_ request: Request) throws -> AuthenticatedDevice {
         guard let header = request.headers["Authorization"] else {
             throw Problem.unauthorized("This endpoint needs `Authorization: Bearer <token>`; enroll with POST /v1/devices.")
         }
         guard let value = Self.bearerToken(in: header), value.utf8.count <= 256 else {
             throw Problem.unauthorized("The Authorization header must be `Bearer <token>`.", invalidToken: true)
         }
-        if let device = cache.withLock({ $0[value] }) {
-            request.identity = device
-            return
-        }
+        if let device = cache.withLock({ $0[value] }) { return AuthenticatedDevice(id: device) }
         let token = DeviceToken(value: value)
         guard let device = try directory.device(token: token) else {
             throw Problem.unauthorized("The token is not valid.", invalidToken: true)
@@ -38,16 +34,11 @@ final class DeviceAuthenticator: Sendable {
             if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
             cache[value] = device.id
         }
-        request.identity = device.id
+        return AuthenticatedDevice(id: device.id)
     }
 }
 
 extension DeviceAuthenticator {
-    /// Whether `path` is open to anyone: `/healthz` and enrollment.
-    static func isOpen(_ path: String) -> Bool {
-        path == "/healthz" || path == "/v1/devices"
-    }
-
     /// The credentials of `Bearer <token>` (scheme case-insensitive, RFC 6750), or `nil`.
     /// Spaces may follow the scheme's one; the token itself has none.
     ///
@@ -68,12 +59,4 @@ extension DeviceAuthenticator {
 
     /// `bearer` in lowercase ASCII.
     private static let bearerScheme: [UInt8] = Array("bearer".utf8)
-}
-
-extension Request {
-    /// The device the authenticator admitted; a route behind it always has one.
-    func device() throws -> String {
-        guard let identity else { throw Problem.unauthorized("This endpoint needs a device token.") }
-        return identity
-    }
 }

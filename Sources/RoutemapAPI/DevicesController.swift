@@ -19,11 +19,11 @@ struct DevicesController {
         self.wrongCodes = RateLimiter(rate: Double(Self.wrongCodesPerMinute) / 60, burst: Double(Self.wrongCodesPerMinute))
     }
 
-    func register(on router: inout Router) {
-        router.post("/v1/devices", use: enroll)
+    func register(on router: inout Router<APIContext>) {
+        router.open(.POST, "/v1/devices", enroll)
     }
 
-    @Sendable func enroll(_ request: Request) throws -> Response {
+    @Sendable func enroll(_ request: Request) async throws -> Response {
         let body = try RequestBody(request, allowed: ["name", "enrollmentCode"])
         let name = try body.string("name", maxLength: 100)
         // A name is shown to people and stored as SQLite text (which stops counting at NUL):
@@ -40,7 +40,7 @@ struct DevicesController {
             _ = wrongCodes.spend(address)
             throw Problem.unauthorized("The enrollment code is not valid.")
         }
-        let (device, token) = try directory.enroll(name: name)
+        let (device, token) = try await directory.enroll(name: name)
         return .json(
             ["deviceId": .string(device.id), "name": .string(device.name), "token": .string(token.value)], status: .created,
             headers: ["Cache-Control": "no-store"])

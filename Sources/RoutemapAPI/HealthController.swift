@@ -6,8 +6,8 @@ import RoutemapHTTP
 struct HealthController {
     let till: Till
 
-    func register(on router: inout Router) {
-        router.get("/healthz", use: health)
+    func register(on router: inout Router<APIContext>) {
+        router.open(.GET, "/healthz", immediately: health)
     }
 
     @Sendable func health(_ request: Request) throws -> Response {

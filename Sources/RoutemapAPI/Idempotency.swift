@@ -6,8 +6,8 @@ import Synchronization
 
 /// The API's side of idempotency keys (Stripe's semantics, the IETF Idempotency-Key draft's
 /// status codes): reading the header, fingerprinting the request, refusing a duplicate while
-/// the first is still running, and answering from a recorded response. The domain records
-/// answers in the same transaction as the effect.
+/// the first is still running, and answering from a recorded answer. The domain records the
+/// answer, as opaque bytes this type encodes, in the same transaction as the effect.
 final class Idempotency: Sendable {
     /// Keys being processed now, as "device key": a second request with one gets 409.
     private let inFlight = Mutex<Set<String>>([])
@@ -29,18 +29,50 @@ final class Idempotency: Sendable {
         return key
     }
 
-    /// Runs `body` with `key` claimed for `device`; 409 `idempotency_key_in_flight` if it is
-    /// claimed already.
-    func whileClaimed<T>(_ key: String?, device: String, _ body: () throws -> T) throws -> T {
-        guard let key else { return try body() }
-        let claim = device + " " + key
+    /// The one way an endpoint changes data under an optional `Idempotency-Key` (required
+    /// where `keyRequired`): runs the use case through `change` and answers with `answer`,
+    /// rendered once.
+    ///
+    /// Without a key, the use case runs and its outcome is rendered after the commit. With
+    /// one, the key is claimed for the device (409 `idempotency_key_in_flight` while another
+    /// request holds it), and the use case renders its outcome (or the state conflict it ran
+    /// into) inside its transaction, recorded with the effect; a retry with the same key and
+    /// request gets the recorded answer marked `Idempotent-Replayed: true`, a different
+    /// request 422 `idempotency_key_reused`.
+    func perform<Outcome: Sendable>(
+        _ request: Request, body: RequestBody, device: AuthenticatedDevice, keyRequired: Bool = false,
+        change: (IdempotencyKey<Outcome>?) async throws -> IdempotentOutcome<Outcome>,
+        answer: @escaping @Sendable (Outcome) throws -> Response
+    ) async throws -> Response {
+        guard let key = try key(of: request, required: keyRequired) else {
+            switch try await change(nil) {
+            case .performed(let outcome, _): return try answer(outcome)
+            case .replayed(let recorded): return try RecordedAnswerCoding.decode(recorded.answer)  // Needs a key: never.
+            }
+        }
+        let claim = device.id + " " + key
         guard inFlight.withLock({ $0.insert(claim).inserted }) else {
             throw Problem(
                 status: .conflict, code: "idempotency_key_in_flight", title: "Idempotency key in flight",
                 detail: "A request with this Idempotency-Key is still being processed; retry after it finishes.")
         }
         defer { _ = inFlight.withLock { $0.remove(claim) } }
-        return try body()
+        let recording = IdempotencyKey<Outcome>(key: key, fingerprint: Self.fingerprint(of: request, body: body)) { outcome in
+            switch outcome {
+            case .success(let value): RecordedAnswerCoding.encode(try answer(value))
+            case .failure(let conflict): RecordedAnswerCoding.encode(conflict.problem.response)
+            }
+        }
+        switch try await change(recording) {
+        case .performed(_, let recorded?):
+            return try RecordedAnswerCoding.decode(recorded.answer)
+        case .performed(let outcome, nil):
+            return try answer(outcome)
+        case .replayed(let recorded):
+            var response = try RecordedAnswerCoding.decode(recorded.answer)
+            response.headers.replaceOrAdd(name: "Idempotent-Replayed", value: "true")
+            return response
+        }
     }
 
     /// What identifies a request for its key: method, path and the body the handler already
@@ -49,23 +81,6 @@ final class Idempotency: Sendable {
     static func fingerprint(of request: Request, body: RequestBody) -> String {
         let text = Array("\(request.method.rawValue) \(request.path)\n".utf8) + body.json.canonical.encoded()
         return hex(SHA256.hash(data: text))
-    }
-
-    /// The recorded answer, marked as a replay.
-    static func replay(_ recorded: RecordedResponse) -> Response {
-        var headers: HTTPHeaders = [
-            "Content-Type": recorded.status >= 400 ? "application/problem+json" : "application/json",
-            "Idempotent-Replayed": "true",
-        ]
-        if let location = recorded.location { headers.add(name: "Location", value: location) }
-        return Response(status: HTTPStatus(code: recorded.status), headers: headers, body: recorded.body)
-    }
-
-    /// The answer recorded now, as sent the first time.
-    static func first(_ recorded: RecordedResponse) -> Response {
-        var response = replay(recorded)
-        response.headers.remove(name: "Idempotent-Replayed")
-        return response
     }
 }
 

@@ -20,21 +20,21 @@ struct LaunchController {
     /// About 3.5 KiB each: at most 3.5 MiB.
     let answers = AnswerCache<AnswerKey, PreparedResponse>(capacity: 1024)
 
-    func register(on router: inout Router) {
-        router.get("/v1/launch", use: launch)
+    func register(on router: inout Router<APIContext>) {
+        router.device(.GET, "/v1/launch", launch)
     }
 
-    @Sendable func launch(_ request: Request) throws -> Response {
+    /// Suspends: a device's first launch opens its first bill (a write).
+    @Sendable func launch(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try request.clientCapabilities()
-        let device = try request.device()
-        let bill = try api.till.currentBill(device: device)
+        let bill = try await api.till.currentBill(device: device.id)
         return try answers.answer(for: AnswerKey(billId: bill.id, billVersion: bill.version, client: client)) {
             PreparedResponse(.json(try answer(bill, device: device, client: client)))
         }.response
     }
 
     /// The whole launch answer for `bill`.
-    private func answer(_ bill: Bill, device: String, client: ClientCapabilities) throws -> JSON {
+    private func answer(_ bill: Bill, device: AuthenticatedDevice, client: ClientCapabilities) throws -> JSON {
         let context = api.screenContext(device, bill)
         let inputs = [POSInput.billId: bill.id]
         var navigation = try api.navigator.launch(inputs: inputs, context: context, client: client)

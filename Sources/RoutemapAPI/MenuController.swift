@@ -4,11 +4,11 @@ import RoutemapHTTP
 struct MenuController {
     let menu: MenuCatalog
 
-    func register(on router: inout Router) {
-        router.get("/v1/menu/items", use: listItems)
+    func register(on router: inout Router<APIContext>) {
+        router.device(.GET, "/v1/menu/items", immediately: listItems)
     }
 
-    @Sendable func listItems(_ request: Request) throws -> Response {
+    @Sendable func listItems(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
         let listing = menu.listing(category: request.query["category"])
         if let ifNoneMatch = request.headers["If-None-Match"], EntityTag.ifNoneMatch(ifNoneMatch, matches: listing.etag) {
             return Response(status: .notModified, headers: Self.headers(etag: listing.etag), body: [])

@@ -3,7 +3,7 @@ import RoutemapNavigation
 
 extension NavigationError {
     /// The problem a client receives when a navigation cannot be produced.
-    var problem: Problem {
+    public var problem: Problem {
         switch self {
         case .unknownRoute(let id):
             return .notFound("route", id.rawValue)

@@ -3,7 +3,7 @@ import RoutemapHTTP
 
 extension POSError {
     /// The problem a client receives for a broken business rule.
-    var problem: Problem {
+    public var problem: Problem {
         switch self {
         case .billNotFound(let id):
             return .notFound("bill", id)

@@ -8,8 +8,10 @@ import RoutemapNavigation
 enum POSNavigation {
     static func makeNavigator() -> Navigator<ScreenContext> {
         Navigator(registry: registry) { name, context in
-            // The one input the server can derive unambiguously: the current bill, as launch uses.
-            name == POSInput.billId ? try context.till.currentBill(device: context.device).id : nil
+            // The one input the server can derive unambiguously: the current bill, as launch
+            // uses. Builders only read: with no current bill yet, the walk answers
+            // `missing_input` and the endpoint opens one (as launch would) and walks again.
+            name == POSInput.billId ? try context.bills.currentBill()?.id : nil
         }
     }
 

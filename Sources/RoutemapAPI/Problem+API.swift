@@ -5,6 +5,17 @@ import RoutemapJSON
 // stable: clients branch on it, so never rename one.
 
 extension Problem {
+    /// The namespace of routemap's problem types: `urn:routemap:problem:<code>`.
+    static let routemapNamespace = "urn:routemap:problem:"
+
+    /// The problem as its answer, with routemap's problem type (as the router answers it),
+    /// for answers built outside the router (recorded under an idempotency key).
+    var response: Response {
+        var problem = self
+        if problem.type == nil { problem.type = Problem.routemapNamespace + code }
+        return Response(problem)
+    }
+
     /// 400 `malformed_json`: the body is not JSON at all.
     static func malformedJSON(_ detail: String) -> Problem {
         Problem(status: .badRequest, code: "malformed_json", title: "Malformed JSON", detail: detail)

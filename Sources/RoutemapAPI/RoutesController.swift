@@ -17,16 +17,16 @@ struct RoutesController {
         self.routes = routes
     }
 
-    func register(on router: inout Router) {
-        router.get("/v1/routes", use: list)
-        router.get("/v1/routes/{routeId}", use: show)
+    func register(on router: inout Router<APIContext>) {
+        router.device(.GET, "/v1/routes", immediately: list)
+        router.device(.GET, "/v1/routes/{routeId}", immediately: show)
     }
 
-    @Sendable func list(_ request: Request) throws -> Response {
+    @Sendable func list(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
         .json(.fragment(tree))
     }
 
-    @Sendable func show(_ request: Request) throws -> Response {
+    @Sendable func show(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
         let id = try request.parameter("routeId")
         guard let route = routes[id] else { throw Problem.notFound("route", id) }
         return .json(.fragment(route))

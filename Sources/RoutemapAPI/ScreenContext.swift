@@ -1,12 +1,12 @@
 import RoutemapDomain
 import RoutemapJSON
 
-/// What the POS payload builders get with each request: the till to read from, the calling
-/// device (builders see only its bills), the cached menu, and bills the endpoint already holds
-/// (so a builder does not read them again).
+/// What the POS payload builders get with each request: the calling device's bills, read-only
+/// (a builder cannot change data), the cached menu, and bills the endpoint already holds (so a
+/// builder does not read them again).
 struct ScreenContext: Sendable {
-    let till: Till
-    let device: String
+    /// The calling device's bills; builders see no other device's.
+    let bills: BillReader
     let menu: MenuCatalog
     /// The device's bills among those the endpoint passed: one or two, so a list searched in
     /// order costs less than hashing into a dictionary.
@@ -14,11 +14,10 @@ struct ScreenContext: Sendable {
     /// `knownBills` encoded once each: an answer holds a bill both as data and in its screen.
     private let encodedBills: [JSONFragment]
 
-    init(till: Till, device: String, menu: MenuCatalog, bills: [Bill] = []) {
-        self.till = till
-        self.device = device
+    init(bills: BillReader, menu: MenuCatalog, known: [Bill] = []) {
+        self.bills = bills
         self.menu = menu
-        knownBills = bills.filter { $0.deviceId == device }
+        knownBills = known.filter { $0.deviceId == bills.device }
         encodedBills = knownBills.map { JSONFragment($0.json) }
     }
 
@@ -35,6 +34,6 @@ struct ScreenContext: Sendable {
     func bill(id: String) throws -> Bill {
         // The last one passed wins, as it did when they were keyed by id.
         if let bill = knownBills.last(where: { $0.id == id }) { return bill }
-        return try till.bill(id: id, device: device)
+        return try bills.bill(id: id)
     }
 }

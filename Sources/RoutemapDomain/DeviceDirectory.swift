@@ -13,10 +13,11 @@ public struct DeviceDirectory: Sendable {
     /// Enrolls a device called `name`: returns it with its token, which exists nowhere else
     /// afterwards (only its digest is stored). Committed with `full` durability: a token a
     /// device received must keep working after a power loss.
-    public func enroll(name: String) throws -> (device: Device, token: DeviceToken) {
+    public func enroll(name: String) async throws -> (device: Device, token: DeviceToken) {
         let device = Device(id: Identifier.make(prefix: "dev_"), name: name, createdAt: now().roundedToMilliseconds)
         let token = DeviceToken.generate()
-        try store.write(durability: .full) { transaction in try transaction.insert(device, tokenDigest: token.digest) }
+        let digest = token.digest
+        try await store.write(durability: .full) { transaction in try transaction.insert(device, tokenDigest: digest) }
         return (device, token)
     }
 

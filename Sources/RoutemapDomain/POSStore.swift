@@ -12,17 +12,19 @@ public protocol POSStore: Sendable {
     func newestUnpaidBill(deviceId: String) throws -> Bill?
     /// The device whose token has this SHA-256 digest, or `nil`.
     func device(tokenDigest: [UInt8]) throws -> Device?
-    /// Runs `body` in one atomic write transaction, serialized with every other write: all of
-    /// its changes are committed together, with the given durability, or none if `body` throws
-    /// (the error is rethrown). The transaction must not be used after `body` returns.
-    func write<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T
+    /// Runs `body` in one atomic write transaction, serialized with every other write, and
+    /// returns once it has committed: all of its changes are committed together, with the
+    /// given durability, or none if `body` throws (the error is rethrown). The caller waits
+    /// without holding a thread. `body` is synchronous, so a write cannot start another write
+    /// inside it; the transaction must not be used after `body` returns.
+    func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T
     /// Throws unless the database answers (for health checks).
     func ping() throws
 }
 
 extension POSStore {
     /// A write transaction with `normal` durability.
-    public func write<T>(_ body: (any POSTransaction) throws -> T) throws -> T {
-        try write(durability: .normal, body)
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
+        try await write(durability: .normal, body)
     }
 }

@@ -18,9 +18,9 @@ public protocol POSTransaction {
     /// Saves a new device with the digest of its token.
     func insert(_ device: Device, tokenDigest: [UInt8]) throws
     /// The answer recorded for `key` of `deviceId`, if any (however old).
-    func recordedResponse(deviceId: String, key: String) throws -> RecordedResponse?
+    func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer?
     /// Records an answer, replacing an expired one with the same device and key.
-    func record(_ response: RecordedResponse) throws
+    func record(_ answer: RecordedAnswer) throws
     /// Forgets answers recorded before `date`.
-    func deleteRecordedResponses(before date: Date) throws
+    func deleteRecordedAnswers(before date: Date) throws
 }

@@ -11,7 +11,7 @@ public struct Till: Sendable {
     public let currency: Currency
     /// The size limits of bills (quantity per line, lines per bill).
     public let limits: BillLimits
-    private let store: any POSStore
+    let store: any POSStore
     private let now: @Sendable () -> Date
     private let keyExpiry = KeyExpirySchedule()
 
@@ -40,13 +40,13 @@ public struct Till: Sendable {
     }
 
     /// A new, empty, open bill for `device`.
-    public func openBill(device: String) throws -> Bill {
-        try performed(openBill(device: device, idempotency: nil))
+    public func openBill(device: String) async throws -> Bill {
+        try performed(await openBill(device: device, idempotency: nil))
     }
 
     /// ``openBill(device:)`` under an idempotency key (see ``IdempotencyKey``).
-    public func openBill(device: String, idempotency: IdempotencyKey<Bill>?) throws -> IdempotentOutcome<Bill> {
-        try write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) { transaction, _ in
+    public func openBill(device: String, idempotency: IdempotencyKey<Bill>?) async throws -> IdempotentOutcome<Bill> {
+        try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) { transaction, _ in
             let bill = try makeBill(device: device)
             try transaction.insert(bill)
             return bill
@@ -57,9 +57,9 @@ public struct Till: Sendable {
     ///
     /// Reads first (the common case writes nothing); if there is none, checks again inside a
     /// write transaction before creating one, so concurrent callers create exactly one.
-    public func currentBill(device: String) throws -> Bill {
+    public func currentBill(device: String) async throws -> Bill {
         if let bill = try store.newestUnpaidBill(deviceId: device) { return bill }
-        return try store.write { transaction in
+        return try await store.write { transaction in
             if let bill = try transaction.newestUnpaidBill(deviceId: device) { return bill }
             let bill = try makeBill(device: device)
             try transaction.insert(bill)
@@ -70,8 +70,8 @@ public struct Till: Sendable {
     /// Adds `quantity` of a menu item, capturing its name and price now.
     /// Throws `billNotFound`, `billNotOpen`, `unknownMenuItem`, `menuItemUnavailable`,
     /// `quantityOutOfRange` or `tooManyLines`.
-    public func addItem(billId: String, device: String, menuItemId: String, quantity: Int) throws -> Bill {
-        try changeBill(billId, device: device) { bill, transaction in
+    public func addItem(billId: String, device: String, menuItemId: String, quantity: Int) async throws -> Bill {
+        try await changeBill(billId, device: device) { bill, transaction in
             try bill.requireOpen()
             guard let item = try transaction.menuItem(id: menuItemId) else {
                 throw POSError.unknownMenuItem(menuItemId)
@@ -82,48 +82,48 @@ public struct Till: Sendable {
 
     /// Sets a line's quantity. Throws `billNotFound`, `billNotOpen`, `lineNotFound` or
     /// `quantityOutOfRange`.
-    public func setQuantity(billId: String, device: String, lineId: String, quantity: Int) throws -> Bill {
-        try changeBill(billId, device: device) { bill, _ in
+    public func setQuantity(billId: String, device: String, lineId: String, quantity: Int) async throws -> Bill {
+        try await changeBill(billId, device: device) { bill, _ in
             try bill.setQuantity(lineId: lineId, quantity: quantity, limits: limits)
         }
     }
 
     /// Removes a line. Throws `billNotFound`, `billNotOpen` or `lineNotFound`.
-    public func removeLine(billId: String, device: String, lineId: String) throws -> Bill {
-        try changeBill(billId, device: device) { bill, _ in try bill.removeLine(lineId: lineId) }
+    public func removeLine(billId: String, device: String, lineId: String) async throws -> Bill {
+        try await changeBill(billId, device: device) { bill, _ in try bill.removeLine(lineId: lineId) }
     }
 
     /// Freezes the bill for payment. Throws `billNotFound`, `billNotOpen` or `billEmpty`.
-    public func checkout(billId: String, device: String) throws -> Bill {
-        try performed(checkout(billId: billId, device: device, idempotency: nil))
+    public func checkout(billId: String, device: String) async throws -> Bill {
+        try performed(await checkout(billId: billId, device: device, idempotency: nil))
     }
 
     /// ``checkout(billId:device:)`` under an idempotency key.
-    public func checkout(billId: String, device: String, idempotency: IdempotencyKey<Bill>?) throws -> IdempotentOutcome<Bill> {
-        try write(device: device, durability: .normal, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
+    public func checkout(billId: String, device: String, idempotency: IdempotencyKey<Bill>?) async throws -> IdempotentOutcome<Bill> {
+        try await write(device: device, durability: .normal, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
             transaction, bill in
             try change(bill, in: transaction) { bill, _ in try bill.checkout() }
         }
     }
 
     /// Reopens a checked-out bill. Throws `billNotFound` or `billNotCheckedOut`.
-    public func cancelCheckout(billId: String, device: String) throws -> Bill {
-        try changeBill(billId, device: device) { bill, _ in try bill.cancelCheckout() }
+    public func cancelCheckout(billId: String, device: String) async throws -> Bill {
+        try await changeBill(billId, device: device) { bill, _ in try bill.cancelCheckout() }
     }
 
     /// Pays a checked-out bill: records the payment, marks the bill paid and opens the next
     /// bill, all in one transaction committed with `full` durability. Throws `billNotFound`,
     /// then as ``Bill/payment(for:id:createdAt:)`` checks: `billNotCheckedOut`,
     /// `amountMismatch`, `insufficientTender` or `tenderNotAllowed`.
-    public func pay(billId: String, device: String, _ request: PaymentRequest) throws -> PaymentOutcome {
-        try performed(pay(billId: billId, device: device, request, idempotency: nil))
+    public func pay(billId: String, device: String, _ request: PaymentRequest) async throws -> PaymentOutcome {
+        try performed(await pay(billId: billId, device: device, request, idempotency: nil))
     }
 
     /// ``pay(billId:device:_:)`` under an idempotency key.
     public func pay(billId: String, device: String, _ request: PaymentRequest, idempotency: IdempotencyKey<PaymentOutcome>?)
-        throws -> IdempotentOutcome<PaymentOutcome>
+        async throws -> IdempotentOutcome<PaymentOutcome>
     {
-        try write(device: device, durability: .full, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
+        try await write(device: device, durability: .full, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
             transaction, bill in
             var bill = bill
             let payment = try bill.payment(for: request, id: Identifier.make(prefix: "pay_"), createdAt: timestamp())
@@ -145,9 +145,9 @@ public struct Till: Sendable {
 
     /// Loads the bill, applies `change` and saves the bill if it changed, in one transaction.
     private func changeBill(
-        _ billId: String, device: String, _ change: (inout Bill, any POSTransaction) throws -> Void
-    ) throws -> Bill {
-        try store.write { transaction in try self.change(billId, device: device, in: transaction, change) }
+        _ billId: String, device: String, _ change: @escaping @Sendable (inout Bill, any POSTransaction) throws -> Void
+    ) async throws -> Bill {
+        try await store.write { transaction in try self.change(billId, device: device, in: transaction, change) }
     }
 
     private func change(
@@ -181,14 +181,15 @@ public struct Till: Sendable {
     /// the effect does. Recording also deletes expired keys, at most once a minute.
     private func write<Input, Outcome: Sendable>(
         device: String, durability: Durability, idempotency: IdempotencyKey<Outcome>?,
-        load: (any POSTransaction) throws -> Input, _ body: (any POSTransaction, Input) throws -> Outcome
-    ) throws -> IdempotentOutcome<Outcome> {
+        load: @escaping @Sendable (any POSTransaction) throws -> Input,
+        _ body: @escaping @Sendable (any POSTransaction, Input) throws -> Outcome
+    ) async throws -> IdempotentOutcome<Outcome> {
         // A recorded state conflict commits its record, and is thrown after the commit.
-        let result: Swift.Result<IdempotentOutcome<Outcome>, POSError> = try store.write(durability: durability) { transaction in
+        let result: Swift.Result<IdempotentOutcome<Outcome>, POSError> = try await store.write(durability: durability) { transaction in
             let input = try load(transaction)
             guard let idempotency else { return .success(.performed(try body(transaction, input), recorded: nil)) }
             let now = timestamp()
-            if let recorded = try transaction.recordedResponse(deviceId: device, key: idempotency.key),
+            if let recorded = try transaction.recordedAnswer(deviceId: device, key: idempotency.key),
                 recorded.createdAt > now.addingTimeInterval(-IdempotencyKey<Outcome>.lifetime)
             {
                 guard recorded.fingerprint == idempotency.fingerprint else { throw POSError.idempotencyKeyReused(idempotency.key) }
@@ -200,25 +201,28 @@ public struct Till: Sendable {
             } catch let error as POSError where error.isStateConflict {
                 outcome = .failure(error)
             }
-            var recorded: RecordedResponse?
+            var recorded: RecordedAnswer?
             if let answer = try idempotency.record(outcome) {
                 if keyExpiry.isDue(at: now) {
-                    try transaction.deleteRecordedResponses(before: now.addingTimeInterval(-IdempotencyKey<Outcome>.lifetime))
+                    try transaction.deleteRecordedAnswers(before: now.addingTimeInterval(-IdempotencyKey<Outcome>.lifetime))
                 }
-                recorded = RecordedResponse(
-                    deviceId: device, key: idempotency.key, fingerprint: idempotency.fingerprint, status: answer.status,
-                    body: answer.body, location: answer.location, createdAt: now)
-                try transaction.record(recorded!)
+                let record = RecordedAnswer(
+                    deviceId: device, key: idempotency.key, fingerprint: idempotency.fingerprint, answer: answer, createdAt: now)
+                try transaction.record(record)
+                recorded = record
             }
             return outcome.map { .performed($0, recorded: recorded) }
         }
         return try result.get()
     }
 
-    /// The outcome of a use case run without a key, which is always performed.
+    /// The outcome of a use case run without a key, which is always performed (a replay
+    /// needs a key, so the second case never happens).
     private func performed<Outcome>(_ outcome: IdempotentOutcome<Outcome>) throws -> Outcome {
-        guard case .performed(let value, _) = outcome else { preconditionFailure("replayed without an idempotency key") }
-        return value
+        switch outcome {
+        case .performed(let value, _): value
+        case .replayed: throw InvariantViolation("a use case run without an idempotency key was replayed")
+        }
     }
 
     private func makeBill(device: String) throws -> Bill {

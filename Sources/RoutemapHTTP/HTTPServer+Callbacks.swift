@@ -33,9 +33,20 @@ extension HTTPServer {
             return CMHD_YES
         }
         if state.responded { return CMHD_YES }
-        state.responded = true
+        if let suspension = state.suspension {
+            // Resumed: the handler, the timeout or the shutdown left the answer.
+            guard let answer = suspension.takeAnswer() else { return CMHD_YES }
+            state.responded = true
+            return server.queue(answer, on: connection)
+        }
         server.tracked(connection).map { server.connections.received($0) }
-        return server.queue(server.finish(state), on: connection)
+        switch server.finish(state) {
+        case .answer(let response):
+            state.responded = true
+            return server.queue(response, on: connection)
+        case .suspend(let work):
+            return server.suspend(state, on: connection, running: work)
+        }
     }
 
     /// MHD's `NOTIFY_COMPLETED`: the response was sent, or the client went away, or the

@@ -4,7 +4,7 @@ import CMicroHTTPD
 
 extension HTTPServer {
     /// First call, headers in: reads method, path, headers, query and peer (as bytes: written
-    /// out only if asked for), and routes.
+    /// out only if asked for).
     func begin(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> RequestState {
         let methodText = method.flatMap { String(validatingCString: $0) }
         let pathText = url.flatMap { String(validatingCString: $0) }
@@ -34,27 +34,29 @@ extension HTTPServer {
         }
 
         state.peer = PeerAddress(of: connection)
-        if state.badRequest == nil {
-            state.resolution = router.resolve(state.method, state.path)
-        }
         return state
     }
 
-    /// The answer to give before the body arrives: 400 when the body's length is ambiguous,
-    /// 413 when a routed request declares a `Content-Length` over the limit (MHD then closes
-    /// the connection, which suits a client that was about to upload too much, and one whose
-    /// body's end can't be trusted).
-    /// Gates run first (so a client without credentials gets their answer, not 413); only
-    /// requests answered early pass them here, the rest in `finish`.
+    /// The answer to give before the body arrives, through the pipeline: 400 when the body's
+    /// length is ambiguous, or (after admission and routing, so a client without credentials
+    /// gets 401, not 413) 413 when the request declares a `Content-Length` over the limit. MHD
+    /// then closes the connection, which suits a client that was about to upload too much, and
+    /// one whose body's end can't be trusted. `nil`: read the body.
     func earlyResponse(_ state: RequestState) -> Response? {
-        if state.answerEarly, let detail = state.badRequest { return Response(.badRequest(detail: detail)) }
-        guard state.badRequest == nil, case .found = state.resolution,
-            let declared = state.headers["Content-Length"].flatMap({ Int($0) }),
-            declared > configuration.maxBodyBytes
-        else { return nil }
-        var request = state.head()
-        if let refusal = router.passGates(&request, logger: logger) { return refusal }
-        return Response(.payloadTooLarge(limit: configuration.maxBodyBytes))
+        var reception = Reception(maxBodyBytes: configuration.maxBodyBytes)
+        if state.answerEarly {
+            reception.unreadable = state.badRequest
+        } else if let declared = state.headers["Content-Length"].flatMap({ Int($0) }), declared > configuration.maxBodyBytes {
+            reception.unreadable = state.badRequest
+            reception.bodyTooLarge = true
+        } else {
+            return nil
+        }
+        switch responder.dispatch(state.head(), reception) {
+        case .answer(let response): return response
+        // Unreachable: a body too large is refused before any handler.
+        case .suspend: return responder.response(for: .internalError())
+        }
     }
 
     /// A body chunk: kept up to `maxBodyBytes`; past that the body is dropped and marked too
@@ -69,32 +71,30 @@ extension HTTPServer {
         state.body.append(contentsOf: chunk)
     }
 
-    /// The whole request is in: 400, the gates, 404/405, 413, 415 in that order, else the router.
-    func finish(_ state: RequestState) -> Response {
-        if let detail = state.badRequest {
-            return Response(.badRequest(detail: detail))
+    /// The whole request is in: the pipeline's decision (`Router.dispatch`).
+    func finish(_ state: RequestState) -> Dispatch {
+        var request = state.head()
+        request.body = state.body
+        state.body = []
+        return responder.dispatch(
+            request, Reception(maxBodyBytes: configuration.maxBodyBytes, bodyTooLarge: state.tooLarge, unreadable: state.badRequest))
+    }
+
+    /// Runs `work` in Swift concurrency with the connection suspended, and queues its answer
+    /// when libmicrohttpd calls back after the resume. Past the limit of waiting requests, or
+    /// while stopping, answers 503 at once instead.
+    func suspend(_ state: RequestState, on connection: OpaquePointer, running work: @escaping @Sendable () async -> Response) -> MHD_Result {
+        guard let suspension = suspended.suspend(connection) else {
+            state.responded = true
+            return queue(responder.response(for: .overloaded(retryAfter: 1)), on: connection)
         }
-        var head = state.head()
-        if let refusal = router.passGates(&head, logger: logger) { return refusal }
-        switch state.resolution {
-        case .notFound(let problem), .methodNotAllowed(let problem):
-            return Response(problem)
-        case nil:
-            return Response(.internalError())
-        case .found(let handler, let parameters):
-            if state.tooLarge {
-                return Response(.payloadTooLarge(limit: configuration.maxBodyBytes))
-            }
-            let contentType = state.headers["Content-Type"]
-            if !state.body.isEmpty, !HTTPServer.isJSON(contentType) {
-                return Response(.unsupportedMediaType(received: contentType))
-            }
-            var request = head
-            request.body = state.body
-            request.parameters = parameters
-            state.body = []
-            return router.run(handler, request, logger: logger)
+        state.suspension = suspension
+        let suspended = self.suspended
+        Task {
+            let response = await work()
+            suspended.complete(suspension, with: response)
         }
+        return CMHD_YES
     }
 
     /// Hands `response` to MHD: its prepared copy as it is (`PreparedResponse`), else a new one
@@ -107,7 +107,7 @@ extension HTTPServer {
         var response = response
         if !(100...999).contains(response.status.code) {
             logger.error("handler answered an invalid status", metadata: ["status": "\(response.status.code)"])
-            response = Response(.internalError())
+            response = responder.response(for: .internalError())
         }
         let created = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), CMHD_RESPMEM_MUST_COPY)
@@ -134,16 +134,6 @@ extension HTTPServer {
         }
         let distinct = Set(lengths.flatMap { $0.split(separator: ",") }.map { $0.trimmingASCIIWhitespace() })
         return distinct.count > 1 ? "The Content-Length fields disagree." : nil
-    }
-
-    /// Whether `contentType` is JSON: `application/json` or `application/<anything>+json`,
-    /// parameters (`; charset=utf-8`) allowed, case-insensitive.
-    static func isJSON(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let mediaType = (contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            .trimmingASCIIWhitespace().lowercased()
-        if mediaType == "application/json" { return true }
-        return mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json") && mediaType.count > "application/+json".count
     }
 }
 

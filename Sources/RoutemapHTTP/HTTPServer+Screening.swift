@@ -46,7 +46,8 @@ extension HTTPServer {
         // callback (a NUL over the '?', percent-decoding in place).
         UnsafeMutablePointer(mutating: question + 1).pointee = 0
 
-        let response = Response(.uriTooLong(bytes: length, arguments: arguments))
+        let reception = Reception(maxBodyBytes: configuration.maxBodyBytes, targetTooLong: (length, arguments))
+        guard case .answer(let response) = responder.dispatch(Request(method: .GET, path: "/"), reception) else { return }
         var head = "HTTP/1.1 \(response.status)\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"

@@ -8,11 +8,14 @@ import Glibc
 import Darwin
 #endif
 
-/// An HTTP/1.1 server over libmicrohttpd that answers with a `Router`.
+/// An HTTP/1.1 server over libmicrohttpd that answers with an `HTTPResponder` (a `Router`).
 ///
-/// Handlers run synchronously on libmicrohttpd's worker threads (`threads` of them, epoll).
-/// The server reads the whole request body (up to `maxBodyBytes`) before calling the router,
-/// answers 400/404/405/413/415 itself as problem+json, and keeps connections alive.
+/// libmicrohttpd's worker threads (`threads` of them, epoll) read each request, body included
+/// (up to `maxBodyBytes`), and hand it to the responder's pipeline. An answer ready at once
+/// is queued on the same thread; a handler that waits runs in Swift concurrency while the
+/// connection is suspended, holding no thread, and its answer is queued when it resumes
+/// (`SuspendedRequests`: at most `requestsInFlightLimit` wait at once, each for at most
+/// `requestTimeout`). Connections are kept alive.
 ///
 /// Hostile clients meet the limits of `HTTPServerConfiguration`: connections in all and per
 /// address, memory per connection (oversized heads get libmicrohttpd's own 431 or 414), an
@@ -20,8 +23,10 @@ import Darwin
 /// queries with more arguments than libmicrohttpd can hold (`screen(uri:on:)`).
 public final class HTTPServer: Sendable {
     public let configuration: HTTPServerConfiguration
-    let router: Router
+    let responder: any HTTPResponder
     let logger: Logger
+    /// The requests whose handlers are running with their connection suspended.
+    let suspended: SuspendedRequests
 
     /// Requests between their first access-handler call and MHD's `NOTIFY_COMPLETED`.
     let inFlight = Atomic<Int>(0)
@@ -53,11 +58,12 @@ public final class HTTPServer: Sendable {
         let logTarget: UnsafeMutablePointer<CMHD_LogTarget>
     }
 
-    public init(configuration: HTTPServerConfiguration, router: Router, logger: Logger = Router.fallbackLogger) {
+    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger) {
         self.configuration = configuration
-        self.router = router
+        self.responder = responder
         self.logger = logger
         let timeout = configuration.requestTimeout
+        suspended = SuspendedRequests(limit: configuration.requestsInFlightLimit, timeoutSeconds: timeout)
         connections = OpenConnections(requestTimeout: timeout, idleTimeout: configuration.connectionTimeout) { [logger] count in
             logger.debug(
                 "closed connections that did not send a whole request in time",
@@ -83,6 +89,17 @@ public final class HTTPServer: Sendable {
         connections.expired.load(ordering: .relaxed)
     }
 
+    /// How many requests were answered 503 so far because their handler outlived
+    /// `requestTimeout`.
+    public var handlersTimedOut: Int {
+        suspended.timedOut.load(ordering: .relaxed)
+    }
+
+    /// Requests whose handlers are running now with their connection suspended.
+    public var requestsWaiting: Int {
+        suspended.count
+    }
+
     /// Binds and starts the worker threads. Throws `HTTPServerError` when the configuration
     /// is invalid, the address cannot be bound (port in use...) or the server ran already.
     public func start() throws {
@@ -94,6 +111,8 @@ public final class HTTPServer: Sendable {
             state.connectionLimit = connectionLimit
             state.keepAlive = self
             connections.start()
+            let responder = self.responder, timeout = self.configuration.requestTimeout
+            suspended.start { responder.response(for: .timedOut(after: timeout)) }
         }
         let configuration = self.configuration
         logger.info(
@@ -107,9 +126,11 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops gracefully: stops accepting connections at once, waits until the requests in
-    /// flight are answered or `gracePeriod` ends, then closes every connection and stops the
-    /// threads. A handler still running after the grace period is waited for (threads cannot
-    /// be cancelled). Does nothing when not running; safe to call more than once.
+    /// flight are answered or `gracePeriod` ends, answers the handlers still running then with
+    /// 503 `shutting_down` (they run on, but no connection is resumed after this), then closes
+    /// every connection and stops the threads. An immediate handler still running after the
+    /// grace period is waited for (threads cannot be cancelled). Does nothing when not
+    /// running; safe to call more than once.
     public func shutdown(gracePeriod: Duration = .seconds(10)) {
         let daemon: Daemon? = state.withLock { state in
             guard case .running(let daemon) = state.phase else { return nil }
@@ -132,6 +153,14 @@ public final class HTTPServer: Sendable {
         let left = inFlight.load(ordering: .sequentiallyConsistent)
         if left > 0 {
             logger.warning("stopping with requests in flight", metadata: ["requests": "\(left)"])
+        }
+        // libmicrohttpd refuses to stop with suspended connections: answer them, and give the
+        // worker threads a moment to send those answers.
+        if suspended.close(answering: responder.response(for: .shuttingDown())) > 0 {
+            let flush = clock.now.advanced(by: .seconds(1))
+            while inFlight.load(ordering: .sequentiallyConsistent) > 0, clock.now < flush {
+                usleep(2_000)
+            }
         }
         MHD_stop_daemon(daemon.pointer)
         connections.stop()
@@ -156,9 +185,10 @@ public final class HTTPServer: Sendable {
         let memoryLimit = try check(configuration.connectionMemoryLimit, "connection memory limit", 4096...(64 << 20))
         _ = try check(configuration.maxBodyBytes, "max body bytes", 0...(1 << 30))
         var address = try BindAddress(host: configuration.host, port: configuration.port)
-        let connectionLimit = UInt32(fitDescriptors(configuredLimit, threads: threads))
+        _ = try check(configuration.requestsInFlightLimit, "requests in flight limit", 1...1_000_000)
+        let connectionLimit = UInt32(fitDescriptors(configuredLimit, threads: threads, mayRaise: configuration.raisesOpenFileLimit))
 
-        var flags = CMHD_USE_ERROR_LOG | CMHD_USE_INTERNAL_POLLING_THREAD | CMHD_USE_EPOLL | CMHD_USE_TURBO | CMHD_USE_ITC
+        var flags = CMHD_USE_ERROR_LOG | CMHD_USE_INTERNAL_POLLING_THREAD | CMHD_USE_EPOLL | CMHD_USE_TURBO | CMHD_ALLOW_SUSPEND_RESUME
         if address.isIPv6 { flags |= CMHD_USE_DUAL_STACK }
         let me = Unmanaged.passUnretained(self).toOpaque()
         let logTarget = UnsafeMutablePointer<CMHD_LogTarget>.allocate(capacity: 1)
@@ -189,15 +219,15 @@ public final class HTTPServer: Sendable {
     }
 
     /// Makes room for `connectionLimit` connections under the open-file limit: raises the soft
-    /// limit as far as needed (up to the hard limit), else lowers the connection limit to what
-    /// fits. Logs what it chose; returns the connection limit to apply.
-    private func fitDescriptors(_ connectionLimit: UInt32, threads: UInt32) -> Int {
+    /// limit as far as needed (up to the hard limit) when `mayRaise`, else lowers the
+    /// connection limit to what fits. Logs what it chose; returns the connection limit to apply.
+    private func fitDescriptors(_ connectionLimit: UInt32, threads: UInt32, mayRaise: Bool) -> Int {
         let wanted = Int(connectionLimit)
         guard let (soft, hard) = DescriptorBudget.currentLimits() else {
             logger.warning("could not read the open-file limit; connection limit unchanged", metadata: ["connectionLimit": "\(wanted)"])
             return wanted
         }
-        var budget = DescriptorBudget.plan(connectionLimit: wanted, threads: Int(threads), soft: soft, hard: hard)
+        var budget = DescriptorBudget.plan(connectionLimit: wanted, threads: Int(threads), soft: soft, hard: mayRaise ? hard : soft)
         if budget.softLimit > soft {
             if let error = DescriptorBudget.setSoftLimit(budget.softLimit) {
                 logger.warning(

@@ -22,7 +22,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// plus `connectionTimeout` (so waiting idle between requests is not counted against it).
     /// A connection still short of a complete request then is closed, however steadily it
     /// dribbles bytes (slowloris, slow POST): libmicrohttpd's own timeout is an idle timeout
-    /// that each byte resets. 0 turns it off.
+    /// that each byte resets. It also bounds how long a suspended handler may take to answer
+    /// (then 503 `timed_out`). 0 turns both off.
     public var requestTimeout: Int
     /// Largest request body accepted; larger ones answer 413.
     public var maxBodyBytes: Int
@@ -37,6 +38,15 @@ public struct HTTPServerConfiguration: Sendable {
     /// Memory per connection for the request line, headers and buffers; a request head beyond
     /// it is answered 431 (414 for a request line alone) by libmicrohttpd, connection closed.
     public var connectionMemoryLimit: Int
+    /// Most requests whose handlers may be running at once with their connection suspended
+    /// (waiting for a commit, say); further ones are answered 503 `overloaded` with
+    /// `Retry-After` at once, so nothing queues without bound. A handler running longer than
+    /// `requestTimeout` is answered 503 `timed_out` (it still completes; its answer is dropped).
+    public var requestsInFlightLimit: Int
+    /// Whether `start` may raise the process's soft open-file limit to fit `connectionLimit`
+    /// (a process-wide change, so off unless the program asks). Without it, the connection
+    /// limit is lowered to what fits.
+    public var raisesOpenFileLimit: Bool
 
     /// - Parameters:
     ///   - connectionLimit: 4096: thousands of tills with a keep-alive connection or two each,
@@ -56,7 +66,9 @@ public struct HTTPServerConfiguration: Sendable {
         maxBodyBytes: Int = 65_536,
         connectionLimit: Int = 4096,
         perAddressConnectionLimit: Int = 1024,
-        connectionMemoryLimit: Int = 32 * 1024
+        connectionMemoryLimit: Int = 32 * 1024,
+        requestsInFlightLimit: Int = 1024,
+        raisesOpenFileLimit: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -67,5 +79,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.perAddressConnectionLimit = perAddressConnectionLimit
         self.connectionMemoryLimit = connectionMemoryLimit
+        self.requestsInFlightLimit = requestsInFlightLimit
+        self.raisesOpenFileLimit = raisesOpenFileLimit
     }
 }

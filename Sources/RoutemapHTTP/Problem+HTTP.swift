@@ -33,12 +33,35 @@ extension Problem {
             detail: "The request target (\(bytes) bytes, \(arguments) query argument\(arguments == 1 ? "" : "s")) is more than the server parses in one request.")
     }
 
-    /// 415 `unsupported_media_type`: a body that is not `application/json`.
+    /// 415 `unsupported_media_type`: a body of a type the router does not accept.
     public static func unsupportedMediaType(received contentType: String?) -> Problem {
         let what = contentType.map { "'\($0.prefix(100))'" } ?? "a body without Content-Type"
         return Problem(
             status: .unsupportedMediaType, code: "unsupported_media_type", title: "Unsupported media type",
-            detail: "Request bodies must be application/json; got \(what).")
+            detail: "This endpoint does not accept a body of that type; got \(what).")
+    }
+
+    /// 503 `overloaded`: the server has as many requests waiting as it allows; `Retry-After`
+    /// says when to try again.
+    public static func overloaded(retryAfter seconds: Int) -> Problem {
+        Problem(
+            status: .serviceUnavailable, code: "overloaded", title: "Overloaded",
+            detail: "The server has too many requests in progress; retry later.", headers: ["Retry-After": String(seconds)])
+    }
+
+    /// 503 `timed_out`: the answer took longer than the server waits. The work may still
+    /// complete: a retry with the same idempotency key gets its recorded answer.
+    public static func timedOut(after seconds: Int) -> Problem {
+        Problem(
+            status: .serviceUnavailable, code: "timed_out", title: "Timed out",
+            detail: "The request took longer than \(seconds) s to answer; it may still complete.", headers: ["Retry-After": "1"])
+    }
+
+    /// 503 `shutting_down`: the server is stopping and will not finish this request.
+    public static func shuttingDown() -> Problem {
+        Problem(
+            status: .serviceUnavailable, code: "shutting_down", title: "Shutting down",
+            detail: "The server is stopping; retry on another instance or after it restarts.", headers: ["Retry-After": "1"])
     }
 
     /// 500 `internal_error`. Says nothing about the cause: that goes to the log only.

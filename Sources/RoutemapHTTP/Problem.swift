@@ -10,8 +10,9 @@ public struct Problem: Error, Sendable, CustomStringConvertible {
     public var title: String
     /// A human-readable explanation of this occurrence.
     public var detail: String
-    /// A URI naming the kind of problem; `urn:routemap:problem:<code>` by default.
-    public var type: String
+    /// A URI naming the kind of problem. When `nil`, the router that answers fills in its own
+    /// namespace plus `code` (`Router.problemTypeNamespace`), or RFC 9457's `about:blank`.
+    public var type: String?
     /// Extra response header fields (`Allow`, `Retry-After`, `WWW-Authenticate`...).
     public var headers: HTTPHeaders
     /// Extra members, written after the standard ones (which they cannot replace).
@@ -25,7 +26,7 @@ public struct Problem: Error, Sendable, CustomStringConvertible {
         self.code = code
         self.title = title
         self.detail = detail
-        self.type = type ?? "urn:routemap:problem:" + code
+        self.type = type
         self.headers = headers
         self.extensions = extensions
     }
@@ -33,7 +34,7 @@ public struct Problem: Error, Sendable, CustomStringConvertible {
     /// The body: `type`, `title`, `status`, `detail`, `code`, then the extensions.
     public var json: JSON {
         var object: JSONObject = [
-            "type": .string(type),
+            "type": .string(type ?? "about:blank"),
             "title": .string(title),
             "status": .int(Int64(status.code)),
             "detail": .string(detail),

@@ -22,8 +22,6 @@ public struct Request: Sendable {
             peer = nil
         }
     }
-    /// Who a gate authenticated the request as (an application's own id), if anyone.
-    public var identity: String?
     /// `remoteAddress` as given to `init` or set; else it comes from `peer`.
     private var remoteAddressText: String?
     /// The peer's address as the server read it, not yet written out.

@@ -3,7 +3,8 @@ import CMicroHTTPD
 /// What the server keeps about one request between libmicrohttpd's calls of the access
 /// handler: created on the first call, kept in `*req_cls` (retained), released on
 /// `NOTIFY_COMPLETED`. MHD calls back for one connection from one thread at a time, so this
-/// class is never shared between threads while in use and needs no lock.
+/// class is never shared between threads while in use and needs no lock (a suspended
+/// handler's answer travels in its `Suspension`, which has its own).
 final class RequestState {
     /// Set when the request cannot be read (e.g. invalid UTF-8): answered 400 at the end.
     var badRequest: String?
@@ -15,12 +16,13 @@ final class RequestState {
     var query: [String: String] = [:]
     var headers = HTTPHeaders()
     var peer: PeerAddress?
-    var resolution: Router.Resolution?
     var body: [UInt8] = []
     /// More body arrived than `maxBodyBytes`: the rest is dropped, the answer is 413.
     var tooLarge = false
     /// A response was queued already (413 on the first call): ignore later calls.
     var responded = false
+    /// Set while (and after) the handler runs with the connection suspended.
+    var suspension: SuspendedRequests.Suspension?
 
     init(method: HTTPMethod, path: String) {
         self.method = method

@@ -1,71 +1,165 @@
 import Logging
 
+/// What the server learned about a request while reading it, besides the request itself.
+public struct Reception: Sendable {
+    /// The request target was too large to parse (414): its size and query argument count.
+    public var targetTooLong: (bytes: Int, arguments: Int)?
+    /// Why the request cannot be read (400 `bad_request`), if it cannot.
+    public var unreadable: String?
+    /// The body was longer than `maxBodyBytes` and was dropped (413).
+    public var bodyTooLarge = false
+    /// The largest body the server accepts, named in a 413 answer.
+    public var maxBodyBytes: Int
+
+    public init(maxBodyBytes: Int, bodyTooLarge: Bool = false, unreadable: String? = nil, targetTooLong: (bytes: Int, arguments: Int)? = nil) {
+        self.maxBodyBytes = maxBodyBytes
+        self.bodyTooLarge = bodyTooLarge
+        self.unreadable = unreadable
+        self.targetTooLong = targetTooLong
+    }
+}
+
+/// The pipeline's decision for one request: the answer, or work that produces it later.
+public enum Dispatch: Sendable {
+    case answer(Response)
+    /// Run this in Swift concurrency and send what it returns (it never throws: errors are
+    /// answers already).
+    case suspend(@Sendable () async -> Response)
+}
+
+/// Anything that can answer the server's requests; `Router` is the one routemap uses.
+public protocol HTTPResponder: Sendable {
+    /// Decides what to answer `request`, in the pipeline's order (see `Router.dispatch`).
+    func dispatch(_ request: Request, _ reception: Reception) -> Dispatch
+    /// `problem` as this responder answers it (with its problem type), for the answers the
+    /// server gives by itself (503 when too busy, 500 for an invalid response).
+    func response(for problem: Problem) -> Response
+}
+
+extension HTTPResponder {
+    /// Runs the whole pipeline for `request` and waits for its answer: for tests that drive
+    /// the router in process. A body over `maxBodyBytes` is answered 413, as the server would.
+    public func respond(to request: Request, maxBodyBytes: Int = 65_536) async -> Response {
+        var request = request
+        let tooLarge = request.body.count > maxBodyBytes
+        if tooLarge { request.body = [] }
+        switch dispatch(request, Reception(maxBodyBytes: maxBodyBytes, bodyTooLarge: tooLarge)) {
+        case .answer(let response): return response
+        case .suspend(let work): return await work()
+        }
+    }
+}
+
+extension Router: HTTPResponder {
+    /// The request pipeline, the one place its order is written; the server and in-process
+    /// tests both come through here:
+    ///
+    /// 1. 414 `uri_too_long`, 2. 400 `bad_request` (from `reception`),
+    /// 3. admission with the route's access (the default access for unknown paths): 401, 429...,
+    /// 4. 404 / 405, 5. 413 / 415, 6. the handler.
+    public func dispatch(_ request: Request, _ reception: Reception) -> Dispatch {
+        if let target = reception.targetTooLong {
+            return .answer(response(for: .uriTooLong(bytes: target.bytes, arguments: target.arguments)))
+        }
+        if let detail = reception.unreadable {
+            return .answer(response(for: .badRequest(detail: detail)))
+        }
+        let resolution = resolve(request.method, request.path)
+        let context: Context
+        do {
+            context = try admit(request, resolution.endpoint?.access ?? defaultAccess)
+        } catch {
+            return .answer(response(for: error, of: request, in: "admission"))
+        }
+        guard case .found(let endpoint, let parameters) = resolution else {
+            return .answer(response(for: resolution.refusal ?? .internalError()))
+        }
+        if reception.bodyTooLarge {
+            return .answer(response(for: .payloadTooLarge(limit: reception.maxBodyBytes)))
+        }
+        if !request.body.isEmpty, !acceptsBody(request.headers["Content-Type"]) {
+            return .answer(response(for: .unsupportedMediaType(received: request.headers["Content-Type"])))
+        }
+        var request = request
+        request.parameters = parameters
+        switch endpoint.handler {
+        case .immediate(let handler):
+            do {
+                return .answer(try handler(request, context))
+            } catch {
+                return .answer(response(for: error, of: request, in: "handler"))
+            }
+        case .suspending(let handler):
+            return .suspend { [request] in
+                do {
+                    return try await handler(request, context)
+                } catch {
+                    return response(for: error, of: request, in: "handler")
+                }
+            }
+        }
+    }
+
+    /// `problem` as the client gets it, with this router's problem type when it names none.
+    public func response(for problem: Problem) -> Response {
+        var problem = problem
+        if problem.type == nil, let namespace = problemTypeNamespace { problem.type = namespace + problem.code }
+        return Response(problem)
+    }
+
+    /// The answer for an error thrown by admission or a handler: its problem, or 500 (logged,
+    /// with its cause; never shown to the client).
+    func response(for error: any Error, of request: Request, in stage: String) -> Response {
+        if let convertible = error as? any ProblemConvertible { return response(for: convertible.problem) }
+        logger.error(
+            "request failed",
+            metadata: [
+                "stage": "\(stage)", "method": "\(request.method)", "path": "\(request.path.prefix(200))",
+                "error": "\(String(reflecting: error))",
+            ])
+        return response(for: .internalError())
+    }
+}
+
 extension Router {
     /// What the router decided for a method and path, before running anything.
     enum Resolution: Sendable {
-        case found(Handler, parameters: [String: String])
+        case found(Endpoint, parameters: [String: String])
         case notFound(Problem)
         case methodNotAllowed(Problem)
+
+        var endpoint: Endpoint? {
+            if case .found(let endpoint, _) = self { return endpoint }
+            return nil
+        }
+
+        var refusal: Problem? {
+            switch self {
+            case .found: nil
+            case .notFound(let problem), .methodNotAllowed(let problem): problem
+            }
+        }
     }
 
-    /// Picks the handler for `method` on `path`: the most specific matching pattern that has
+    /// Picks the endpoint for `method` on `path`: the most specific matching pattern that has
     /// the method (`HEAD` falls back to `GET`); else 405 listing every matching pattern's
     /// methods, or 404 when no pattern matches.
     func resolve(_ method: HTTPMethod, _ path: String) -> Resolution {
         var allowed = Set<HTTPMethod>()
         var utf8 = path
-        let found = utf8.withUTF8 { bytes -> (Handler, [String: String])? in
+        let found = utf8.withUTF8 { bytes -> (Endpoint, [String: String])? in
             for route in routes {
                 guard let parameters = route.pattern.match(bytes) else { continue }
-                if let handler = route.handlers[method] ?? (method == .HEAD ? route.handlers[.GET] : nil) {
-                    return (handler, parameters)
+                if let endpoint = route.endpoints[method] ?? (method == .HEAD ? route.endpoints[.GET] : nil) {
+                    return (endpoint, parameters)
                 }
-                allowed.formUnion(route.handlers.keys)
+                allowed.formUnion(route.endpoints.keys)
             }
             return nil
         }
-        if let (handler, parameters) = found { return .found(handler, parameters: parameters) }
-        if allowed.isEmpty { return .notFound(Router.notFound(path)) }
+        if let (endpoint, parameters) = found { return .found(endpoint, parameters: parameters) }
+        if allowed.isEmpty { return .notFound(.notFound(detail: "There is nothing at \(path.prefix(200)).")) }
         if allowed.contains(.GET) { allowed.insert(.HEAD) }
         return .methodNotAllowed(.methodNotAllowed(allowed: Array(allowed)))
-    }
-
-    /// Runs the gates on `request`; the answer when one refuses it, else `nil`.
-    func passGates(_ request: inout Request, logger: Logger) -> Response? {
-        do {
-            for gate in gates { try gate(&request) }
-            return nil
-        } catch let problem as Problem {
-            return Response(problem)
-        } catch {
-            logger.error("gate failed", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
-            return Response(.internalError())
-        }
-    }
-
-    /// Runs `handler` inside the middleware and turns thrown errors into responses.
-    func run(_ handler: Handler, _ request: Request, logger: Logger) -> Response {
-        let middleware = self.middleware
-        func call(_ index: Int, _ request: Request) throws -> Response {
-            guard index < middleware.count else { return try handler(request) }
-            return try middleware[index](request) { try call(index + 1, $0) }
-        }
-        do {
-            return try call(0, request)
-        } catch let problem as Problem {
-            return Response(problem)
-        } catch {
-            logger.error(
-                "request failed",
-                metadata: [
-                    "method": "\(request.method)", "path": "\(request.path)",
-                    "error": "\(String(reflecting: error))",
-                ])
-            return Response(.internalError())
-        }
-    }
-
-    private static func notFound(_ path: String) -> Problem {
-        .notFound(detail: "There is nothing at \(path.prefix(200)).")
     }
 }

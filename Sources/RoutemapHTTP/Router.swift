@@ -1,78 +1,120 @@
 import Logging
 
-/// Maps method and path to a handler. Built before the server starts and immutable after.
+/// What a router hands its handlers besides the request: who is calling and what they may do.
+/// The application defines it; the HTTP layer only carries it from admission to the handler.
+public protocol RequestContext: Sendable {
+    /// What a route declares, where it is registered, about who may call it (for example: open
+    /// to anyone, or only with a device token).
+    associatedtype Access: Sendable
+}
+
+/// The context of a router whose routes are all open: every request is admitted as it is.
+public struct OpenContext: RequestContext {
+    public enum Access: Sendable { case open }
+    public init() {}
+}
+
+/// An error that knows the problem a client should see for it. `Problem` is one; an
+/// application makes its own errors conform (in its own module) so handlers just `throw`.
+public protocol ProblemConvertible: Error {
+    var problem: Problem { get }
+}
+
+extension Problem: ProblemConvertible {
+    public var problem: Problem { self }
+}
+
+/// Maps method and path to a handler, and runs the request pipeline (`dispatch`). Built before
+/// the server starts and immutable after.
 ///
 /// Patterns are exact (no trailing slash) and matched segment by segment; `{name}` captures
 /// one non-empty segment into `Request.parameters`, and a literal segment wins over a capture.
 /// `HEAD` runs the `GET` handler. Unknown paths answer 404, known paths with another method
-/// 405 with `Allow`. Middleware wraps matched handlers only, the first added outermost.
-public struct Router: Sendable {
-    /// Answers one request. Throw a `Problem` for an error response; any other error
-    /// answers 500 `internal_error` and is logged, never shown.
-    public typealias Handler = @Sendable (Request) throws -> Response
-    /// Runs around the handler (and any later middleware), reached through `next`.
-    public typealias Middleware = @Sendable (Request, _ next: (Request) throws -> Response) throws -> Response
-    /// Runs on every request before routing, in the order added: throws a `Problem` to answer
-    /// the request itself, or annotates it (`identity`). Authentication belongs here, so a
-    /// client without credentials learns nothing about which paths exist.
-    public typealias Gate = @Sendable (inout Request) throws -> Void
+/// 405 with `Allow`.
+///
+/// Each route declares its `Access` where it is registered; `admit` turns a request and that
+/// access into the handler's context, or throws the refusal (401, 429...). A path or method
+/// nobody registered is admitted with `defaultAccess` before it gets its 404 or 405, so a
+/// client without credentials learns nothing about which paths exist.
+public struct Router<Context: RequestContext>: Sendable {
+    /// Admits a request to a route with the given access: the handler's context, or a thrown
+    /// `Problem` (or other `ProblemConvertible`) as the answer.
+    public typealias Admission = @Sendable (Request, Context.Access) throws -> Context
+
+    /// How a route answers.
+    public enum Handler: Sendable {
+        /// Runs in Swift concurrency while the connection waits, holding no server thread:
+        /// for anything that waits (a database commit, a lock).
+        case suspending(@Sendable (Request, Context) async throws -> Response)
+        /// Runs on the server thread that read the request, with no suspension: for answers
+        /// that are ready at once (cached reads), where suspending would cost more than it saves.
+        case immediate(@Sendable (Request, Context) throws -> Response)
+    }
+
+    struct Endpoint: Sendable {
+        let access: Context.Access
+        let handler: Handler
+    }
 
     struct Route: Sendable {
         let pattern: RoutePattern
-        var handlers: [HTTPMethod: Handler]
+        var endpoints: [HTTPMethod: Endpoint]
     }
 
     /// Most specific pattern first (see `RoutePattern.isMoreSpecific(than:)`).
     private(set) var routes: [Route] = []
-    private(set) var middleware: [Middleware] = []
-    private(set) var gates: [Gate] = []
+    let defaultAccess: Context.Access
+    let admit: Admission
+    /// Whether a request body's `Content-Type` is acceptable (else 415); any by default.
+    public var acceptsBody: @Sendable (_ contentType: String?) -> Bool = { _ in true }
+    /// The `type` of problems that name none: `namespace + code` when set, else RFC 9457's
+    /// `about:blank`.
+    public var problemTypeNamespace: String?
+    /// Where failures of handlers (errors that are not problems) are logged.
+    public var logger = Logger(label: "routemap.http")
 
-    public init() {}
+    /// A router whose requests are admitted by `admit`, with `defaultAccess` for paths and
+    /// methods that are not registered.
+    public init(defaultAccess: Context.Access, admit: @escaping Admission) {
+        self.defaultAccess = defaultAccess
+        self.admit = admit
+    }
 
-    /// Registers `handler` for `method` on `pattern`. A malformed pattern, or a second handler
-    /// for the same method and pattern, is a programming error and stops the process.
-    public mutating func on(_ method: HTTPMethod, _ pattern: String, use handler: @escaping Handler) {
+    /// Registers `handler` for `method` on `pattern`, callable as `access` says. A malformed
+    /// pattern, or a second handler for the same method and pattern, is a programming error in
+    /// the code that builds the router and stops the process.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, access: Context.Access, _ handler: Handler) {
         let parsed = RoutePattern(pattern)
+        let endpoint = Endpoint(access: access, handler: handler)
         if let index = routes.firstIndex(where: { $0.pattern == parsed }) {
-            precondition(routes[index].handlers[method] == nil, "\(method) \(pattern) is registered twice.")
-            routes[index].handlers[method] = handler
+            precondition(routes[index].endpoints[method] == nil, "\(method) \(pattern) is registered twice.")
+            routes[index].endpoints[method] = endpoint
             return
         }
         let position = routes.firstIndex { parsed.isMoreSpecific(than: $0.pattern) } ?? routes.endIndex
-        routes.insert(Route(pattern: parsed, handlers: [method: handler]), at: position)
+        routes.insert(Route(pattern: parsed, endpoints: [method: endpoint]), at: position)
     }
 
-    public mutating func get(_ pattern: String, use handler: @escaping Handler) { on(.GET, pattern, use: handler) }
-    public mutating func post(_ pattern: String, use handler: @escaping Handler) { on(.POST, pattern, use: handler) }
-    public mutating func put(_ pattern: String, use handler: @escaping Handler) { on(.PUT, pattern, use: handler) }
-    public mutating func patch(_ pattern: String, use handler: @escaping Handler) { on(.PATCH, pattern, use: handler) }
-    public mutating func delete(_ pattern: String, use handler: @escaping Handler) { on(.DELETE, pattern, use: handler) }
-
-    /// Adds middleware around every matched handler; the first added runs first.
-    public mutating func add(middleware: @escaping Middleware) {
-        self.middleware.append(middleware)
+    /// Registers a handler that may suspend (see `Handler.suspending`).
+    public mutating func on(
+        _ method: HTTPMethod, _ pattern: String, access: Context.Access,
+        use handler: @escaping @Sendable (Request, Context) async throws -> Response
+    ) {
+        on(method, pattern, access: access, .suspending(handler))
     }
 
-    /// Adds a gate that every request passes before routing; the first added runs first.
-    public mutating func add(gate: @escaping Gate) {
-        gates.append(gate)
+    /// Registers a handler that answers at once (see `Handler.immediate`).
+    public mutating func on(
+        _ method: HTTPMethod, _ pattern: String, access: Context.Access,
+        immediately handler: @escaping @Sendable (Request, Context) throws -> Response
+    ) {
+        on(method, pattern, access: access, .immediate(handler))
     }
+}
 
-    /// Routes `request` and runs it: the response a client would get (problems included).
-    /// Errors other than `Problem` are logged to `logger` at error level.
-    public func respond(to request: Request, logger: Logger = Router.fallbackLogger) -> Response {
-        var request = request
-        if let refusal = passGates(&request, logger: logger) { return refusal }
-        switch resolve(request.method, request.path) {
-        case .notFound(let problem), .methodNotAllowed(let problem):
-            return Response(problem)
-        case .found(let handler, let parameters):
-            var request = request
-            request.parameters = parameters
-            return run(handler, request, logger: logger)
-        }
+extension Router where Context == OpenContext {
+    /// A router with no access rules: every request reaches its route.
+    public init() {
+        self.init(defaultAccess: .open) { _, _ in OpenContext() }
     }
-
-    /// Used when no logger is given.
-    public static let fallbackLogger = Logger(label: "routemap.http")
 }

@@ -24,11 +24,8 @@ public final class SQLiteStore: POSStore {
     public let appliedMigrationIDs: [String]
     private let pool: DatabasePool
     let cache = BillCache()
-    let writes = WriteQueue()
-    /// The writer connection's `PRAGMA data_version` at its last write transaction.
-    private let lastDataVersion = Atomic<Int>(-1)
-    /// The menu by id, for the writes that look items up.
-    private let menuById: [String: MenuItem]
+    /// Group commit of every write.
+    let writes: WriteQueue
 
     /// Opens (creating if missing) the database at `path` and applies the `migrations` it has
     /// not applied yet, in order, each in its own transaction, recording each.
@@ -60,7 +57,9 @@ public final class SQLiteStore: POSStore {
         let menu = try StorageError.wrapping("reading the menu") {
             try pool.read { try SQLiteTransaction(database: $0).menuItems() }
         }
-        self.menuById = Dictionary(menu.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let batches = BatchWriter(
+            pool: pool, cache: cache, menuById: Dictionary(menu.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
+        self.writes = WriteQueue(execute: batches.execute)
     }
 
     /// Opens the database at `path`, applies its pending `migrations`, checkpoints and closes it,
@@ -109,90 +108,17 @@ public final class SQLiteStore: POSStore {
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction, committed if `body` returns and rolled
-    /// back if it throws. Transactions that arrive while another runs are committed together
-    /// (``WriteQueue``), each in a savepoint of its own; `full` durability switches the writer
-    /// to `synchronous = FULL` for the commit of its batch, then back to `NORMAL`. Errors from
-    /// `body` come out unchanged; GRDB's own (begin, commit) come out as
-    /// ``StorageError/database(operation:underlying:)``.
-    public func write<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T {
-        try withoutActuallyEscaping(body) { body in
-            // The job runs while this call waits for it, so `body` does not outlive the call.
-            var result: T?
-            let job = WriteQueue.Job(needsFullSync: durability == .full) { transaction in result = try body(transaction) }
-            writes.perform(job, execute: execute)
-            if let failure = job.failure {
-                if let error = failure as? DatabaseError { throw StorageError.database(operation: "a write transaction", underlying: error) }
-                throw failure
-            }
-            return result!
-        }
-    }
-
-    /// Runs a batch of write transactions as one SQLite transaction, recording in each job
-    /// whether it failed; the bill cache learns what committed. The transaction statements are
-    /// cached like the queries (GRDB's `inTransaction` compiles them anew each time).
-    private func execute(_ batch: WriteQueue.Batch) {
+    /// back if it throws, and returns once it has committed. Transactions that arrive while
+    /// another runs are committed together (``WriteQueue``), each in a savepoint of its own;
+    /// `full` durability switches the writer to `synchronous = FULL` for the commit of its
+    /// batch, then back to `NORMAL`. Errors from `body` come out unchanged; GRDB's own (begin,
+    /// commit) come out as ``StorageError/database(operation:underlying:)``.
+    public func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
         do {
-            try pool.writeWithoutTransaction { database in
-                func run(_ sql: String) throws { try database.cachedStatement(sql: sql).execute() }
-                let full = batch.needsFullSync
-                if full { try run("PRAGMA synchronous = FULL") }
-                defer { if full { try? run("PRAGMA synchronous = NORMAL") } }
-                try run("BEGIN IMMEDIATE")
-                let changes = BillChanges()
-                do {
-                    try forgetOthersWrites(database)
-                    if batch.jobs.count == 1 {
-                        let job = batch.jobs[0]
-                        do {
-                            try job.run(SQLiteTransaction(database: database, writing: writing(changes)))
-                        } catch {
-                            job.failure = error
-                        }
-                    } else {
-                        for job in batch.jobs { try runInSavepoint(job, database, changes, run) }
-                    }
-                    guard batch.jobs.contains(where: { $0.failure == nil }) else {
-                        try run("ROLLBACK")
-                        return
-                    }
-                    try run("COMMIT")
-                } catch {
-                    if database.isInsideTransaction { try? run("ROLLBACK") }
-                    throw error
-                }
-                // Committed: before the next write starts, the cache learns what committed.
-                cache.apply(changes)
-            }
-        } catch {
-            // Nothing of the batch committed.
-            for job in batch.jobs where job.failure == nil { job.failure = error }
+            return try await writes.perform(needsFullSync: durability == .full) { transaction in try body(transaction) }
+        } catch let error as DatabaseError {
+            throw StorageError.database(operation: "a write transaction", underlying: error)
         }
-    }
-
-    /// Runs one job of a batch in a savepoint of its own: rolled back alone if it throws.
-    private func runInSavepoint(
-        _ job: WriteQueue.Job, _ database: Database, _ changes: BillChanges, _ run: (String) throws -> Void
-    ) throws {
-        // An error that aborted the whole transaction fails the rest of the batch.
-        guard database.isInsideTransaction else {
-            job.failure = StorageError.database(operation: "a write transaction", underlying: DatabaseError(resultCode: .SQLITE_ABORT))
-            return
-        }
-        try run("SAVEPOINT job")
-        let own = BillChanges(parent: changes)
-        do {
-            try job.run(SQLiteTransaction(database: database, writing: writing(own)))
-        } catch {
-            job.failure = error
-            if database.isInsideTransaction {
-                try run("ROLLBACK TO job")
-                try run("RELEASE job")
-            }
-            return
-        }
-        try run("RELEASE job")
-        changes.absorb(own)
     }
 
     public func ping() throws {
@@ -217,17 +143,5 @@ public final class SQLiteStore: POSStore {
         return try StorageError.wrapping(operation()) {
             try pool.writeWithoutTransaction(body)
         }
-    }
-
-    /// Empties the bill cache if another connection (another process, or another store on the
-    /// same file) committed since this writer's last transaction: so writes always start from
-    /// the committed state. Call it first thing in a write transaction.
-    private func forgetOthersWrites(_ database: Database) throws {
-        let version = try Int.fetchOne(database.cachedStatement(sql: "PRAGMA data_version")) ?? 0
-        if lastDataVersion.exchange(version, ordering: .relaxed) != version { cache.removeAll() }
-    }
-
-    private func writing(_ changes: BillChanges) -> SQLiteTransaction.Writing {
-        SQLiteTransaction.Writing(changes: changes, cache: cache, menu: menuById)
     }
 }

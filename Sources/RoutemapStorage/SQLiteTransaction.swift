@@ -76,21 +76,21 @@ struct SQLiteTransaction: POSTransaction {
         }
     }
 
-    func recordedResponse(deviceId: String, key: String) throws -> RecordedResponse? {
+    func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer? {
         try StorageError.wrapping("reading an idempotency key") {
-            try RecordedResponseRow.fetchOne(
+            try RecordedAnswerRow.fetchOne(
                 database.cachedStatement(sql: "SELECT * FROM idempotency_keys WHERE device_id = ? AND key = ?"), arguments: [deviceId, key]
-            )?.response()
+            )?.recorded()
         }
     }
 
-    func record(_ response: RecordedResponse) throws {
+    func record(_ answer: RecordedAnswer) throws {
         try StorageError.wrapping("recording the answer to an idempotency key") {
-            try RecordedResponseRow(response).upsert(database)
+            try RecordedAnswerRow(answer).upsert(database)
         }
     }
 
-    func deleteRecordedResponses(before date: Date) throws {
+    func deleteRecordedAnswers(before date: Date) throws {
         try StorageError.wrapping("deleting expired idempotency keys") {
             try database.cachedStatement(sql: "DELETE FROM idempotency_keys WHERE created_at < ?").execute(arguments: [Timestamp.format(date)])
         }

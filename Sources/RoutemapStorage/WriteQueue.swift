@@ -1,125 +1,123 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
-/// Group commit: write transactions that arrive while another is running wait together, then
-/// run as one SQLite transaction with one commit (and, at FULL durability, one `fsync`), each in
+/// Group commit: write transactions wait in a queue, and one writer runs all that are waiting
+/// as one SQLite transaction with one commit (and, at FULL durability, one `fsync`), each in
 /// its own savepoint so that one failing changes nothing of the others.
 ///
-/// There is no writer thread: the first caller to find the queue idle becomes the leader and
-/// runs what has queued up, on its own thread; when its batch is done it hands the lead to the
-/// first caller still waiting and returns. Callers block until their transaction has committed
-/// or failed, so a handler's answer always follows its commit.
+/// Callers `await` their transaction's commit without holding a thread, so every request that
+/// writes while a commit is under way joins the next batch: the more arrive, the more each
+/// commit carries. The writer is a serial dispatch queue (the SQLite calls block, so they stay
+/// off Swift's cooperative threads); it runs only while there is work. A transaction's body is
+/// synchronous, so it cannot start another write and wait for itself.
 final class WriteQueue: Sendable {
-    /// One caller's transaction, waiting for a leader to run it.
-    final class Job: @unchecked Sendable {
-        // @unchecked: `body` and `failure` are used only by the leader that holds the job's
-        // batch, before it signals `done`; the caller reads `failure` only after `done.wait()`
-        // returns (the leader's own job: on the same thread). `role` is read and written only
-        // inside the queue's mutex. So no two threads touch a field at the same time.
-        enum Role { case waiting, lead, finished }
-
-        /// Runs the caller's body in the transaction the leader provides; `nil` once the batch
-        /// is over, so nothing holds the caller's closure after the caller returns.
-        private(set) var body: ((SQLiteTransaction) throws -> Void)?
-        let needsFullSync: Bool
+    /// What the writer needs of a job, whatever its result type.
+    protocol Job: AnyObject, Sendable {
+        var needsFullSync: Bool { get }
         /// Set when the job's transaction did not commit.
-        var failure: (any Error)?
-        var role = Role.waiting
-        let done = DispatchSemaphore(value: 0)
-
-        init(needsFullSync: Bool, run: @escaping (SQLiteTransaction) throws -> Void) {
-            self.needsFullSync = needsFullSync
-            self.body = run
-        }
-
+        var failure: (any Error)? { get set }
         /// Runs the caller's body in `transaction`.
-        func run(_ transaction: SQLiteTransaction) throws {
-            try body?(transaction)
+        func run(_ transaction: SQLiteTransaction) throws
+        /// Hands the caller its result (or `failure`): called once, after the batch ended.
+        func finish()
+    }
+
+    /// One caller's transaction and the continuation that waits for it.
+    final class TypedJob<Result: Sendable>: Job, @unchecked Sendable {
+        // @unchecked: the caller creates the job and hands it over through the queue's mutex;
+        // from then on only the writer touches `result` and `failure`, one batch at a time,
+        // until `finish` resumes the caller, which then sees nothing but the value passed.
+        let needsFullSync: Bool
+        var failure: (any Error)?
+        private let body: @Sendable (SQLiteTransaction) throws -> Result
+        private var result: Result?
+        private let continuation: CheckedContinuation<Result, any Error>
+
+        init(needsFullSync: Bool, body: @escaping @Sendable (SQLiteTransaction) throws -> Result, continuation: CheckedContinuation<Result, any Error>) {
+            self.needsFullSync = needsFullSync
+            self.body = body
+            self.continuation = continuation
         }
 
-        /// Drops the caller's body: called by the leader before it wakes the caller.
+        func run(_ transaction: SQLiteTransaction) throws {
+            result = try body(transaction)
+        }
+
         func finish() {
-            body = nil
-            role = .finished
+            if let failure {
+                continuation.resume(throwing: failure)
+            } else if let result {
+                continuation.resume(returning: result)
+            } else {
+                // Unreachable: the writer runs every job it takes, and one that did not fail
+                // has its result.
+                continuation.resume(throwing: WriteNotRun())
+            }
         }
     }
 
-    /// What the leader hands to the code that runs a batch.
+    /// A batch as the writer hands it to the code that runs it.
     struct Batch {
-        let jobs: [Job]
+        let jobs: [any Job]
         var needsFullSync: Bool { jobs.contains { $0.needsFullSync } }
     }
 
     private struct State {
-        var waiting: [Job] = []
-        var leaderActive = false
-        /// The thread running a batch, to refuse a write started from inside one.
-        var leaderThread: pthread_t?
+        var waiting: [any Job] = []
+        var writerScheduled = false
     }
 
     /// The most transactions one commit takes; later arrivals wait for the next.
     let maxBatch: Int
     private let state = Mutex(State())
+    private let writer = DispatchQueue(label: "routemap.sqlite-writer")
+    /// Runs one batch: one transaction with each job in it, recording failures in the jobs.
+    private let execute: @Sendable (Batch) -> Void
     /// Batches run so far (each one SQLite transaction), for tests and diagnostics.
     let batchesRun = Atomic<Int>(0)
+    /// Jobs run so far, for tests and diagnostics (with `batchesRun`: the mean batch size).
+    let jobsRun = Atomic<Int>(0)
 
-    init(maxBatch: Int = 64) {
+    init(maxBatch: Int = 256, execute: @escaping @Sendable (Batch) -> Void) {
         self.maxBatch = maxBatch
+        self.execute = execute
     }
 
-    /// Queues `job` and returns once it has run (committed, or failed with `job.failure`).
-    /// `execute` runs a batch: one transaction with each job in it, recording failures in the
-    /// jobs; every caller passes the same one.
-    func perform(_ job: Job, execute: (Batch) -> Void) {
-        let leads = state.withLock { state in
-            // A write inside a write would wait for its own batch forever.
-            precondition(
-                state.leaderThread.map { pthread_equal($0, pthread_self()) == 0 } ?? true,
-                "SQLiteStore.write called inside a write transaction: writes are not reentrant")
+    /// Queues `body` and returns its result once its transaction has committed, or throws
+    /// what made it fail (its own error, or the batch's commit error).
+    func perform<Result: Sendable>(needsFullSync: Bool, _ body: @escaping @Sendable (SQLiteTransaction) throws -> Result) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            enqueue(TypedJob(needsFullSync: needsFullSync, body: body, continuation: continuation))
+        }
+    }
+
+    private func enqueue(_ job: any Job) {
+        let schedule = state.withLock { state in
             state.waiting.append(job)
-            guard !state.leaderActive else { return false }
-            state.leaderActive = true
-            state.waiting.removeLast()
-            job.role = .lead
+            guard !state.writerScheduled else { return false }
+            state.writerScheduled = true
             return true
         }
-        if !leads {
-            job.done.wait()
-            // Woken either because a leader ran the job, or to lead the next batch.
-            guard state.withLock({ _ in job.role == .lead }) else { return }
-        }
-        lead(with: job, execute: execute)
+        if schedule { writer.async { self.drain() } }
     }
 
-    /// Runs the batch led by `leader` (the leader's job plus those waiting), then passes the
-    /// lead on to the next waiting job, if any.
-    private func lead(with leader: Job, execute: (Batch) -> Void) {
-        let others = state.withLock { state in
-            state.leaderThread = pthread_self()
-            let taken = Array(state.waiting.prefix(maxBatch - 1))
-            state.waiting.removeFirst(taken.count)
-            return taken
-        }
-        execute(Batch(jobs: [leader] + others))
-        batchesRun.add(1, ordering: .relaxed)
-        let next: Job? = state.withLock { state in
-            state.leaderThread = nil
-            for job in others { job.finish() }
-            leader.finish()
-            guard !state.waiting.isEmpty else {
-                state.leaderActive = false
-                return nil
+    /// Runs batches until nothing waits.
+    private func drain() {
+        while true {
+            let jobs: [any Job] = state.withLock { state in
+                let taken = Array(state.waiting.prefix(maxBatch))
+                state.waiting.removeFirst(taken.count)
+                if taken.isEmpty { state.writerScheduled = false }
+                return taken
             }
-            let next = state.waiting.removeFirst()
-            next.role = .lead
-            return next
+            guard !jobs.isEmpty else { return }
+            execute(Batch(jobs: jobs))
+            batchesRun.add(1, ordering: .relaxed)
+            jobsRun.add(jobs.count, ordering: .relaxed)
+            for job in jobs { job.finish() }
         }
-        for job in others { job.done.signal() }
-        next?.done.signal()
     }
 }
+
+/// A job that finished without running: cannot happen (see `TypedJob.finish`).
+private struct WriteNotRun: Error {}

@@ -49,6 +49,13 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help: """
+            Most requests waiting at once for their answer (a commit, say); past it requests get 503 \
+            with Retry-After. Env: ROUTEMAP_MAX_REQUESTS_IN_FLIGHT. Default: 1024
+            """)
+    var maxRequestsInFlight: Int?
+
+    @Option(
+        help: """
             Most connections open at once from one IP address; 0 means no limit. Raise it behind a \
             reverse proxy, where every client has the proxy's address. \
             Env: ROUTEMAP_PER_ADDRESS_CONNECTION_LIMIT. Default: 1024
@@ -86,7 +93,7 @@ struct ServeCommand: ParsableCommand {
         let till = Till(store: database, taxRate: settings.taxRate, currency: settings.currency)
         let access = API.Configuration(enrollmentCode: settings.enrollmentCode, rateLimit: settings.rateLimit)
         let api = try API(till: till, devices: DeviceDirectory(store: database), configuration: access, logger: logger)
-        let server = HTTPServer(configuration: settings.http, router: api.makeRouter(), logger: logger)
+        let server = HTTPServer(configuration: settings.http, responder: api.makeRouter(), logger: logger)
         try server.start()
         logger.info(
             "routemap listening",
@@ -143,6 +150,13 @@ struct ServeSettings {
         if let limit = try Environment.integer(command.connectionLimit, "ROUTEMAP_CONNECTION_LIMIT", "connection limit", in: 1...1_000_000) {
             http.connectionLimit = limit
         }
+        if let limit = try Environment.integer(
+            command.maxRequestsInFlight, "ROUTEMAP_MAX_REQUESTS_IN_FLIGHT", "max requests in flight", in: 1...1_000_000)
+        {
+            http.requestsInFlightLimit = limit
+        }
+        // The connection limit is the operator's choice: make room for it in the open-file limit.
+        http.raisesOpenFileLimit = true
         if let limit = try Environment.integer(
             command.perAddressConnectionLimit, "ROUTEMAP_PER_ADDRESS_CONNECTION_LIMIT", "per-address connection limit (0 = none)",
             in: 0...1_000_000)

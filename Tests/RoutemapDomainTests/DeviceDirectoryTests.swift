@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import RoutemapDomain
+import RoutemapTestSupport
 import Testing
 
 @Suite("Enrolling devices; finding them by token")
@@ -12,8 +13,8 @@ struct DeviceDirectoryTests {
     }
 
     @Test("enroll returns the device and a token that finds it; the store keeps only the token's SHA-256")
-    func enroll() throws {
-        let (device, token) = try directory.enroll(name: "Front counter")
+    func enroll() async throws {
+        let (device, token) = try await directory.enroll(name: "Front counter")
         #expect(device.id.hasPrefix("dev_") && device.id.count == 26)
         #expect(device.name == "Front counter")
         #expect(device.createdAt == Date(timeIntervalSince1970: 1_700_000_000.123))
@@ -30,8 +31,8 @@ struct DeviceDirectoryTests {
     }
 
     @Test("a wrong token finds nothing")
-    func wrongToken() throws {
-        let (_, token) = try directory.enroll(name: "Front counter")
+    func wrongToken() async throws {
+        let (_, token) = try await directory.enroll(name: "Front counter")
         var almost = token.value
         almost.removeLast()
         for wrong in ["", almost, almost + "x", token.value.uppercased(), " " + token.value, "rmt_" + String(repeating: "A", count: 43)] {
@@ -40,8 +41,9 @@ struct DeviceDirectoryTests {
     }
 
     @Test("tokens and ids are different for every device, and each token finds its own device")
-    func distinct() throws {
-        let enrolled = try (0..<20).map { try directory.enroll(name: "Till \($0)") }
+    func distinct() async throws {
+        var enrolled: [(device: Device, token: DeviceToken)] = []
+        for index in 0..<20 { enrolled.append(try await directory.enroll(name: "Till \(index)")) }
         #expect(Set(enrolled.map(\.token)).count == 20)
         #expect(Set(enrolled.map(\.device.id)).count == 20)
         for (device, token) in enrolled {

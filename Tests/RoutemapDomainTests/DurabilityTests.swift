@@ -9,37 +9,37 @@ struct DurabilityTests {
     let device = Fixtures.device
 
     @Test("paying commits with full durability; opening, editing and checking out with normal")
-    func payIsFull() throws {
+    func payIsFull() async throws {
         let till = Till(store: store, taxRate: Fixtures.rate875, currency: .usd)
-        let bill = try till.openBill(device: device)
-        let lineId = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1).lines[0].lineId
-        _ = try till.setQuantity(billId: bill.id, device: device, lineId: lineId, quantity: 2)
-        _ = try till.checkout(billId: bill.id, device: device)
-        _ = try till.cancelCheckout(billId: bill.id, device: device)
-        let total = try till.checkout(billId: bill.id, device: device).totalMinor
+        let bill = try await till.openBill(device: device)
+        let lineId = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1).lines[0].lineId
+        _ = try await till.setQuantity(billId: bill.id, device: device, lineId: lineId, quantity: 2)
+        _ = try await till.checkout(billId: bill.id, device: device)
+        _ = try await till.cancelCheckout(billId: bill.id, device: device)
+        let total = try await till.checkout(billId: bill.id, device: device).totalMinor
         #expect(store.snapshot.committedDurabilities == Array(repeating: .normal, count: 6))
 
-        _ = try till.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: total))
+        _ = try await till.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: total))
         #expect(store.snapshot.committedDurabilities.last == .full)
         #expect(store.snapshot.committedDurabilities.count == 7)
     }
 
     @Test("a keyed payment, and a recorded refusal to pay, commit with full durability too")
-    func keyedPayIsFull() throws {
+    func keyedPayIsFull() async throws {
         let till = Till(store: store, taxRate: Fixtures.rate875, currency: .usd)
-        let bill = try till.openBill(device: device)
-        #expect(throws: POSError.billNotCheckedOut(.open)) {
-            try till.pay(
+        let bill = try await till.openBill(device: device)
+        await #expect(throws: POSError.billNotCheckedOut(.open)) {
+            try await till.pay(
                 billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: 0),
                 idempotency: Keys.payment("k", fingerprint: "pay"))
         }
         #expect(store.snapshot.committedDurabilities == [.normal, .full])
-        #expect(store.snapshot.recordedResponses.count == 1)
+        #expect(store.snapshot.recordedAnswers.count == 1)
     }
 
     @Test("enrolling a device commits with full durability")
-    func enrollIsFull() throws {
-        _ = try DeviceDirectory(store: store).enroll(name: "Front counter")
+    func enrollIsFull() async throws {
+        _ = try await DeviceDirectory(store: store).enroll(name: "Front counter")
         #expect(store.snapshot.committedDurabilities == [.full])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RoutemapDomain
+import RoutemapTestSupport
 import Testing
 
 @Suite("Till use cases over an in-memory store")
@@ -14,8 +15,8 @@ struct TillTests {
     }
 
     @Test("open bill: empty, open, version 1, the till's rate and currency, a bill_ id, time to the millisecond")
-    func openBill() throws {
-        let bill = try till().openBill(device: device)
+    func openBill() async throws {
+        let bill = try await till().openBill(device: device)
         #expect(bill.id.hasPrefix("bill_") && bill.id.count == 27)
         #expect(bill.status == .open)
         #expect(bill.version == 1)
@@ -27,30 +28,30 @@ struct TillTests {
     }
 
     @Test("current bill is created once, then the same until paid; then the next bill")
-    func currentBill() throws {
+    func currentBill() async throws {
         let till = till()
-        let first = try till.currentBill(device: device)
-        #expect(try till.currentBill(device: device) == first)
+        let first = try await till.currentBill(device: device)
+        #expect(try await till.currentBill(device: device) == first)
         #expect(store.snapshot.bills.count == 1)
-        _ = try till.addItem(billId: first.id, device: device, menuItemId: "latte", quantity: 1)
-        let checkedOut = try till.checkout(billId: first.id, device: device)
-        #expect(try till.currentBill(device: device) == checkedOut)
-        let outcome = try till.pay(billId: first.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
-        #expect(try till.currentBill(device: device) == outcome.nextBill)
+        _ = try await till.addItem(billId: first.id, device: device, menuItemId: "latte", quantity: 1)
+        let checkedOut = try await till.checkout(billId: first.id, device: device)
+        #expect(try await till.currentBill(device: device) == checkedOut)
+        let outcome = try await till.pay(billId: first.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
+        #expect(try await till.currentBill(device: device) == outcome.nextBill)
         #expect(store.snapshot.bills.count == 2)
     }
 
     @Test("add item: unknown, unavailable, and captured name and price")
-    func addItem() throws {
+    func addItem() async throws {
         let till = till()
-        let bill = try till.openBill(device: device)
-        #expect(throws: POSError.unknownMenuItem("unicorn")) {
-            try till.addItem(billId: bill.id, device: device, menuItemId: "unicorn", quantity: 1)
+        let bill = try await till.openBill(device: device)
+        await #expect(throws: POSError.unknownMenuItem("unicorn")) {
+            try await till.addItem(billId: bill.id, device: device, menuItemId: "unicorn", quantity: 1)
         }
-        #expect(throws: POSError.menuItemUnavailable("pumpkin-spice-latte")) {
-            try till.addItem(billId: bill.id, device: device, menuItemId: "pumpkin-spice-latte", quantity: 1)
+        await #expect(throws: POSError.menuItemUnavailable("pumpkin-spice-latte")) {
+            try await till.addItem(billId: bill.id, device: device, menuItemId: "pumpkin-spice-latte", quantity: 1)
         }
-        let changed = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
+        let changed = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
         #expect(changed.lines.map(\.name) == ["Latte"])
         #expect(changed.lines.map(\.unitPriceMinor) == [475])
         #expect(changed.lines[0].lineId.hasPrefix("line_"))
@@ -59,51 +60,51 @@ struct TillTests {
     }
 
     @Test("a bill that is not open reports that before looking up the menu item")
-    func statusBeforeItem() throws {
+    func statusBeforeItem() async throws {
         let till = till()
-        let bill = try till.openBill(device: device)
-        _ = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
-        _ = try till.checkout(billId: bill.id, device: device)
-        #expect(throws: POSError.billNotOpen(.checkedOut)) {
-            try till.addItem(billId: bill.id, device: device, menuItemId: "unicorn", quantity: 1)
+        let bill = try await till.openBill(device: device)
+        _ = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
+        _ = try await till.checkout(billId: bill.id, device: device)
+        await #expect(throws: POSError.billNotOpen(.checkedOut)) {
+            try await till.addItem(billId: bill.id, device: device, menuItemId: "unicorn", quantity: 1)
         }
     }
 
     @Test("every bill operation reports an unknown bill")
-    func billNotFound() {
+    func billNotFound() async {
         let till = till()
         let missing = POSError.billNotFound("bill_missing")
         #expect(throws: missing) { try till.bill(id: "bill_missing", device: device) }
-        #expect(throws: missing) { try till.addItem(billId: "bill_missing", device: device, menuItemId: "latte", quantity: 1) }
-        #expect(throws: missing) { try till.setQuantity(billId: "bill_missing", device: device, lineId: "l", quantity: 1) }
-        #expect(throws: missing) { try till.removeLine(billId: "bill_missing", device: device, lineId: "l") }
-        #expect(throws: missing) { try till.checkout(billId: "bill_missing", device: device) }
-        #expect(throws: missing) { try till.cancelCheckout(billId: "bill_missing", device: device) }
-        #expect(throws: missing) { try till.pay(billId: "bill_missing", device: device, PaymentRequest(method: .card, amountMinor: 0)) }
+        await #expect(throws: missing) { try await till.addItem(billId: "bill_missing", device: device, menuItemId: "latte", quantity: 1) }
+        await #expect(throws: missing) { try await till.setQuantity(billId: "bill_missing", device: device, lineId: "l", quantity: 1) }
+        await #expect(throws: missing) { try await till.removeLine(billId: "bill_missing", device: device, lineId: "l") }
+        await #expect(throws: missing) { try await till.checkout(billId: "bill_missing", device: device) }
+        await #expect(throws: missing) { try await till.cancelCheckout(billId: "bill_missing", device: device) }
+        await #expect(throws: missing) { try await till.pay(billId: "bill_missing", device: device, PaymentRequest(method: .card, amountMinor: 0)) }
     }
 
     @Test("a refused change saves nothing")
-    func refusedChangeSavesNothing() throws {
+    func refusedChangeSavesNothing() async throws {
         let till = till()
-        let bill = try till.openBill(device: device)
-        _ = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 998)
+        let bill = try await till.openBill(device: device)
+        _ = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 998)
         let before = store.snapshot.bills
-        #expect(throws: POSError.quantityOutOfRange(1_000)) {
-            try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
+        await #expect(throws: POSError.quantityOutOfRange(1_000)) {
+            try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
         }
-        #expect(throws: POSError.billEmpty) { try till.checkout(billId: try till.openBill(device: device).id, device: device) }
+        await #expect(throws: POSError.billEmpty) { try await till.checkout(billId: try await till.openBill(device: device).id, device: device) }
         #expect(store.snapshot.bills.filter { $0.key == bill.id } == before.filter { $0.key == bill.id })
     }
 
     @Test("pay: records the payment, marks the bill paid and opens the next bill, at the bill's total")
-    func pay() throws {
+    func pay() async throws {
         let till = till()
-        let bill = try till.openBill(device: device)
-        _ = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
-        _ = try till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
-        let checkedOut = try till.checkout(billId: bill.id, device: device)
+        let bill = try await till.openBill(device: device)
+        _ = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
+        _ = try await till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
+        let checkedOut = try await till.checkout(billId: bill.id, device: device)
         #expect(checkedOut.totalMinor == 1_300 + 114)  // 950 → 83.125 → 83; 350 → 30.625 → 31
-        let outcome = try till.pay(
+        let outcome = try await till.pay(
             billId: bill.id, device: device,
             PaymentRequest(method: .cash, amountMinor: checkedOut.totalMinor, tenderedMinor: 2_000))
         #expect(outcome.payment.id.hasPrefix("pay_"))
@@ -116,19 +117,19 @@ struct TillTests {
         #expect(outcome.nextBill.deviceId == device)
         #expect(store.snapshot.payments == [outcome.payment])
         #expect(try till.bill(id: bill.id, device: device) == outcome.bill)
-        #expect(throws: POSError.billNotCheckedOut(.paid)) {
-            try till.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
+        await #expect(throws: POSError.billNotCheckedOut(.paid)) {
+            try await till.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
         }
     }
 
     @Test("a refused payment changes nothing")
-    func refusedPayment() throws {
+    func refusedPayment() async throws {
         let till = till()
-        let bill = try till.openBill(device: device)
-        _ = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
-        let checkedOut = try till.checkout(billId: bill.id, device: device)
-        #expect(throws: POSError.insufficientTender(totalMinor: 517, tenderedMinor: 500)) {
-            try till.pay(billId: bill.id, device: device, PaymentRequest(method: .cash, amountMinor: 517, tenderedMinor: 500))
+        let bill = try await till.openBill(device: device)
+        _ = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
+        let checkedOut = try await till.checkout(billId: bill.id, device: device)
+        await #expect(throws: POSError.insufficientTender(totalMinor: 517, tenderedMinor: 500)) {
+            try await till.pay(billId: bill.id, device: device, PaymentRequest(method: .cash, amountMinor: 517, tenderedMinor: 500))
         }
         #expect(try till.bill(id: bill.id, device: device) == checkedOut)
         #expect(store.snapshot.payments.isEmpty)
@@ -136,29 +137,29 @@ struct TillTests {
     }
 
     @Test("a bill keeps the rate it was opened with, whatever the till's rate later")
-    func rateKept() throws {
-        let bill = try till(taxRate: Fixtures.rate875).openBill(device: device)
+    func rateKept() async throws {
+        let bill = try await till(taxRate: Fixtures.rate875).openBill(device: device)
         let later = till(taxRate: TaxRate(basisPoints: 2_000)!)
-        let changed = try later.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
+        let changed = try await later.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
         #expect(changed.taxRate == Fixtures.rate875)
         #expect(changed.taxMinor == 42)
-        #expect(try later.openBill(device: device).taxRate.basisPoints == 2_000)
+        #expect(try await later.openBill(device: device).taxRate.basisPoints == 2_000)
     }
 
     @Test("set quantity, remove line, cancel checkout through the till")
-    func edits() throws {
+    func edits() async throws {
         let till = till()
-        let bill = try till.openBill(device: device)
-        let withLine = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
+        let bill = try await till.openBill(device: device)
+        let withLine = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
         let lineId = withLine.lines[0].lineId
-        #expect(try till.setQuantity(billId: bill.id, device: device, lineId: lineId, quantity: 3).lines[0].quantity == 3)
-        _ = try till.checkout(billId: bill.id, device: device)
-        #expect(throws: POSError.billNotOpen(.checkedOut)) { try till.removeLine(billId: bill.id, device: device, lineId: lineId) }
-        #expect(try till.cancelCheckout(billId: bill.id, device: device).status == .open)
-        let removed = try till.removeLine(billId: bill.id, device: device, lineId: lineId)
+        #expect(try await till.setQuantity(billId: bill.id, device: device, lineId: lineId, quantity: 3).lines[0].quantity == 3)
+        _ = try await till.checkout(billId: bill.id, device: device)
+        await #expect(throws: POSError.billNotOpen(.checkedOut)) { try await till.removeLine(billId: bill.id, device: device, lineId: lineId) }
+        #expect(try await till.cancelCheckout(billId: bill.id, device: device).status == .open)
+        let removed = try await till.removeLine(billId: bill.id, device: device, lineId: lineId)
         #expect(removed.lines.isEmpty)
         #expect(removed.version == 6)
-        #expect(throws: POSError.lineNotFound(lineId)) { try till.removeLine(billId: bill.id, device: device, lineId: lineId) }
+        await #expect(throws: POSError.lineNotFound(lineId)) { try await till.removeLine(billId: bill.id, device: device, lineId: lineId) }
     }
 
     @Test("menu and health pass through to the store")

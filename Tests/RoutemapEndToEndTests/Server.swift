@@ -63,20 +63,6 @@ extension JSON {
     var array: [JSON] { arrayValue ?? [] }
 }
 
-/// Checks a problem+json answer: status, stable code, and the RFC 9457 members.
-func expectProblem(
-    _ response: TestResponse, _ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation
-) {
-    #expect(response.status == status, "\(response.text)", sourceLocation: sourceLocation)
-    #expect(response.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
-    let body = response.json
-    #expect(body["code"] == .string(code), "\(response.text)", sourceLocation: sourceLocation)
-    #expect(body["status"] == .int(Int64(status)), sourceLocation: sourceLocation)
-    #expect(body["type"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
-    #expect(body["title"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
-    #expect(body["detail"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
-}
-
 /// Runs the binary to completion and returns its exit status and combined output.
 func runRoutemap(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()

@@ -9,8 +9,9 @@ struct PreparedResponseTests {
     static let menu = PreparedResponse(
         Response(headers: ["ETag": "\"v1\"", "Content-Type": "application/json"], body: Array(#"{"items":[]}"#.utf8)))
 
-    static func router() -> Router {
-        var router = Router()
+    static func router() -> TestRouter {
+        var router = TestRouter()
+        router.problemTypeNamespace = "urn:routemap:problem:"
         router.get("/prepared") { _ in menu.response }
         router.get("/changed") { _ in
             var response = menu.response
@@ -54,7 +55,7 @@ struct PreparedResponseTests {
         #expect(try client.request("GET", "/prepared").text == #"{"items":[]}"#)
         #expect(client.connectionsOpened == 1)
 
-        var router = Router()
+        var router = TestRouter()
         router.get("/once") { _ in PreparedResponse(Response(body: Array("short-lived".utf8))).response }
         let other = try RunningServer(router: router)
         let again = try other.client()
@@ -90,13 +91,13 @@ struct PreparedResponseTests {
     @Test("while the server shuts down a prepared response carries Connection: close")
     func shutdown() throws {
         let started = Flag()
-        var router = Router()
+        var router = TestRouter()
         router.get("/slow") { _ in
             started.set()
             usleep(300_000)
             return Self.menu.response
         }
-        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 2), router: router)
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 2), responder: router, logger: testLogger)
         try server.start()
         let port = server.port
         let slow = Box<Result<TestResponse, any Error>>()

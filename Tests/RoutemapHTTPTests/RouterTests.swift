@@ -7,38 +7,39 @@ import Testing
 struct RouterTests {
     private func body(_ response: Response) -> JSON { (try? JSON.parse(response.body)) ?? .null }
     private func text(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }
-    private func named(_ name: String) -> Router.Handler { { _ in Response(body: Array(name.utf8)) } }
+    private func named(_ name: String) -> @Sendable (Request) throws -> Response { { _ in Response(body: Array(name.utf8)) } }
 
     @Test("captures {name} segments into parameters")
-    func parameters() {
-        var router = Router()
+    func parameters() async {
+        var router = TestRouter()
         router.get("/v1/bills/{billId}/items/{lineId}") { request in .json(.object(JSONObject(request.parameters.map { ($0.key, JSON.string($0.value)) }))) }
-        let response = router.respond(to: Request(method: .GET, path: "/v1/bills/b%201/items/l-2"))
+        let response = await router.respond(to: Request(method: .GET, path: "/v1/bills/b%201/items/l-2"))
         #expect(response.status == .ok)
         #expect(body(response)["billId"] == "b%201")
         #expect(body(response)["lineId"] == "l-2")
-        #expect(router.respond(to: Request(method: .GET, path: "/v1/bills/b1/items")).status == .notFound)
-        #expect(router.respond(to: Request(method: .GET, path: "/v1/bills/b1/items/l1/x")).status == .notFound)
+        #expect(await router.respond(to: Request(method: .GET, path: "/v1/bills/b1/items")).status == .notFound)
+        #expect(await router.respond(to: Request(method: .GET, path: "/v1/bills/b1/items/l1/x")).status == .notFound)
     }
 
     @Test("a literal segment wins over a capture, whatever the registration order")
-    func literalBeatsCapture() {
-        var router = Router()
+    func literalBeatsCapture() async {
+        var router = TestRouter()
         router.get("/v1/bills/{billId}", use: named("capture"))
         router.get("/v1/bills/current", use: named("literal"))
         router.get("/{a}/{b}/x", use: named("captures"))
         router.get("/{a}/bills/x", use: named("later literal"))
-        #expect(text(router.respond(to: Request(method: .GET, path: "/v1/bills/current"))) == "literal")
-        #expect(text(router.respond(to: Request(method: .GET, path: "/v1/bills/other"))) == "capture")
-        #expect(text(router.respond(to: Request(method: .GET, path: "/q/bills/x"))) == "later literal")
-        #expect(text(router.respond(to: Request(method: .GET, path: "/q/r/x"))) == "captures")
+        #expect(text(await router.respond(to: Request(method: .GET, path: "/v1/bills/current"))) == "literal")
+        #expect(text(await router.respond(to: Request(method: .GET, path: "/v1/bills/other"))) == "capture")
+        #expect(text(await router.respond(to: Request(method: .GET, path: "/q/bills/x"))) == "later literal")
+        #expect(text(await router.respond(to: Request(method: .GET, path: "/q/r/x"))) == "captures")
     }
 
     @Test("unknown paths answer 404 not_found as problem+json")
-    func notFound() {
-        var router = Router()
+    func notFound() async {
+        var router = TestRouter()
+        router.problemTypeNamespace = "urn:routemap:problem:"
         router.get("/a", use: named("a"))
-        let response = router.respond(to: Request(method: .GET, path: "/b"))
+        let response = await router.respond(to: Request(method: .GET, path: "/b"))
         #expect(response.status == .notFound)
         #expect(response.headers["content-type"] == "application/problem+json")
         #expect(body(response)["code"] == "not_found")
@@ -46,97 +47,147 @@ struct RouterTests {
     }
 
     @Test("a known path with another method answers 405 with a sorted Allow that includes HEAD")
-    func methodNotAllowed() {
-        var router = Router()
+    func methodNotAllowed() async {
+        var router = TestRouter()
         router.post("/items", use: named("post"))
         router.get("/items", use: named("get"))
         router.delete("/items/{id}", use: named("delete"))
-        let response = router.respond(to: Request(method: .PUT, path: "/items"))
+        let response = await router.respond(to: Request(method: .PUT, path: "/items"))
         #expect(response.status == .methodNotAllowed)
         #expect(response.headers["Allow"] == "GET, HEAD, POST")
         #expect(body(response)["code"] == "method_not_allowed")
-        let single = router.respond(to: Request(method: .GET, path: "/items/7"))
+        let single = await router.respond(to: Request(method: .GET, path: "/items/7"))
         #expect(single.headers["Allow"] == "DELETE")
-        #expect(router.respond(to: Request(method: .OPTIONS, path: "/items")).status == .methodNotAllowed)
+        #expect(await router.respond(to: Request(method: .OPTIONS, path: "/items")).status == .methodNotAllowed)
     }
 
     @Test("HEAD runs the GET handler")
-    func head() {
-        var router = Router()
+    func head() async {
+        var router = TestRouter()
         router.get("/a", use: named("a"))
-        let response = router.respond(to: Request(method: .HEAD, path: "/a"))
+        let response = await router.respond(to: Request(method: .HEAD, path: "/a"))
         #expect(response.status == .ok)
         #expect(text(response) == "a")
     }
 
     @Test("paths match exactly: no trailing slash, no empty segments", arguments: ["/a/", "//a", "/a//b", "/a/b/", "a", "", "/A", "/", "/a/x/b/", "/a/x//b", "/a/x/bb", "/a/x/b/c"])
-    func exactPaths(path: String) {
-        var router = Router()
+    func exactPaths(path: String) async {
+        var router = TestRouter()
         router.get("/a", use: named("a"))
         router.get("/a/{id}", use: named("a id"))
         router.get("/a/{id}/b", use: named("b"))
-        #expect(router.respond(to: Request(method: .GET, path: path)).status == .notFound)
+        #expect(await router.respond(to: Request(method: .GET, path: path)).status == .notFound)
     }
 
     @Test("the root path and a route's exact path do match")
-    func exactMatches() {
-        var router = Router()
+    func exactMatches() async {
+        var router = TestRouter()
         router.get("/", use: named("root"))
         router.get("/a", use: named("a"))
-        #expect(text(router.respond(to: Request(method: .GET, path: "/"))) == "root")
-        #expect(text(router.respond(to: Request(method: .GET, path: "/a"))) == "a")
+        #expect(text(await router.respond(to: Request(method: .GET, path: "/"))) == "root")
+        #expect(text(await router.respond(to: Request(method: .GET, path: "/a"))) == "a")
     }
 
-    @Test("middleware runs in the order added, around matched handlers only")
-    func middlewareOrder() {
-        var router = Router()
-        for name in ["outer", "inner"] {
-            router.add { request, next in
-                var request = request
-                request.headers.add(name: "X-Trace", value: name)
-                var response = try next(request)
-                response.headers.add(name: "X-Trace", value: name)
-                return response
+    @Test("admission sees each route's declared access; unknown paths and methods get the default access first")
+    func admissionByAccess() async {
+        enum Level: Sendable { case open, member }
+        struct Caller: RequestContext {
+            typealias Access = Level
+            let name: String?
+        }
+        var router = Router<Caller>(defaultAccess: .member) { request, access in
+            guard case .member = access else { return Caller(name: nil) }
+            guard let name = request.headers["X-Member"] else {
+                throw Problem(status: .unauthorized, code: "unauthorized", title: "Unauthorized", detail: "Members only.")
             }
+            return Caller(name: name)
         }
-        router.get("/a") { request in
-            Response(headers: HTTPHeaders(request.headers.values(for: "x-trace").map { ("X-Trace", $0) } + [("X-Trace", "handler")]))
-        }
-        let response = router.respond(to: Request(method: .GET, path: "/a"))
-        #expect(response.headers.values(for: "X-Trace") == ["outer", "inner", "handler", "inner", "outer"])
-        let missing = router.respond(to: Request(method: .GET, path: "/zzz"))
-        #expect(missing.status == .notFound)
-        #expect(missing.headers.values(for: "X-Trace").isEmpty)
+        router.on(.GET, "/open", access: .open) { _, caller in Response(body: Array("open \(caller.name ?? "-")".utf8)) }
+        router.on(.GET, "/member", access: .member) { _, caller in Response(body: Array("hello \(caller.name ?? "-")".utf8)) }
+        #expect(text(await router.respond(to: Request(method: .GET, path: "/open"))) == "open -")
+        #expect(await router.respond(to: Request(method: .GET, path: "/member")).status == .unauthorized)
+        #expect(text(await router.respond(to: Request(method: .GET, path: "/member", headers: ["X-Member": "ann"]))) == "hello ann")
+        // Nothing registered there: the default access refuses before the 404 / 405 would tell.
+        #expect(await router.respond(to: Request(method: .GET, path: "/nowhere")).status == .unauthorized)
+        #expect(await router.respond(to: Request(method: .POST, path: "/open")).status == .unauthorized)
+        #expect(await router.respond(to: Request(method: .GET, path: "/nowhere", headers: ["X-Member": "ann"])).status == .notFound)
+        #expect(await router.respond(to: Request(method: .POST, path: "/open", headers: ["X-Member": "ann"])).status == .methodNotAllowed)
     }
 
-    @Test("middleware can answer without calling the handler, and turn errors into problems")
-    func middlewareShortCircuit() {
-        var router = Router()
-        router.add { request, next in
+    @Test("the pipeline's order: 414, 400, admission, 404/405, 413, 415, then the handler")
+    func pipelineOrder() async {
+        var router = Router<OpenContext>(defaultAccess: .open) { request, _ in
             guard request.headers["Authorization"] != nil else {
-                throw Problem(
-                    status: .unauthorized, code: "unauthorized", title: "Unauthorized", detail: "Log in.",
-                    headers: ["WWW-Authenticate": "Bearer"])
+                throw Problem(status: .unauthorized, code: "unauthorized", title: "Unauthorized", detail: "Log in.")
             }
-            return try next(request)
+            return OpenContext()
         }
-        router.get("/a", use: named("a"))
-        let denied = router.respond(to: Request(method: .GET, path: "/a"))
-        #expect(denied.status == .unauthorized)
-        #expect(denied.headers["WWW-Authenticate"] == "Bearer")
-        let allowed = router.respond(to: Request(method: .GET, path: "/a", headers: ["authorization": "Bearer x"]))
-        #expect(text(allowed) == "a")
+        router.acceptsBody = { $0 == "application/json" }
+        router.post("/a", use: named("a"))
+        func status(_ request: Request, _ reception: Reception) async -> Int {
+            switch router.dispatch(request, reception) {
+            case .answer(let response): response.status.code
+            case .suspend(let work): await work().status.code
+            }
+        }
+        let authorized: HTTPHeaders = ["Authorization": "x", "Content-Type": "text/plain"]
+        let request = Request(method: .POST, path: "/a", headers: authorized, body: Array("hi".utf8))
+        let everything = Reception(maxBodyBytes: 1, bodyTooLarge: true, unreadable: "bad", targetTooLong: (30_000, 500))
+        #expect(await status(Request(method: .POST, path: "/zzz"), everything) == 414)
+        var reception = everything
+        reception.targetTooLong = nil
+        #expect(await status(Request(method: .POST, path: "/zzz"), reception) == 400)
+        reception.unreadable = nil
+        #expect(await status(Request(method: .POST, path: "/zzz"), reception) == 401)
+        #expect(await status(Request(method: .POST, path: "/zzz", headers: authorized), reception) == 404)
+        #expect(await status(Request(method: .GET, path: "/a", headers: authorized), reception) == 405)
+        #expect(await status(request, reception) == 413)
+        reception.bodyTooLarge = false
+        #expect(await status(request, reception) == 415)
+        var json = request
+        json.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
+        #expect(await status(json, reception) == 200)
+    }
+
+    @Test("an immediate handler answers without suspending; a suspending one later")
+    func handlerKinds() async {
+        var router = TestRouter()
+        router.get("/now", use: named("now"))
+        router.getSuspending("/later") { _ in Response(body: Array("later".utf8)) }
+        guard case .answer(let now) = router.dispatch(Request(method: .GET, path: "/now"), Reception(maxBodyBytes: 10)) else {
+            Issue.record("an immediate handler suspended")
+            return
+        }
+        #expect(text(now) == "now")
+        guard case .suspend(let work) = router.dispatch(Request(method: .GET, path: "/later"), Reception(maxBodyBytes: 10)) else {
+            Issue.record("a suspending handler answered at once")
+            return
+        }
+        #expect(text(await work()) == "later")
+    }
+
+    @Test("problems name the router's type namespace, else about:blank")
+    func problemTypes() async {
+        var router = TestRouter()
+        router.get("/a") { _ in throw Problem(status: .conflict, code: "taken", title: "Taken", detail: "Taken.") }
+        router.get("/typed") { _ in throw Problem(status: .conflict, code: "taken", title: "Taken", detail: "Taken.", type: "https://example.com/taken") }
+        #expect(body(await router.respond(to: Request(method: .GET, path: "/a")))["type"] == "about:blank")
+        #expect(body(await router.respond(to: Request(method: .GET, path: "/typed")))["type"] == "https://example.com/taken")
+        router.problemTypeNamespace = "urn:example:"
+        #expect(body(await router.respond(to: Request(method: .GET, path: "/a")))["type"] == "urn:example:taken")
+        #expect(body(await router.respond(to: Request(method: .GET, path: "/typed")))["type"] == "https://example.com/taken")
     }
 
     @Test("a thrown Problem becomes its response: members in order, headers, extensions")
-    func thrownProblem() {
-        var router = Router()
+    func thrownProblem() async {
+        var router = TestRouter()
+        router.problemTypeNamespace = "urn:routemap:problem:"
         router.get("/a") { _ in
             throw Problem(
                 status: .tooManyRequests, code: "rate_limited", title: "Too many requests", detail: "Slow down.",
                 headers: ["Retry-After": "3"], extensions: ["limit": 10, "code": "overridden?"])
         }
-        let response = router.respond(to: Request(method: .GET, path: "/a"))
+        let response = await router.respond(to: Request(method: .GET, path: "/a"))
         #expect(response.status == .tooManyRequests)
         #expect(response.headers["Retry-After"] == "3")
         #expect(response.headers["Content-Type"] == "application/problem+json")
@@ -148,11 +199,12 @@ struct RouterTests {
     }
 
     @Test("any other error answers 500 internal_error, logged but not shown")
-    func thrownOtherError() {
-        var router = Router()
+    func thrownOtherError() async {
+        var router = TestRouter()
         router.get("/a") { _ in throw SecretError() }
         let log = CapturedLog()
-        let response = router.respond(to: Request(method: .GET, path: "/a"), logger: log.logger)
+        router.logger = log.logger
+        let response = await router.respond(to: Request(method: .GET, path: "/a"))
         #expect(response.status == .internalServerError)
         #expect(body(response)["code"] == "internal_error")
         #expect(!text(response).contains("hunter2"))
@@ -163,7 +215,7 @@ struct RouterTests {
     }
 
     @Test("Response.json sets the content type; headers are case-insensitive and replaceable")
-    func responseAndHeaders() throws {
+    func responseAndHeaders() async throws {
         let response = Response.json(["a": 1], status: .created, headers: ["content-type": "text/plain", "Location": "/x"])
         #expect(response.status.code == 201)
         #expect(response.headers.values(for: "Content-Type") == ["application/json"])

@@ -9,7 +9,7 @@ import Testing
 struct ServerTests {
     @Test("port 0 binds a real port; the peer address reaches the request")
     func ephemeralPort() throws {
-        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 1), router: TestApp.router())
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 1), responder: TestApp.router(), logger: testLogger)
         #expect(server.port == 0)
         try server.start()
         defer { server.shutdown() }
@@ -84,7 +84,7 @@ struct ServerTests {
 
     @Test("204 and 304 carry no body; the connection stays usable")
     func bodilessStatuses() throws {
-        var router = Router()
+        var router = TestRouter()
         router.get("/none") { _ in Response(status: .noContent) }
         router.get("/same") { _ in Response(status: .notModified, headers: ["ETag": "\"v1\""]) }
         router.get("/hello") { _ in Response(body: Array("hi".utf8)) }
@@ -141,19 +141,14 @@ struct ServerTests {
         expectProblem(try server.client().request("POST", "/nowhere", headers: [("Content-Type", "application/json")], body: big), 404, "not_found")
     }
 
-    @Test("415 unsupported_media_type for bodies that are not JSON")
+    @Test("415 unsupported_media_type for bodies whose type the router does not accept; no body, no check")
     func unsupportedMediaType() throws {
         let server = try RunningServer()
         let client = try server.client()
         let body = Array(#"{"a":1}"#.utf8)
         expectProblem(try client.request("POST", "/echo", headers: [("Content-Type", "text/plain")], body: body), 415, "unsupported_media_type")
         expectProblem(try client.request("POST", "/echo", body: body), 415, "unsupported_media_type")
-        expectProblem(
-            try client.request("POST", "/echo", headers: [("Content-Type", "application/jsonx")], body: body), 415, "unsupported_media_type")
-        for type in ["application/json; charset=utf-8", "Application/JSON", "application/merge-patch+json", "application/problem+json"] {
-            let response = try client.request("POST", "/echo", headers: [("Content-Type", type)], body: body)
-            #expect(response.status == 200, "\(type)")
-        }
+        #expect(try client.request("POST", "/echo", headers: [("Content-Type", "application/json")], body: body).status == 200)
         #expect(try client.request("PATCH", "/echo", headers: [("Content-Type", "text/plain")], body: []).status == 200)
     }
 
@@ -189,7 +184,7 @@ struct ServerTests {
 
     @Test("a response header with a line break is dropped, not sent")
     func headerInjection() throws {
-        var router = Router()
+        var router = TestRouter()
         router.get("/inject") { _ in Response(headers: ["X-Name": "a\r\nSet-Cookie: stolen=1", "X-Ok": "yes"]) }
         let server = try RunningServer(router: router)
         let response = try server.client().request("GET", "/inject")
@@ -257,7 +252,7 @@ struct ServerTests {
     @Test("start() on a port in use throws with the errno")
     func portInUse() throws {
         let first = try RunningServer()
-        let second = HTTPServer(configuration: HTTPServerConfiguration(port: UInt16(first.port), threads: 1), router: Router())
+        let second = HTTPServer(configuration: HTTPServerConfiguration(port: UInt16(first.port), threads: 1), responder: Router(), logger: testLogger)
         let error = try #require(throws: HTTPServerError.self) { try second.start() }
         #expect(error.errorNumber == EADDRINUSE, "\(error)")
         #expect(error.message.contains("\(first.port)"))
@@ -267,13 +262,13 @@ struct ServerTests {
 
     @Test("bad configurations are refused at start", arguments: ["localhost", "999.0.0.1", "", "1.2.3.4:80"])
     func badHost(host: String) {
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: host, port: 0), router: Router())
+        let server = HTTPServer(configuration: HTTPServerConfiguration(host: host, port: 0), responder: Router(), logger: testLogger)
         #expect(throws: HTTPServerError.self) { try server.start() }
     }
 
     @Test("starting twice is refused; shutdown is idempotent")
     func lifecycle() throws {
-        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 1), router: TestApp.router())
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 1), responder: TestApp.router(), logger: testLogger)
         server.shutdown()
         try server.start()
         #expect(throws: HTTPServerError.self) { try server.start() }
@@ -284,7 +279,7 @@ struct ServerTests {
 
     @Test("binds IPv6 literals", .enabled(if: ipv6LoopbackWorks()))
     func ipv6() throws {
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "::1", port: 0, threads: 1), router: TestApp.router())
+        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "::1", port: 0, threads: 1), responder: TestApp.router(), logger: testLogger)
         try server.start()
         defer { server.shutdown() }
         let response = try TestHTTPClient(host: "::1", port: server.port).request("GET", "/peer")
@@ -295,14 +290,14 @@ struct ServerTests {
     @Test("graceful shutdown: the request in flight is answered, new connections are refused")
     func gracefulShutdown() throws {
         let started = Flag()
-        var router = Router()
+        var router = TestRouter()
         router.get("/slow") { _ in
             started.set()
             usleep(500_000)
             return .json(["done": true])
         }
         router.get("/hello") { _ in Response(body: Array("hi".utf8)) }
-        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 2), router: router)
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 2), responder: router, logger: testLogger)
         try server.start()
         let port = server.port
         let idle = try TestHTTPClient(port: port)

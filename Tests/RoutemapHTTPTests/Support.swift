@@ -10,11 +10,13 @@ final class RunningServer {
     let server: HTTPServer
     let log: CapturedLog
 
-    init(router: Router = TestApp.router(), configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws {
+    init(router: TestRouter = TestApp.router(), configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws {
         var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2)
         configure(&configuration)
         log = CapturedLog()
-        server = HTTPServer(configuration: configuration, router: router, logger: log.logger)
+        var router = router
+        router.logger = log.logger
+        server = HTTPServer(configuration: configuration, responder: router, logger: log.logger)
         try server.start()
     }
 
@@ -26,6 +28,9 @@ final class RunningServer {
         try TestHTTPClient(host: "127.0.0.1", port: port, timeout: .seconds(5))
     }
 }
+
+/// For servers whose log no test reads.
+let testLogger = Logger(label: "routemap.tests")
 
 /// A logger whose messages the test can read.
 final class CapturedLog: Sendable {
@@ -59,8 +64,10 @@ struct SecretError: Error, CustomStringConvertible {
 
 /// The routes the server tests talk to.
 enum TestApp {
-    static func router() -> Router {
-        var router = Router()
+    static func router() -> TestRouter {
+        var router = TestRouter()
+        router.problemTypeNamespace = "urn:routemap:problem:"
+        router.acceptsBody = { $0 == "application/json" }
         router.get("/hello") { _ in Response(status: .ok, headers: ["Content-Type": "text/plain"], body: Array("hello".utf8)) }
         router.get("/query") { request in
             .json(.object(JSONObject(request.query.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) })))
@@ -85,14 +92,32 @@ enum TestApp {
     }
 }
 
-/// Checks a problem+json response: status, code, and the RFC 9457 members.
-func expectProblem(_ response: TestResponse, _ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(response.status == status, "\(response)", sourceLocation: sourceLocation)
-    #expect(response.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
-    let body = response.json
-    #expect(body["code"] == .string(code), "\(response.text)", sourceLocation: sourceLocation)
-    #expect(body["status"] == .int(Int64(status)), sourceLocation: sourceLocation)
-    #expect(body["type"] == .string("urn:routemap:problem:" + code), sourceLocation: sourceLocation)
-    #expect(body["title"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
-    #expect(body["detail"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
+/// The routers these tests build: every route open.
+typealias TestRouter = Router<OpenContext>
+
+extension Router where Context == OpenContext {
+    // Routes answered at once on the server's thread: these suites test the server's reading,
+    // limits and answers, and drive it with blocking sockets from Swift's cooperative threads,
+    // which suspending handlers would need too. `SuspendedHandlerTests` covers suspension.
+
+    mutating func get(_ pattern: String, use handler: @escaping @Sendable (Request) throws -> Response) {
+        on(.GET, pattern, access: .open, immediately: { request, _ in try handler(request) })
+    }
+
+    mutating func post(_ pattern: String, use handler: @escaping @Sendable (Request) throws -> Response) {
+        on(.POST, pattern, access: .open, immediately: { request, _ in try handler(request) })
+    }
+
+    mutating func patch(_ pattern: String, use handler: @escaping @Sendable (Request) throws -> Response) {
+        on(.PATCH, pattern, access: .open, immediately: { request, _ in try handler(request) })
+    }
+
+    mutating func delete(_ pattern: String, use handler: @escaping @Sendable (Request) throws -> Response) {
+        on(.DELETE, pattern, access: .open, immediately: { request, _ in try handler(request) })
+    }
+
+    /// A route whose handler suspends (it runs with the connection suspended).
+    mutating func getSuspending(_ pattern: String, use handler: @escaping @Sendable (Request) async throws -> Response) {
+        on(.GET, pattern, access: .open) { request, _ in try await handler(request) }
+    }
 }

@@ -14,69 +14,69 @@ struct BillCacheTests {
     }
 
     @Test("every kind of line edit is written to the file as the cached bill shows it")
-    func lineEdits() throws {
-        let database = try TestDatabase()
+    func lineEdits() async throws {
+        let database = try await TestDatabase()
         let device = database.device
         let till = database.till()
-        let bill = try till.openBill(device: device)
-        var latest = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
-        latest = try till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 2)
-        latest = try till.addItem(billId: bill.id, device: device, menuItemId: "bagel", quantity: 1)
+        let bill = try await till.openBill(device: device)
+        var latest = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
+        latest = try await till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 2)
+        latest = try await till.addItem(billId: bill.id, device: device, menuItemId: "bagel", quantity: 1)
         let croissant = latest.lines[1].lineId
-        latest = try till.setQuantity(billId: bill.id, device: device, lineId: croissant, quantity: 5)
-        latest = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
+        latest = try await till.setQuantity(billId: bill.id, device: device, lineId: croissant, quantity: 5)
+        latest = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
         #expect(try fresh(database).bill(id: bill.id) == latest)
 
         // A removal in the middle, then an addition at the end.
-        latest = try till.removeLine(billId: bill.id, device: device, lineId: croissant)
-        latest = try till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
+        latest = try await till.removeLine(billId: bill.id, device: device, lineId: croissant)
+        latest = try await till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
         #expect(latest.lines.map(\.menuItemId) == ["latte", "bagel", "croissant"])
         #expect(try till.bill(id: bill.id, device: device) == latest)
         #expect(try fresh(database).bill(id: bill.id) == latest)
     }
 
     @Test("the current bill follows opening, paying and the next bill, as SQL finds it")
-    func currentBill() throws {
-        let database = try TestDatabase()
+    func currentBill() async throws {
+        let database = try await TestDatabase()
         let device = database.device
         let till = database.till()
-        let first = try till.currentBill(device: device)
+        let first = try await till.currentBill(device: device)
         #expect(try database.store.newestUnpaidBill(deviceId: device) == first)
-        let second = try till.openBill(device: device)
+        let second = try await till.openBill(device: device)
         #expect(try database.store.newestUnpaidBill(deviceId: device) == second)
         #expect(try fresh(database).newestUnpaidBill(deviceId: device) == second)
 
-        _ = try till.addItem(billId: second.id, device: device, menuItemId: "latte", quantity: 1)
-        let checkedOut = try till.checkout(billId: second.id, device: device)
-        let outcome = try till.pay(billId: second.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
+        _ = try await till.addItem(billId: second.id, device: device, menuItemId: "latte", quantity: 1)
+        let checkedOut = try await till.checkout(billId: second.id, device: device)
+        let outcome = try await till.pay(billId: second.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
         #expect(try database.store.newestUnpaidBill(deviceId: device) == outcome.nextBill)
         #expect(try fresh(database).newestUnpaidBill(deviceId: device) == outcome.nextBill)
         #expect(try database.store.bill(id: second.id)?.status == .paid)
     }
 
     @Test("a bill opened with an earlier clock does not become the current bill, as in SQL")
-    func clockGoesBack() throws {
-        let database = try TestDatabase()
+    func clockGoesBack() async throws {
+        let database = try await TestDatabase()
         let device = database.device
         let clock = TestClock()
         let till = database.till(now: clock.function)
-        let newer = try till.currentBill(device: device)
+        let newer = try await till.currentBill(device: device)
         clock.advance(by: -60)
-        let older = try till.openBill(device: device)
+        let older = try await till.openBill(device: device)
         #expect(older.createdAt < newer.createdAt)
         #expect(try database.store.newestUnpaidBill(deviceId: device) == newer)
         #expect(try fresh(database).newestUnpaidBill(deviceId: device) == newer)
     }
 
     @Test("a write that throws leaves nothing of itself in memory")
-    func rollback() throws {
-        let database = try TestDatabase()
+    func rollback() async throws {
+        let database = try await TestDatabase()
         let device = database.device
         let till = database.till()
-        let bill = try till.addItem(billId: try till.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
+        let bill = try await till.addItem(billId: try await till.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
         struct Abort: Error {}
-        #expect(throws: Abort.self) {
-            try database.store.write { transaction in
+        await #expect(throws: Abort.self) {
+            try await database.store.write { transaction in
                 var changed = try #require(try transaction.bill(id: bill.id))
                 try changed.checkout()
                 try transaction.update(changed)
@@ -90,15 +90,15 @@ struct BillCacheTests {
     }
 
     @Test("a write by another store on the file is seen by this store's next write")
-    func otherWriter() throws {
-        let database = try TestDatabase()
+    func otherWriter() async throws {
+        let database = try await TestDatabase()
         let device = database.device
         let till = database.till()
-        let bill = try till.addItem(billId: try till.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
+        let bill = try await till.addItem(billId: try await till.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
         let other = Till(store: try fresh(database), taxRate: StorageFixtures.rate875, currency: .usd)
-        let theirs = try other.addItem(billId: bill.id, device: device, menuItemId: "bagel", quantity: 1)
+        let theirs = try await other.addItem(billId: bill.id, device: device, menuItemId: "bagel", quantity: 1)
         // This store's cache still holds version 2; its next write must start from version 3.
-        let ours = try till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
+        let ours = try await till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
         #expect(ours.version == theirs.version + 1)
         #expect(ours.lines.map(\.menuItemId) == ["latte", "bagel", "croissant"])
         #expect(try fresh(database).bill(id: bill.id) == ours)

@@ -8,10 +8,10 @@ import Testing
 @Suite("Devices on a real SQLite file: tokens stored only as digests")
 struct DeviceStorageTests {
     @Test("enroll returns a token that finds the device, also after reopening the file; a wrong token finds nothing")
-    func enrollAndFind() throws {
-        let database = try TestDatabase()
+    func enrollAndFind() async throws {
+        let database = try await TestDatabase()
         let directory = DeviceDirectory(store: database.store, now: { Date(timeIntervalSince1970: 1_732_262_100.123_9) })
-        let (device, token) = try directory.enroll(name: "Front counter")
+        let (device, token) = try await directory.enroll(name: "Front counter")
         #expect(device.createdAt == Date(timeIntervalSince1970: 1_732_262_100.124))
         #expect(try directory.device(token: token) == device)
 
@@ -28,9 +28,9 @@ struct DeviceStorageTests {
     }
 
     @Test("the database holds a 32-byte SHA-256 digest of the token, and the token nowhere")
-    func onlyDigestStored() throws {
-        let database = try TestDatabase()
-        let (device, token) = try DeviceDirectory(store: database.store).enroll(name: "Front counter")
+    func onlyDigestStored() async throws {
+        let database = try await TestDatabase()
+        let (device, token) = try await DeviceDirectory(store: database.store).enroll(name: "Front counter")
         let row = try #require(
             try database.store.onWriter("reading the device row") { database in
                 try Row.fetchOne(
@@ -54,19 +54,19 @@ struct DeviceStorageTests {
     }
 
     @Test("the schema refuses a digest that is not 32 bytes, and the same digest twice")
-    func digestConstraints() throws {
-        let database = try TestDatabase()
+    func digestConstraints() async throws {
+        let database = try await TestDatabase()
         let device = Device(id: "dev_short", name: "Short", createdAt: Date())
-        let short = #expect(throws: StorageError.self) {
-            try database.store.write { try $0.insert(device, tokenDigest: Array(repeating: 7, count: 16)) }
+        let short = await #expect(throws: StorageError.self) {
+            try await database.store.write { try $0.insert(device, tokenDigest: Array(repeating: 7, count: 16)) }
         }
         let shortCause = String(describing: short?.underlyingError)
         #expect(shortCause.contains("CHECK"))
 
         let digest = DeviceToken.generate().digest
-        try database.store.write { try $0.insert(Device(id: "dev_one", name: "One", createdAt: Date()), tokenDigest: digest) }
-        let twice = #expect(throws: StorageError.self) {
-            try database.store.write { try $0.insert(Device(id: "dev_two", name: "Two", createdAt: Date()), tokenDigest: digest) }
+        try await database.store.write { try $0.insert(Device(id: "dev_one", name: "One", createdAt: Date()), tokenDigest: digest) }
+        let twice = await #expect(throws: StorageError.self) {
+            try await database.store.write { try $0.insert(Device(id: "dev_two", name: "Two", createdAt: Date()), tokenDigest: digest) }
         }
         let twiceCause = String(describing: twice?.underlyingError)
         #expect(twiceCause.contains("UNIQUE"))

@@ -21,8 +21,8 @@ struct FailingPaymentStore: POSStore {
     func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
     func ping() throws { try base.ping() }
 
-    func write<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T {
-        try base.write(durability: durability) { transaction in
+    func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
+        try await base.write(durability: durability) { transaction in
             try body(FailingPaymentTransaction(base: transaction, failure: failure))
         }
     }

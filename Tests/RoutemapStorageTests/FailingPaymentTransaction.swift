@@ -12,11 +12,11 @@ struct FailingPaymentTransaction: POSTransaction {
     func insert(_ bill: Bill) throws { try base.insert(bill) }
     func update(_ bill: Bill) throws { try base.update(bill) }
     func insert(_ device: Device, tokenDigest: [UInt8]) throws { try base.insert(device, tokenDigest: tokenDigest) }
-    func recordedResponse(deviceId: String, key: String) throws -> RecordedResponse? {
-        try base.recordedResponse(deviceId: deviceId, key: key)
+    func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer? {
+        try base.recordedAnswer(deviceId: deviceId, key: key)
     }
-    func record(_ response: RecordedResponse) throws { try base.record(response) }
-    func deleteRecordedResponses(before date: Date) throws { try base.deleteRecordedResponses(before: date) }
+    func record(_ answer: RecordedAnswer) throws { try base.record(answer) }
+    func deleteRecordedAnswers(before date: Date) throws { try base.deleteRecordedAnswers(before: date) }
 
     func insert(_ payment: Payment) throws {
         try base.insert(payment)

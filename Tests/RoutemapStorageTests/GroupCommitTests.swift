@@ -6,21 +6,132 @@ import Testing
 /// Writes that arrive together commit together, yet each succeeds or fails on its own.
 @Suite("Group commit")
 struct GroupCommitTests {
-    struct Refused: Error {}
+    struct Refused: Error, Equatable {
+        var index = 0
+    }
 
-    @Test("32 threads, every third write failing after it wrote: the others all commit, the failing leave nothing")
-    func failuresStayAlone() throws {
-        let database = try TestDatabase()
+    private func bill(_ id: String, device: String) throws -> Bill {
+        try Bill(id: id, currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date(), deviceId: device)
+    }
+
+    /// Batches and jobs the store's write queue has run so far.
+    private func counters(_ store: SQLiteStore) -> (batches: Int, jobs: Int) {
+        (store.writes.batchesRun.load(ordering: .relaxed), store.writes.jobsRun.load(ordering: .relaxed))
+    }
+
+    @Test("50 concurrent writes queued behind a busy writer commit in far fewer batches than writes, each one's effect committed")
+    func concurrentWritesShareCommits() async throws {
+        let database = try await TestDatabase()
+        let store = database.store
+        let device = database.device
+        let before = counters(store)
+        let writes = 50
+        let held = try await HeldWriter(store)
+        let results = try await held.queue(writes) { index in
+            let bill = try bill("bill_\(index)", device: device)
+            try await store.write(durability: index % 5 == 0 ? .full : .normal) { try $0.insert(bill) }
+            return bill.id
+        }
+        let ids = try results.map { try $0.get() }
+        #expect(ids == (0..<writes).map { "bill_\($0)" })
+
+        let after = counters(store)
+        #expect(after.jobs - before.jobs == writes + 1, "the 50 writes and the one that held the writer")
+        let batches = after.batches - before.batches
+        #expect(batches < writes)
+        #expect(batches <= 5, "\(batches) batches: mostly the one behind the held writer")
+        // Each write's effect committed: in the file, and in what the store serves.
+        #expect(try store.rowCount(in: "bills") == writes)
+        let reopened = try SQLiteStore(path: database.path, migrations: try StorageFixtures.migrations())
+        for id in ids {
+            #expect(try reopened.bill(id: id)?.id == id)
+            #expect(try store.bill(id: id)?.id == id)
+        }
+    }
+
+    @Test("in one batch, writes that fail after writing change nothing, and the others all commit")
+    func failuresInOneBatch() async throws {
+        let database = try await TestDatabase()
+        let store = database.store
+        let device = database.device
+        try await store.write { try $0.insert(try bill("bill_existing", device: device)) }
+        let before = counters(store)
+        let writes = 30
+        // Every third write throws after inserting its bill; write 1 inserts a bill that exists,
+        // which the database refuses (UNIQUE) in the middle of the batch.
+        let fails = { @Sendable (index: Int) in index % 3 == 0 }
+        let held = try await HeldWriter(store)
+        let results = try await held.queue(writes) { index in
+            let bill = try bill(index == 1 ? "bill_existing" : "bill_\(index)", device: device)
+            try await store.write { transaction in
+                try transaction.insert(bill)
+                if fails(index) { throw Refused(index: index) }
+            }
+            return bill.id
+        }
+        #expect(counters(store).batches - before.batches <= 5)
+
+        for (index, result) in results.enumerated() {
+            switch (index, result) {
+            case (1, .failure(let error)):
+                #expect(error is StorageError, "\(error)")
+            case (_, .failure(let error)):
+                #expect(fails(index))
+                #expect(error as? Refused == Refused(index: index))
+            case (_, .success(let id)):
+                #expect(index != 1 && !fails(index))
+                #expect(id == "bill_\(index)")
+            }
+        }
+        let committed = (0..<writes).filter { $0 != 1 && !fails($0) }.map { "bill_\($0)" }
+        #expect(try store.rowCount(in: "bills") == committed.count + 1)
+        let reopened = try SQLiteStore(path: database.path, migrations: try StorageFixtures.migrations())
+        for id in committed {
+            #expect(try reopened.bill(id: id) != nil)
+            #expect(try store.bill(id: id) != nil)
+        }
+        for index in 0..<writes where fails(index) {
+            #expect(try reopened.bill(id: "bill_\(index)") == nil)
+            #expect(try store.bill(id: "bill_\(index)") == nil)
+        }
+    }
+
+    @Test("a batch whose every write fails commits nothing, and each write gets its own error")
+    func wholeBatchFails() async throws {
+        let database = try await TestDatabase()
+        let store = database.store
+        let device = database.device
+        let held = try await HeldWriter(store)
+        let results = try await held.queue(5) { index in
+            let bill = try bill("bill_\(index)", device: device)
+            try await store.write { transaction in
+                try transaction.insert(bill)
+                throw Refused(index: index)
+            }
+        }
+        for (index, result) in results.enumerated() {
+            #expect(throws: Refused(index: index)) { try result.get() }
+        }
+        #expect(try store.rowCount(in: "bills") == 0)
+        #expect(try store.bill(id: "bill_0") == nil)
+        // The writer goes on: the next write commits.
+        try await store.write { try $0.insert(try bill("bill_after", device: device)) }
+        #expect(try store.rowCount(in: "bills") == 1)
+    }
+
+    @Test("32 concurrent tasks of 10 writes each, every third failing after it wrote: the others all commit, the failing leave nothing")
+    func failuresStayAlone() async throws {
+        let database = try await TestDatabase()
         let device = database.device
         let store = database.store
-        let results = resultsOnThreads(32) { thread in
+        let before = counters(store)
+        let results = await concurrentResults(32) { task in
             var opened: [String] = []
             for round in 0..<10 {
-                let bill = try Bill(
-                    id: "bill_t\(thread)r\(round)", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date(), deviceId: device)
-                let fails = (thread * 10 + round) % 3 == 0
+                let bill = try bill("bill_t\(task)r\(round)", device: device)
+                let fails = (task * 10 + round) % 3 == 0
                 do {
-                    try store.write(durability: round % 4 == 0 ? .full : .normal) { transaction in
+                    try await store.write(durability: round % 4 == 0 ? .full : .normal) { transaction in
                         try transaction.insert(bill)
                         if fails { throw Refused() }
                     }
@@ -37,28 +148,37 @@ struct GroupCommitTests {
         #expect(try store.rowCount(in: "bills") == committed.count)
         let reopened = try SQLiteStore(path: database.path, migrations: try StorageFixtures.migrations())
         for id in committed { #expect(try reopened.bill(id: id) != nil) }
-        for thread in 0..<32 {
-            for round in 0..<10 where (thread * 10 + round) % 3 == 0 {
-                #expect(try store.bill(id: "bill_t\(thread)r\(round)") == nil)
-                #expect(try reopened.bill(id: "bill_t\(thread)r\(round)") == nil)
+        for task in 0..<32 {
+            for round in 0..<10 where (task * 10 + round) % 3 == 0 {
+                #expect(try store.bill(id: "bill_t\(task)r\(round)") == nil)
+                #expect(try reopened.bill(id: "bill_t\(task)r\(round)") == nil)
             }
         }
-        // Some commits took more than one write (320 writes from 32 threads at once).
-        #expect(store.writes.batchesRun.load(ordering: .relaxed) < 320)
+        let after = counters(store)
+        #expect(after.jobs - before.jobs == 320)
+        // Some commits took more than one write (32 writers at once).
+        #expect(after.batches - before.batches < 320)
     }
 
     @Test("a write that cannot begin (the file is locked past the busy timeout) fails with the database's error")
-    func beginFails() throws {
-        let database = try TestDatabase()
-        // Another connection holds the write lock past the busy timeout.
+    func beginFails() async throws {
+        let database = try await TestDatabase()
+        // Another store on the file holds the write lock past the busy timeout.
         let blocker = try SQLiteStore(path: database.path, migrations: try StorageFixtures.migrations(), busyTimeout: 0.05)
         let busy = try SQLiteStore(path: database.path, migrations: try StorageFixtures.migrations(), busyTimeout: 0.05)
-        try blocker.write { _ in
-            let error = #expect(throws: StorageError.self) { try busy.write { _ in } }
-            guard case .database? = error else {
-                Issue.record("expected a database error, got \(String(describing: error))")
-                return
-            }
+        let held = try await HeldWriter(blocker)
+        defer { held.open() }
+        let device = database.device
+        let error = await #expect(throws: StorageError.self) {
+            try await busy.write { try $0.insert(try bill("bill_busy", device: device)) }
         }
+        guard case .database? = error else {
+            Issue.record("expected a database error, got \(String(describing: error))")
+            return
+        }
+        // Once the lock is free, the same store writes.
+        try await held.release()
+        try await busy.write { try $0.insert(try bill("bill_busy", device: device)) }
+        #expect(try busy.bill(id: "bill_busy") != nil)
     }
 }

@@ -7,7 +7,7 @@ struct MigrationLoaderTests {
     @Test("the repository's migrations load in order")
     func repositoryMigrations() throws {
         let migrations = try StorageFixtures.migrations()
-        #expect(migrations.map(\.id) == ["0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill"])
+        #expect(migrations.map(\.id) == MigrationTests.allIDs)
         #expect(migrations[0].sql.contains("CREATE TABLE bills"))
         #expect(migrations[2].sql.contains("CREATE TABLE devices"))
     }

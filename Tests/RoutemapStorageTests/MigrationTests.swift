@@ -1,18 +1,24 @@
 import Foundation
 import GRDB
 import RoutemapDomain
+import RoutemapTestSupport
 @testable import RoutemapStorage
 import Testing
 
 @Suite("Migrations on a real SQLite file")
 struct MigrationTests {
+    /// Every migration in the repository, in order.
+    static let allIDs = [
+        "0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers",
+    ]
+
     @Test("a new database gets every migration, recorded; reopening applies nothing")
     func applyAndRecord() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
         let first = try SQLiteStore(path: path, migrations: migrations)
-        #expect(first.appliedMigrationIDs == ["0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill"])
+        #expect(first.appliedMigrationIDs == Self.allIDs)
         let menuCount = try first.menuItems().count
         #expect(menuCount >= 12)
         try first.close()
@@ -30,24 +36,23 @@ struct MigrationTests {
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
         #expect(
-            try SQLiteStore.migrate(path: path, migrations: migrations)
-                == ["0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill"])
-        let fifth = Migration(id: "0005_more_menu", sql: """
+            try SQLiteStore.migrate(path: path, migrations: migrations) == Self.allIDs)
+        let sixth = Migration(id: "0006_more_menu", sql: """
             INSERT INTO menu_items (id, name, category, price_minor, currency, available, position)
             VALUES ('hot-chocolate', 'Hot Chocolate', 'drinks', 400, 'USD', 1, 1000);
             """)
-        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [fifth]) == ["0005_more_menu"])
-        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [fifth]) == [])
-        let store = try SQLiteStore(path: path, migrations: migrations + [fifth])
+        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [sixth]) == ["0006_more_menu"])
+        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [sixth]) == [])
+        let store = try SQLiteStore(path: path, migrations: migrations + [sixth])
         #expect(try store.menuItems().last?.id == "hot-chocolate")
     }
 
     @Test("0003 applies to a database made by 0001 and 0002 with bills in it: they stay, owned by no device")
-    func devicesMigrationOnExistingData() throws {
+    func devicesMigrationOnExistingData() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        #expect(migrations.count == 4)
+        #expect(migrations.count == 5)
         let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(2)))
         #expect(old.appliedMigrationIDs == ["0001_schema", "0002_demo_menu"])
         let latte = try #require(try old.menuItems().first { $0.id == "latte" })
@@ -59,7 +64,7 @@ struct MigrationTests {
         try paid.checkout()
         let payment = try paid.payment(for: PaymentRequest(method: .card, amountMinor: paid.totalMinor), id: "pay_legacy", createdAt: createdAt)
         try paid.markPaid()
-        try old.write { transaction in
+        try await old.write { [open, paid] transaction in
             try transaction.insert(open)
             try transaction.insert(paid)
             try transaction.insert(payment)
@@ -67,7 +72,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0003_devices_and_idempotency", "0004_bill_lines_by_bill"])
+        #expect(store.appliedMigrationIDs == ["0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers"])
         #expect(try store.bill(id: open.id) == open)
         #expect(try store.bill(id: paid.id) == paid)
         #expect(try store.bill(id: open.id)?.deviceId == nil)
@@ -81,11 +86,11 @@ struct MigrationTests {
         #expect(!schema.contains("bills_unpaid_newest"))
 
         // No device owns the old bills: not found for an enrolled device, and not its current bill.
-        let device = try DeviceDirectory(store: store).enroll(name: "Front counter").device.id
+        let device = try await DeviceDirectory(store: store).enroll(name: "Front counter").device.id
         let till = Till(store: store, taxRate: StorageFixtures.rate875, currency: .usd)
         #expect(throws: POSError.billNotFound(open.id)) { try till.bill(id: open.id, device: device) }
-        #expect(throws: POSError.billNotFound(open.id)) { try till.addItem(billId: open.id, device: device, menuItemId: "latte", quantity: 1) }
-        let current = try till.currentBill(device: device)
+        await #expect(throws: POSError.billNotFound(open.id)) { try await till.addItem(billId: open.id, device: device, menuItemId: "latte", quantity: 1) }
+        let current = try await till.currentBill(device: device)
         #expect(current.id != open.id)
         #expect(current.deviceId == device)
         #expect(try store.rowCount(in: "bills") == 3)
@@ -93,33 +98,106 @@ struct MigrationTests {
     }
 
     @Test("0004 keeps every line of existing bills, in order, and they can still be edited")
-    func linesByBillOnExistingData() throws {
+    func linesByBillOnExistingData() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
         let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(3)))
-        let device = try DeviceDirectory(store: old).enroll(name: "Front counter").device.id
+        let device = try await DeviceDirectory(store: old).enroll(name: "Front counter").device.id
         let oldTill = Till(store: old, taxRate: StorageFixtures.rate875, currency: .usd)
-        let bill = try oldTill.openBill(device: device)
+        let bill = try await oldTill.openBill(device: device)
         for item in ["latte", "croissant", "bagel", "espresso"] {
-            _ = try oldTill.addItem(billId: bill.id, device: device, menuItemId: item, quantity: 2)
+            _ = try await oldTill.addItem(billId: bill.id, device: device, menuItemId: item, quantity: 2)
         }
-        let before = try oldTill.removeLine(billId: bill.id, device: device, lineId: try #require(try old.bill(id: bill.id)?.lines[1].lineId))
-        let other = try oldTill.addItem(billId: try oldTill.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
+        let before = try await oldTill.removeLine(billId: bill.id, device: device, lineId: try #require(try old.bill(id: bill.id)?.lines[1].lineId))
+        let other = try await oldTill.addItem(billId: try await oldTill.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0004_bill_lines_by_bill"])
+        #expect(store.appliedMigrationIDs == ["0004_bill_lines_by_bill", "0005_opaque_idempotent_answers"])
         #expect(try store.bill(id: bill.id) == before)
         #expect(try store.bill(id: other.id) == other)
         #expect(try store.rowCount(in: "bill_lines") == 4)
         let till = Till(store: store, taxRate: StorageFixtures.rate875, currency: .usd)
-        var edited = try till.setQuantity(billId: bill.id, device: device, lineId: before.lines[2].lineId, quantity: 5)
-        edited = try till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
+        var edited = try await till.setQuantity(billId: bill.id, device: device, lineId: before.lines[2].lineId, quantity: 5)
+        edited = try await till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
         #expect(edited.lines.map(\.menuItemId) == ["latte", "bagel", "espresso", "croissant"])
         #expect(edited.lines.map(\.quantity) == [2, 2, 5, 1])
         try store.close()
         #expect(try SQLiteStore(path: path, migrations: migrations).bill(id: bill.id) == edited)
+    }
+
+    @Test("0005 turns each recorded answer into bytes holding its status, Content-Type, Location if any, and the same body")
+    func opaqueAnswersOnExistingData() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        let migrations = try StorageFixtures.migrations()
+        let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(4)))
+        #expect(old.appliedMigrationIDs.last == "0004_bill_lines_by_bill")
+        let device = try await DeviceDirectory(store: old).enroll(name: "Front counter").device.id
+        struct OldRow {
+            let key: String
+            let status: Int
+            let body: [UInt8]
+            let location: String?
+        }
+        // JSON may hold CR LF between tokens: the body's own empty line must not end the head.
+        let created = Array("{\"id\":\"bill_old\",\r\n\r\n\"status\":\"open\",\"note\":\"café\"}".utf8)
+        let conflict = Array(#"{"type":"about:blank","title":"Bill is not checked out","status":409,"code":"bill_not_checked_out"}"#.utf8)
+        let paid = Array(#"{"payment":{"id":"pay_old"}}"#.utf8)
+        let rows = [
+            OldRow(key: "open-1", status: 201, body: created, location: "/v1/bills/bill_old"),
+            OldRow(key: "pay-1", status: 409, body: conflict, location: nil),
+            OldRow(key: "pay-2", status: 200, body: paid, location: nil),
+        ]
+        let createdAt = "2026-11-23T21:00:00.123Z"
+        try old.onWriter("recording answers as 0003 kept them") { database in
+            for row in rows {
+                try database.execute(
+                    sql: """
+                        INSERT INTO idempotency_keys (device_id, key, fingerprint, status, body, location, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [device, row.key, "fingerprint \(row.key)", row.status, Data(row.body), row.location, createdAt])
+            }
+        }
+        try old.close()
+
+        let store = try SQLiteStore(path: path, migrations: migrations)
+        #expect(store.appliedMigrationIDs == ["0005_opaque_idempotent_answers"])
+        #expect(try store.rowCount(in: "idempotency_keys") == rows.count)
+        let answers = try await store.write { transaction in
+            try rows.map { try transaction.recordedAnswer(deviceId: device, key: $0.key) }
+        }
+        let expected: [(status: Int, headers: [String])] = [
+            (201, ["Content-Type: application/json", "Location: /v1/bills/bill_old"]),
+            (409, ["Content-Type: application/problem+json"]),
+            (200, ["Content-Type: application/json"]),
+        ]
+        for (row, (answer, expected)) in zip(rows, zip(answers, expected)) {
+            let recorded = try #require(answer, "\(row.key)")
+            #expect(recorded.deviceId == device)
+            #expect(recorded.fingerprint == "fingerprint \(row.key)")
+            #expect(recorded.createdAt == Timestamp.parse(createdAt))
+            let decoded = try #require(RecordedAnswerBytes(recorded.answer), "\(row.key): \(String(decoding: recorded.answer, as: UTF8.self))")
+            #expect(decoded.status == expected.status, "\(row.key)")
+            #expect(decoded.headerLines == expected.headers, "\(row.key)")
+            #expect(decoded.body == row.body, "\(row.key)")
+        }
+        let schema = try store.onWriter("reading the schema") { database in
+            (
+                columns: try Row.fetchAll(database, sql: "PRAGMA table_info(idempotency_keys)").map { $0["name"] as String },
+                indexes: try String.fetchAll(database, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'idempotency_keys'")
+            )
+        }
+        #expect(schema.columns == ["device_id", "key", "fingerprint", "answer", "created_at"])
+        #expect(schema.indexes.contains("idempotency_keys_created"))
+
+        // A retry across the upgrade gets the converted answer, and nothing is done again.
+        let till = Till(store: store, taxRate: StorageFixtures.rate875, currency: .usd, now: { Timestamp.parse(createdAt)! + 60 })
+        let retry = try await till.openBill(device: device, idempotency: Keys.bill("open-1", fingerprint: "fingerprint open-1"))
+        #expect(retry.replayed == answers[0])
+        #expect(try store.rowCount(in: "bills") == 0)
     }
 
     @Test("a database with a migration this binary does not know is refused, naming it")
@@ -127,7 +205,7 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        let newer = Migration(id: "0005_from_the_future", sql: "CREATE TABLE future (id TEXT PRIMARY KEY);")
+        let newer = Migration(id: "0006_from_the_future", sql: "CREATE TABLE future (id TEXT PRIMARY KEY);")
         _ = try SQLiteStore.migrate(path: path, migrations: migrations + [newer])
 
         let error = #expect(throws: StorageError.self) { try SQLiteStore(path: path, migrations: migrations) }
@@ -135,12 +213,12 @@ struct MigrationTests {
             Issue.record("expected unknownMigrations, got \(String(describing: error))")
             return
         }
-        #expect(ids == ["0005_from_the_future"])
-        #expect(error?.description.contains("0005_from_the_future") == true)
+        #expect(ids == ["0006_from_the_future"])
+        #expect(error?.description.contains("0006_from_the_future") == true)
         // Nothing was applied: a pending migration is not run on a refused database either.
-        let pendingToo = Migration(id: "0006_pending", sql: "CREATE TABLE pending (id TEXT PRIMARY KEY);")
+        let pendingToo = Migration(id: "0007_pending", sql: "CREATE TABLE pending (id TEXT PRIMARY KEY);")
         #expect(throws: StorageError.self) { try SQLiteStore(path: path, migrations: migrations + [pendingToo]) }
-        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [newer, pendingToo]) == ["0006_pending"])
+        #expect(try SQLiteStore.migrate(path: path, migrations: migrations + [newer, pendingToo]) == ["0007_pending"])
     }
 
     @Test("a failing migration is rolled back whole and not recorded")
@@ -148,19 +226,19 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        let broken = Migration(id: "0005_broken", sql: "CREATE TABLE extra (id TEXT PRIMARY KEY); SELECT * FROM no_such_table;")
+        let broken = Migration(id: "0006_broken", sql: "CREATE TABLE extra (id TEXT PRIMARY KEY); SELECT * FROM no_such_table;")
         let error = #expect(throws: StorageError.self) { try SQLiteStore(path: path, migrations: migrations + [broken]) }
         guard case .migrationFailed(let id, let underlying) = error else {
             Issue.record("expected migrationFailed, got \(String(describing: error))")
             return
         }
-        #expect(id == "0005_broken")
+        #expect(id == "0006_broken")
         let cause = String(describing: underlying)
         #expect(cause.contains("no_such_table"))
         // The earlier migrations stay; the broken one left no table behind, so its fix applies.
-        let fixed = Migration(id: "0005_broken", sql: "CREATE TABLE extra (id TEXT PRIMARY KEY);")
+        let fixed = Migration(id: "0006_broken", sql: "CREATE TABLE extra (id TEXT PRIMARY KEY);")
         let store = try SQLiteStore(path: path, migrations: migrations + [fixed])
-        #expect(store.appliedMigrationIDs == ["0005_broken"])
+        #expect(store.appliedMigrationIDs == ["0006_broken"])
     }
 
     @Test("a migration list with a repeated id is refused")

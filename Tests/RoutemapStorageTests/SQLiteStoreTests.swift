@@ -7,8 +7,8 @@ import Testing
 @Suite("SQLite store: settings, demo menu, round trips, constraints")
 struct SQLiteStoreTests {
     @Test("WAL, foreign keys, synchronous NORMAL and a busy timeout on writer and readers")
-    func connectionSettings() throws {
-        let database = try TestDatabase()
+    func connectionSettings() async throws {
+        let database = try await TestDatabase()
         let writer = try database.store.writerSettings()
         #expect(writer == SQLiteConnectionSettings(journalMode: "wal", foreignKeysEnabled: true, synchronous: 1, busyTimeoutMilliseconds: 5_000))
         // GRDB gives read-only connections a busy timeout of its own choosing (10 s in 7.10).
@@ -20,8 +20,8 @@ struct SQLiteStoreTests {
     }
 
     @Test("the demo menu: at least 12 items in at least 3 categories, USD, one unavailable, in menu order")
-    func demoMenu() throws {
-        let menu = try TestDatabase().store.menuItems()
+    func demoMenu() async throws {
+        let menu = try await TestDatabase().store.menuItems()
         #expect(menu.count >= 12)
         #expect(Set(menu.map(\.category)).count >= 3)
         #expect(Set(menu.map(\.id)).count == menu.count)
@@ -35,8 +35,8 @@ struct SQLiteStoreTests {
     }
 
     @Test("a bill round-trips with its lines in order, its rate, version and time")
-    func billRoundTrip() throws {
-        let store = try TestDatabase().store
+    func billRoundTrip() async throws {
+        let store = try await TestDatabase().store
         let lines = try [("line_c", "latte", 3), ("line_a", "croissant", 1), ("line_b", "bagel", 2)].map { id, item, quantity in
             try BillLine(lineId: id, menuItemId: item, name: item.capitalized, quantity: quantity, unitPriceMinor: 123)
         }
@@ -44,14 +44,14 @@ struct SQLiteStoreTests {
         var bill = try Bill(
             id: "bill_roundtrip", status: .open, lines: lines, currency: .usd, taxRate: TaxRate(basisPoints: 1_234)!,
             version: 4, createdAt: createdAt)
-        try store.write { try $0.insert(bill) }
+        try await store.write { [bill] in try $0.insert(bill) }
         #expect(try store.bill(id: bill.id) == bill)
         #expect(try store.bill(id: "bill_nope") == nil)
 
         try bill.removeLine(lineId: "line_a")
         try bill.add(MenuItem(id: "espresso", name: "Espresso", category: "coffee", priceMinor: 300, currency: .usd, available: true), quantity: 1, newLineId: "line_d")
         try bill.checkout()
-        try store.write { try $0.update(bill) }
+        try await store.write { [bill] in try $0.update(bill) }
         let loaded = try #require(try store.bill(id: bill.id))
         #expect(loaded == bill)
         #expect(loaded.lines.map(\.lineId) == ["line_c", "line_b", "line_d"])
@@ -60,50 +60,50 @@ struct SQLiteStoreTests {
     }
 
     @Test("an update over the same or a newer stored version is refused as stale")
-    func staleUpdate() throws {
-        let store = try TestDatabase().store
+    func staleUpdate() async throws {
+        let store = try await TestDatabase().store
         var bill = try Bill(id: "bill_stale", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date(timeIntervalSince1970: 0))
-        try store.write { try $0.insert(bill) }
-        #expect(throws: StorageError.self) { try store.write { try $0.update(bill) } }
+        try await store.write { [bill] in try $0.insert(bill) }
+        await #expect(throws: StorageError.self) { try await store.write { [bill] in try $0.update(bill) } }
         try bill.add(MenuItem(id: "latte", name: "Latte", category: "coffee", priceMinor: 475, currency: .usd, available: true), quantity: 1)
-        try store.write { try $0.update(bill) }
-        #expect(throws: StorageError.self) { try store.write { try $0.update(bill) } }
+        try await store.write { [bill] in try $0.update(bill) }
+        await #expect(throws: StorageError.self) { try await store.write { [bill] in try $0.update(bill) } }
         let missing = try Bill(id: "bill_missing", currency: .usd, taxRate: StorageFixtures.rate875, version: 2, createdAt: Date())
-        #expect(throws: StorageError.self) { try store.write { try $0.update(missing) } }
+        await #expect(throws: StorageError.self) { try await store.write { try $0.update(missing) } }
     }
 
     @Test("foreign keys are enforced: a line for an unknown menu item, a payment for an unknown bill")
-    func foreignKeys() throws {
-        let store = try TestDatabase().store
+    func foreignKeys() async throws {
+        let store = try await TestDatabase().store
         let line = try BillLine(lineId: "line_x", menuItemId: "no-such-item", name: "Ghost", quantity: 1, unitPriceMinor: 100)
         let bill = try Bill(id: "bill_fk", lines: [line], currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date())
-        let error = #expect(throws: StorageError.self) { try store.write { try $0.insert(bill) } }
+        let error = await #expect(throws: StorageError.self) { try await store.write { [bill] in try $0.insert(bill) } }
         let cause = String(describing: error?.underlyingError)
         #expect(cause.contains("FOREIGN KEY"))
         // The whole transaction rolled back: not even the bill row remains.
         #expect(try store.bill(id: "bill_fk") == nil)
 
         let payment = Payment(id: "pay_x", billId: "bill_none", method: .card, amountMinor: 0, tenderedMinor: 0, changeMinor: 0, createdAt: Date())
-        #expect(throws: StorageError.self) { try store.write { try $0.insert(payment) } }
+        await #expect(throws: StorageError.self) { try await store.write { try $0.insert(payment) } }
     }
 
     @Test("the schema's checks back the domain's rules")
-    func checks() throws {
-        let store = try TestDatabase().store
+    func checks() async throws {
+        let store = try await TestDatabase().store
         // Quantity 1000 passes the domain (with wider limits) but not the schema.
         let line = try BillLine(lineId: "line_big", menuItemId: "latte", name: "Latte", quantity: 1_000, unitPriceMinor: 475)
         let bill = try Bill(id: "bill_big", lines: [line], currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date())
-        let error = #expect(throws: StorageError.self) { try store.write { try $0.insert(bill) } }
+        let error = await #expect(throws: StorageError.self) { try await store.write { [bill] in try $0.insert(bill) } }
         let cause = String(describing: error?.underlyingError)
         #expect(cause.contains("CHECK"))
     }
 
     @Test("errors from the transaction body come out unchanged and roll everything back")
-    func bodyErrors() throws {
-        let store = try TestDatabase().store
+    func bodyErrors() async throws {
+        let store = try await TestDatabase().store
         let bill = try Bill(id: "bill_rollback", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date())
-        #expect(throws: POSError.billEmpty) {
-            try store.write { transaction in
+        await #expect(throws: POSError.billEmpty) {
+            try await store.write { transaction in
                 try transaction.insert(bill)
                 throw POSError.billEmpty
             }
@@ -112,15 +112,15 @@ struct SQLiteStoreTests {
     }
 
     @Test("the newest unpaid bill of a device: open or checked out, latest created, ties to the later insert, its own only")
-    func newestUnpaid() throws {
-        let store = try TestDatabase().store
+    func newestUnpaid() async throws {
+        let store = try await TestDatabase().store
         #expect(try store.newestUnpaidBill(deviceId: "dev_A") == nil)
-        func bill(_ id: String, _ seconds: TimeInterval, _ status: BillStatus, _ device: String? = "dev_A") throws -> Bill {
+        @Sendable func bill(_ id: String, _ seconds: TimeInterval, _ status: BillStatus, _ device: String? = "dev_A") throws -> Bill {
             try Bill(
                 id: id, status: status, currency: .usd, taxRate: StorageFixtures.rate875,
                 createdAt: Date(timeIntervalSince1970: seconds), deviceId: device)
         }
-        try store.write { transaction in
+        try await store.write { transaction in
             try transaction.insert(try bill("bill_old", 100, .open))
             try transaction.insert(try bill("bill_paid", 300, .paid))
             try transaction.insert(try bill("bill_tie_first", 200, .checkedOut))
@@ -130,7 +130,7 @@ struct SQLiteStoreTests {
             try transaction.insert(try bill("bill_nobody", 500, .open, nil))
         }
         #expect(try store.newestUnpaidBill(deviceId: "dev_A")?.id == "bill_tie_second")
-        #expect(try store.write { try $0.newestUnpaidBill(deviceId: "dev_A")?.id } == "bill_tie_second")
+        #expect(try await store.write { try $0.newestUnpaidBill(deviceId: "dev_A")?.id } == "bill_tie_second")
         #expect(try store.newestUnpaidBill(deviceId: "dev_B")?.id == "bill_other")
         #expect(try store.newestUnpaidBill(deviceId: "dev_C") == nil)
         #expect(try store.bill(id: "bill_other")?.deviceId == "dev_B")
@@ -138,8 +138,8 @@ struct SQLiteStoreTests {
     }
 
     @Test("the newest-unpaid query uses the partial index, not a scan of every bill")
-    func newestUnpaidUsesIndex() throws {
-        let store = try TestDatabase().store
+    func newestUnpaidUsesIndex() async throws {
+        let store = try await TestDatabase().store
         let plan = try store.onWriter("explaining") { database in
             try Row.fetchAll(database, sql: "EXPLAIN QUERY PLAN " + SQLiteTransaction.newestUnpaidBillSQL, arguments: ["dev_A"])
                 .map { $0["detail"] as String }
@@ -148,9 +148,9 @@ struct SQLiteStoreTests {
     }
 
     @Test("close checkpoints the log; the store then refuses work")
-    func close() throws {
-        let database = try TestDatabase()
-        _ = try database.till().openBill(device: database.device)
+    func close() async throws {
+        let database = try await TestDatabase()
+        _ = try await database.till().openBill(device: database.device)
         try database.store.close()
         let walSize = (try? FileManager.default.attributesOfItem(atPath: database.path + "-wal")[.size] as? Int) ?? 0
         #expect(walSize == 0)
@@ -163,9 +163,9 @@ struct SQLiteStoreTests {
     }
 
     @Test("a corrupt row is reported, not trapped on")
-    func corruptRow() throws {
-        let database = try TestDatabase()
-        let bill = try database.till().openBill(device: database.device)
+    func corruptRow() async throws {
+        let database = try await TestDatabase()
+        let bill = try await database.till().openBill(device: database.device)
         try database.store.onWriter("corrupting") { try $0.execute(sql: "UPDATE bills SET total_minor = 5, tax_minor = 5 WHERE id = ?", arguments: [bill.id]) }
         let error = #expect(throws: StorageError.self) { try database.store.bill(id: bill.id) }
         guard case .invalidRow(let table, let id, _) = error else {

@@ -24,8 +24,8 @@ final class SynchronousProbeStore: POSStore {
     func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
     func ping() throws { try base.ping() }
 
-    func write<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T {
-        try base.write(durability: durability) { transaction in
+    func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
+        try await base.write(durability: durability) { transaction in
             try body(Transaction(base: transaction as! SQLiteTransaction, store: self))
         }
     }
@@ -42,10 +42,10 @@ final class SynchronousProbeStore: POSStore {
         func menuItem(id: String) throws -> MenuItem? { try base.menuItem(id: id) }
         func bill(id: String) throws -> Bill? { try base.bill(id: id) }
         func newestUnpaidBill(deviceId: String) throws -> Bill? { try base.newestUnpaidBill(deviceId: deviceId) }
-        func recordedResponse(deviceId: String, key: String) throws -> RecordedResponse? {
-            try base.recordedResponse(deviceId: deviceId, key: key)
+        func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer? {
+            try base.recordedAnswer(deviceId: deviceId, key: key)
         }
-        func deleteRecordedResponses(before date: Date) throws { try base.deleteRecordedResponses(before: date) }
+        func deleteRecordedAnswers(before date: Date) throws { try base.deleteRecordedAnswers(before: date) }
 
         func insert(_ bill: Bill) throws {
             try note("bill")
@@ -67,9 +67,9 @@ final class SynchronousProbeStore: POSStore {
             try base.insert(device, tokenDigest: tokenDigest)
         }
 
-        func record(_ response: RecordedResponse) throws {
+        func record(_ answer: RecordedAnswer) throws {
             try note("record")
-            try base.record(response)
+            try base.record(answer)
         }
     }
 }

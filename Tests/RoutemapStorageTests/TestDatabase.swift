@@ -11,11 +11,11 @@ final class TestDatabase {
     /// The id of the device enrolled when the database was created.
     let device: String
 
-    init() throws {
+    init() async throws {
         directory = try TemporaryDirectory()
         path = directory.path("routemap.sqlite")
         store = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
-        device = try DeviceDirectory(store: store).enroll(name: "Front counter").device.id
+        device = try await DeviceDirectory(store: store).enroll(name: "Front counter").device.id
     }
 
     func till(taxRate: TaxRate = StorageFixtures.rate875, now: @escaping @Sendable () -> Date = Date.init) -> Till {
@@ -23,7 +23,7 @@ final class TestDatabase {
     }
 
     /// Enrolls another device and returns its id.
-    func enrollDevice(name: String = "Back counter") throws -> String {
-        try DeviceDirectory(store: store).enroll(name: name).device.id
+    func enrollDevice(name: String = "Back counter") async throws -> String {
+        try await DeviceDirectory(store: store).enroll(name: name).device.id
     }
 }

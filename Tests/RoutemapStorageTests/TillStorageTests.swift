@@ -6,35 +6,35 @@ import Testing
 @Suite("Till on a real SQLite file")
 struct TillStorageTests {
     @Test("open → add → add same → set quantity → remove → checkout → pay → next bill")
-    func orderFlow() throws {
-        let database = try TestDatabase()
+    func orderFlow() async throws {
+        let database = try await TestDatabase()
         let device = database.device
         let till = database.till()
-        let bill = try till.openBill(device: device)
+        let bill = try await till.openBill(device: device)
         #expect(try till.bill(id: bill.id, device: device) == bill)
 
-        var changed = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
-        changed = try till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
-        changed = try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
+        var changed = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
+        changed = try await till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1)
+        changed = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
         #expect(changed.lines.map(\.menuItemId) == ["latte", "croissant"])
         #expect(changed.lines.map(\.quantity) == [3, 1])
         let croissantLine = changed.lines[1].lineId
-        changed = try till.setQuantity(billId: bill.id, device: device, lineId: croissantLine, quantity: 4)
+        changed = try await till.setQuantity(billId: bill.id, device: device, lineId: croissantLine, quantity: 4)
         #expect(changed.lines[1].quantity == 4)
-        changed = try till.addItem(billId: bill.id, device: device, menuItemId: "bagel", quantity: 1)
-        changed = try till.removeLine(billId: bill.id, device: device, lineId: croissantLine)
+        changed = try await till.addItem(billId: bill.id, device: device, menuItemId: "bagel", quantity: 1)
+        changed = try await till.removeLine(billId: bill.id, device: device, lineId: croissantLine)
         #expect(changed.lines.map(\.menuItemId) == ["latte", "bagel"])
         #expect(try till.bill(id: bill.id, device: device) == changed)
 
-        let checkedOut = try till.checkout(billId: bill.id, device: device)
+        let checkedOut = try await till.checkout(billId: bill.id, device: device)
         // 3 × 475 = 1425 → tax 125; 450 → tax 39.375 → 39.
         #expect(checkedOut.subtotalMinor == 1_875)
         #expect(checkedOut.taxMinor == 164)
         #expect(checkedOut.totalMinor == 2_039)
         #expect(checkedOut.version == 8)
-        #expect(throws: POSError.billNotOpen(.checkedOut)) { try till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1) }
+        await #expect(throws: POSError.billNotOpen(.checkedOut)) { try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1) }
 
-        let outcome = try till.pay(billId: bill.id, device: device, PaymentRequest(method: .cash, amountMinor: 2_039, tenderedMinor: 2_500))
+        let outcome = try await till.pay(billId: bill.id, device: device, PaymentRequest(method: .cash, amountMinor: 2_039, tenderedMinor: 2_500))
         #expect(outcome.payment.changeMinor == 461)
         #expect(try till.bill(id: bill.id, device: device) == outcome.bill)
         #expect(outcome.bill.status == .paid)
@@ -42,47 +42,47 @@ struct TillStorageTests {
         let next = try till.bill(id: outcome.nextBill.id, device: device)
         #expect(next == outcome.nextBill)
         #expect(next.status == .open)
-        #expect(try till.currentBill(device: device) == next)
+        #expect(try await till.currentBill(device: device) == next)
     }
 
     @Test("current bill: created once, then the same one, across store instances")
-    func currentBillOnce() throws {
-        let database = try TestDatabase()
+    func currentBillOnce() async throws {
+        let database = try await TestDatabase()
         let device = database.device
-        let first = try database.till().currentBill(device: device)
-        #expect(try database.till().currentBill(device: device) == first)
+        let first = try await database.till().currentBill(device: device)
+        #expect(try await database.till().currentBill(device: device) == first)
         let other = try SQLiteStore(path: database.path, migrations: try StorageFixtures.migrations())
-        #expect(try Till(store: other, taxRate: StorageFixtures.rate875, currency: .usd).currentBill(device: device) == first)
+        #expect(try await Till(store: other, taxRate: StorageFixtures.rate875, currency: .usd).currentBill(device: device) == first)
         #expect(try database.store.rowCount(in: "bills") == 1)
     }
 
     @Test("card payment on the real file: exact amount, no change")
-    func cardPayment() throws {
-        let database = try TestDatabase()
+    func cardPayment() async throws {
+        let database = try await TestDatabase()
         let device = database.device
         let till = database.till()
-        let bill = try till.openBill(device: device)
-        _ = try till.addItem(billId: bill.id, device: device, menuItemId: "espresso", quantity: 1)
-        let total = try till.checkout(billId: bill.id, device: device).totalMinor
-        #expect(throws: POSError.tenderNotAllowed) {
-            try till.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: total, tenderedMinor: total + 1))
+        let bill = try await till.openBill(device: device)
+        _ = try await till.addItem(billId: bill.id, device: device, menuItemId: "espresso", quantity: 1)
+        let total = try await till.checkout(billId: bill.id, device: device).totalMinor
+        await #expect(throws: POSError.tenderNotAllowed) {
+            try await till.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: total, tenderedMinor: total + 1))
         }
-        let outcome = try till.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: total))
+        let outcome = try await till.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: total))
         #expect(outcome.payment.tenderedMinor == total)
         #expect(outcome.payment.changeMinor == 0)
         #expect(try database.store.payment(billId: bill.id)?.method == .card)
     }
 
     @Test("an unavailable demo item is refused")
-    func unavailable() throws {
-        let database = try TestDatabase()
+    func unavailable() async throws {
+        let database = try await TestDatabase()
         let device = database.device
         let till = database.till()
-        let bill = try till.openBill(device: device)
-        #expect(throws: POSError.menuItemUnavailable("pumpkin-spice-latte")) {
-            try till.addItem(billId: bill.id, device: device, menuItemId: "pumpkin-spice-latte", quantity: 1)
+        let bill = try await till.openBill(device: device)
+        await #expect(throws: POSError.menuItemUnavailable("pumpkin-spice-latte")) {
+            try await till.addItem(billId: bill.id, device: device, menuItemId: "pumpkin-spice-latte", quantity: 1)
         }
-        #expect(throws: POSError.unknownMenuItem("unicorn")) { try till.addItem(billId: bill.id, device: device, menuItemId: "unicorn", quantity: 1) }
+        await #expect(throws: POSError.unknownMenuItem("unicorn")) { try await till.addItem(billId: bill.id, device: device, menuItemId: "unicorn", quantity: 1) }
         #expect(try till.bill(id: bill.id, device: device).version == 1)
     }
 }

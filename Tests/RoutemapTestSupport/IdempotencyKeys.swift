@@ -3,14 +3,14 @@ import RoutemapDomain
 import Synchronization
 
 /// Idempotency keys as the API builds them, for the domain and storage tests, with answers
-/// simple enough to compare: a success is recorded as 201 (bills, with a `Location`) or 200
-/// (payments) with bytes naming what was done, a state conflict as 409 with the error.
+/// simple enough to compare (the domain keeps answers as opaque bytes): a success is recorded
+/// as text naming what was done, a state conflict as "conflict" with the error.
 public enum Keys {
     public static func bill(_ key: String, fingerprint: String = "POST /v1/bills", body: [UInt8]? = nil) -> IdempotencyKey<Bill> {
         IdempotencyKey(key: key, fingerprint: fingerprint) { outcome in
             switch outcome {
-            case .success(let bill): (201, body ?? Array("bill \(bill.id) v\(bill.version)".utf8), "/v1/bills/\(bill.id)")
-            case .failure(let error): (409, Array("conflict \(error)".utf8), nil)
+            case .success(let bill): body ?? Array("bill \(bill.id) v\(bill.version)".utf8)
+            case .failure(let error): Array("conflict \(error)".utf8)
             }
         }
     }
@@ -18,8 +18,8 @@ public enum Keys {
     public static func payment(_ key: String, fingerprint: String) -> IdempotencyKey<PaymentOutcome> {
         IdempotencyKey(key: key, fingerprint: fingerprint) { outcome in
             switch outcome {
-            case .success(let outcome): (200, Array("payment \(outcome.payment.id) next \(outcome.nextBill.id)".utf8), nil)
-            case .failure(let error): (409, Array("conflict \(error)".utf8), nil)
+            case .success(let outcome): Array("payment \(outcome.payment.id) next \(outcome.nextBill.id)".utf8)
+            case .failure(let error): Array("conflict \(error)".utf8)
             }
         }
     }
@@ -51,13 +51,13 @@ extension IdempotentOutcome {
     }
 
     /// The answer recorded now, if performed now with a key.
-    public var recordedNow: RecordedResponse? {
+    public var recordedNow: RecordedAnswer? {
         guard case .performed(_, let recorded) = self else { return nil }
         return recorded
     }
 
     /// The answer replayed, if this was a replay.
-    public var replayed: RecordedResponse? {
+    public var replayed: RecordedAnswer? {
         guard case .replayed(let recorded) = self else { return nil }
         return recorded
     }

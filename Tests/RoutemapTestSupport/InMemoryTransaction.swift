@@ -1,8 +1,11 @@
 import Foundation
 import RoutemapDomain
 
-/// The transaction of ``InMemoryStore``: changes a private copy of the state.
+/// The transaction of ``InMemoryStore``: changes a private copy of the state, refusing what
+/// the database's constraints refuse (a second bill or payment with one id, a stale update,
+/// a device or token digest enrolled twice) with ``Conflict``.
 final class InMemoryTransaction: POSTransaction {
+    /// What the database would refuse as a constraint violation.
     struct Conflict: Error {}
 
     var state: InMemoryStore.State
@@ -40,15 +43,15 @@ final class InMemoryTransaction: POSTransaction {
         state.devices.append((device, tokenDigest))
     }
 
-    func recordedResponse(deviceId: String, key: String) throws -> RecordedResponse? {
-        state.recordedResponses[InMemoryStore.RecordedKey(deviceId: deviceId, key: key)]
+    func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer? {
+        state.recordedAnswers[InMemoryStore.RecordedKey(deviceId: deviceId, key: key)]
     }
 
-    func record(_ response: RecordedResponse) throws {
-        state.recordedResponses[InMemoryStore.RecordedKey(deviceId: response.deviceId, key: response.key)] = response
+    func record(_ answer: RecordedAnswer) throws {
+        state.recordedAnswers[InMemoryStore.RecordedKey(deviceId: answer.deviceId, key: answer.key)] = answer
     }
 
-    func deleteRecordedResponses(before date: Date) throws {
-        state.recordedResponses = state.recordedResponses.filter { $0.value.createdAt >= date }
+    func deleteRecordedAnswers(before date: Date) throws {
+        state.recordedAnswers = state.recordedAnswers.filter { $0.value.createdAt >= date }
     }
 }

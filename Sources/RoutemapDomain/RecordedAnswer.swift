@@ -1,26 +1,23 @@
 import Foundation
 
 /// The answer to a request made with an idempotency key, kept so that a retry with the same
-/// key gets the same answer instead of repeating the effect. The domain treats the body as
-/// opaque bytes; the API layer decides what goes in.
-public struct RecordedResponse: Sendable, Hashable {
+/// key gets the same answer instead of repeating the effect. To the domain the answer is
+/// opaque bytes: the API layer encodes it (status, header fields, body) and decodes it.
+public struct RecordedAnswer: Sendable, Hashable {
     public let deviceId: String
     public let key: String
     /// Identifies the request (method, path, canonical body): a key reused for a different
     /// request is refused.
     public let fingerprint: String
-    public let status: Int
-    public let body: [UInt8]
-    public let location: String?
+    /// The answer, as the layer that records it encoded it.
+    public let answer: [UInt8]
     public let createdAt: Date
 
-    public init(deviceId: String, key: String, fingerprint: String, status: Int, body: [UInt8], location: String?, createdAt: Date) {
+    public init(deviceId: String, key: String, fingerprint: String, answer: [UInt8], createdAt: Date) {
         self.deviceId = deviceId
         self.key = key
         self.fingerprint = fingerprint
-        self.status = status
-        self.body = body
-        self.location = location
+        self.answer = answer
         self.createdAt = createdAt
     }
 }
@@ -29,13 +26,12 @@ public struct RecordedResponse: Sendable, Hashable {
 public struct IdempotencyKey<Outcome>: Sendable {
     public let key: String
     public let fingerprint: String
-    /// The answer to keep for an outcome (a success, or a state conflict); `nil` keeps none.
-    public let record: @Sendable (Result<Outcome, POSError>) throws -> (status: Int, body: [UInt8], location: String?)?
+    /// The answer to keep for an outcome (a success, or a state conflict), encoded; `nil`
+    /// keeps none. Called inside the write transaction, so the record commits exactly when
+    /// the effect does.
+    public let record: @Sendable (Result<Outcome, POSError>) throws -> [UInt8]?
 
-    public init(
-        key: String, fingerprint: String,
-        record: @escaping @Sendable (Result<Outcome, POSError>) throws -> (status: Int, body: [UInt8], location: String?)?
-    ) {
+    public init(key: String, fingerprint: String, record: @escaping @Sendable (Result<Outcome, POSError>) throws -> [UInt8]?) {
         self.key = key
         self.fingerprint = fingerprint
         self.record = record
@@ -49,7 +45,7 @@ public struct IdempotencyKey<Outcome>: Sendable {
 /// the same key.
 public enum IdempotentOutcome<Outcome>: Sendable where Outcome: Sendable {
     /// Done now; with the answer recorded for the key, when there is one.
-    case performed(Outcome, recorded: RecordedResponse?)
+    case performed(Outcome, recorded: RecordedAnswer?)
     /// Done before: the answer recorded then.
-    case replayed(RecordedResponse)
+    case replayed(RecordedAnswer)
 }

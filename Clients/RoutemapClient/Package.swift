@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The client library for apps that talk to routemap (iOS, macOS, and Linux for its tests).
+//
+// A package of its own, beside the server's, so that an app that adds it resolves and builds
+// nothing of the server: the library needs Foundation only (FoundationNetworking on Linux).
+// Yams is a dependency of the test target only (the spec check reads openapi.yaml); SwiftPM
+// does not fetch a dependency package's test-only dependencies.
+let package = Package(
+    name: "RoutemapClient",
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    products: [
+        .library(name: "RoutemapClient", targets: ["RoutemapClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", exact: "5.0.1"),
+    ],
+    targets: [
+        .target(name: "RoutemapClient"),
+        .testTarget(
+            name: "RoutemapClientTests",
+            dependencies: ["RoutemapClient", .product(name: "Yams", package: "Yams")]
+        ),
+    ]
+)

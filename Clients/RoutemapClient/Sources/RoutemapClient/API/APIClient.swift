@@ -1,0 +1,330 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An async client for every routemap endpoint (openapi.yaml).
+///
+/// - It sends the device's bearer token (`enroll` keeps the one it gets) and the app's
+///   capabilities headers on every request.
+/// - Requests that may be repeated (GET, and those with an `Idempotency-Key`) are retried after a
+///   lost connection or timeout, and after `409 idempotency_key_in_flight`, with the same key.
+/// - A problem+json answer is thrown as a `Problem` (its `code` says what went wrong).
+public actor APIClient {
+    public let baseURL: URL
+    public let capabilities: AppCapabilities
+    /// The device's bearer token.
+    public private(set) var token: String?
+    private let transport: any HTTPTransport
+    private let retry: RetryPolicy
+
+    /// How often, and after how long, a repeatable request is sent again.
+    public struct RetryPolicy: Sendable {
+        /// Attempts in all, the first included.
+        public var maxAttempts: Int
+        /// The wait before the second attempt; doubled for each further one.
+        public var delay: Duration
+
+        public init(maxAttempts: Int = 3, delay: Duration = .milliseconds(200)) {
+            self.maxAttempts = max(1, maxAttempts)
+            self.delay = delay
+        }
+    }
+
+    public init(
+        baseURL: URL, token: String? = nil, capabilities: AppCapabilities = .everything, transport: any HTTPTransport = URLSessionTransport(),
+        retry: RetryPolicy = RetryPolicy()
+    ) {
+        self.baseURL = baseURL
+        self.token = token
+        self.capabilities = capabilities
+        self.transport = transport
+        self.retry = retry
+    }
+
+    /// Uses `token` from now on (one the app stored after enrolling).
+    public func setToken(_ token: String?) { self.token = token }
+
+    // MARK: Devices
+
+    /// `POST /v1/devices`: enrolls this device with the store's code and keeps the token it gets.
+    @discardableResult
+    public func enroll(name: String, enrollmentCode: String) async throws -> EnrolledDevice {
+        let device: EnrolledDevice = try await decode(
+            send(.post, "/v1/devices", body: EnrollRequest(name: name, enrollmentCode: enrollmentCode), authorized: false))
+        token = device.token
+        return device
+    }
+
+    // MARK: Menu
+
+    /// `GET /v1/menu/items`, optionally of one category. With `ifNoneMatch` (an earlier `etag`),
+    /// an unchanged menu answers `.notModified`.
+    public func menuItems(category: String? = nil, ifNoneMatch: String? = nil) async throws -> Conditional<MenuListing> {
+        let answer = try await send(
+            .get, "/v1/menu/items", query: category.map { ["category": $0] } ?? [:], headers: ifNoneMatch.map { ["If-None-Match": $0] } ?? [:])
+        if answer.status == 304 { return .notModified }
+        return .modified(try decode(answer), etag: answer.header("ETag"))
+    }
+
+    // MARK: Bills
+
+    /// `POST /v1/bills`: opens a new bill.
+    public func createBill(intent: UserIntent = UserIntent()) async throws -> Replayable<BillAndNavigation> {
+        try await replayable(send(.post, "/v1/bills", intent: intent))
+    }
+
+    /// `GET /v1/bills/{billId}`.
+    public func bill(id: String) async throws -> Bill {
+        try await decode(send(.get, "/v1/bills/\(Self.segment(id))"))
+    }
+
+    /// `POST /v1/bills/{billId}/items`.
+    public func addItem(billId: String, menuItemId: String, quantity: Int = 1) async throws -> BillAndNavigation {
+        try await decode(
+            send(.post, "/v1/bills/\(Self.segment(billId))/items", body: AddItemRequest(menuItemId: menuItemId, quantity: quantity)))
+    }
+
+    /// `PATCH /v1/bills/{billId}/items/{lineId}`: sets a line's quantity.
+    public func updateItem(billId: String, lineId: String, quantity: Int) async throws -> BillAndNavigation {
+        try await decode(
+            send(.patch, "/v1/bills/\(Self.segment(billId))/items/\(Self.segment(lineId))", body: UpdateItemRequest(quantity: quantity)))
+    }
+
+    /// `DELETE /v1/bills/{billId}/items/{lineId}`.
+    public func removeItem(billId: String, lineId: String) async throws -> BillAndNavigation {
+        try await decode(send(.delete, "/v1/bills/\(Self.segment(billId))/items/\(Self.segment(lineId))"))
+    }
+
+    /// `POST /v1/bills/{billId}/checkout`.
+    public func checkout(billId: String, intent: UserIntent = UserIntent()) async throws -> Replayable<BillAndNavigation> {
+        try await replayable(send(.post, "/v1/bills/\(Self.segment(billId))/checkout", intent: intent))
+    }
+
+    /// `POST /v1/bills/{billId}/checkout/cancel`.
+    public func cancelCheckout(billId: String) async throws -> BillAndNavigation {
+        try await decode(send(.post, "/v1/bills/\(Self.segment(billId))/checkout/cancel"))
+    }
+
+    /// `POST /v1/bills/{billId}/pay`. Pass the same `intent` to every attempt of one payment.
+    public func pay(billId: String, _ request: PayRequest, intent: UserIntent) async throws -> Replayable<PaymentAnswer> {
+        try await replayable(send(.post, "/v1/bills/\(Self.segment(billId))/pay", body: request, intent: intent))
+    }
+
+    // MARK: Navigation
+
+    /// `GET /v1/launch`: the whole initial UI.
+    public func launch() async throws -> NavigationAnswer {
+        try await decode(send(.get, "/v1/launch"))
+    }
+
+    /// `GET /v1/routes`: the route registry as a tree.
+    public func routes() async throws -> RouteTree {
+        try await decode(send(.get, "/v1/routes"), as: RouteTreeAnswer.self).root
+    }
+
+    /// `GET /v1/routes/{routeId}`.
+    public func route(id: RouteID) async throws -> RouteDetail {
+        try await decode(send(.get, "/v1/routes/\(Self.segment(id))"))
+    }
+
+    /// `POST /v1/navigate`: a walk from `from`.
+    public func navigate(_ request: NavigateRequest) async throws -> NavigationAnswer {
+        try await decode(send(.post, "/v1/navigate", body: request))
+    }
+
+    /// `GET /v1/resolve`: the walk from `from` (the launch stack when nil) to the screen `url` links to.
+    public func resolve(url: String, from: [StackEntry]? = nil) async throws -> NavigationAnswer {
+        var query = ["url": url]
+        if let from { query["from"] = String(decoding: try JSONEncoder.sorted.encode(from), as: UTF8.self) }
+        return try await decode(send(.get, "/v1/resolve", query: query))
+    }
+
+    // MARK: Health
+
+    /// `GET /healthz`: throws `Problem` `unavailable` when the database does not answer.
+    public func health() async throws -> HealthStatus {
+        try await decode(send(.get, "/healthz", authorized: false))
+    }
+
+    // MARK: Screen actions
+
+    /// Sends a filled screen action (see `ActionRequest`) and returns its answer; a problem+json
+    /// answer is thrown as a `Problem`.
+    public func send(_ action: ActionRequest) async throws -> ActionAnswer {
+        var headers = action.headers
+        headers["Content-Type"] = action.body == nil ? nil : "application/json"
+        let body = try action.body.map { try JSONEncoder.sorted.encode($0) }
+        let answer = try await send(action.method, action.path, rawBody: body, headers: headers, repeatable: headers["Idempotency-Key"] != nil)
+        guard answer.isJSON else { throw APIError.unexpectedAnswer(status: answer.status, reason: "not JSON") }
+        return ActionAnswer(
+            status: answer.status, body: try Self.decode(JSONValue.self, answer), replayed: answer.replayed, data: answer.body)
+    }
+
+    // MARK: Sending
+
+    /// An HTTP answer as received.
+    struct RawAnswer: Sendable {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+
+        var isJSON: Bool { header("Content-Type").map { $0.hasPrefix("application/json") } ?? false }
+        var isProblem: Bool { header("Content-Type").map { $0.hasPrefix("application/problem+json") } ?? false }
+        var replayed: Bool { header("Idempotent-Replayed") == "true" }
+    }
+
+    private func send(
+        _ method: HTTPMethod, _ path: String, query: [String: String] = [:], body: (any Encodable & Sendable)? = nil, intent: UserIntent? = nil,
+        headers: [String: String] = [:], authorized: Bool = true
+    ) async throws -> RawAnswer {
+        var headers = headers
+        if let intent { headers["Idempotency-Key"] = intent.idempotencyKey }
+        var data: Data?
+        if let body {
+            data = try JSONEncoder.sorted.encode(body)
+            headers["Content-Type"] = "application/json"
+        }
+        return try await send(
+            method, path, query: query, rawBody: data, headers: headers, authorized: authorized,
+            repeatable: method == .get || intent != nil)
+    }
+
+    private func send(
+        _ method: HTTPMethod, _ path: String, query: [String: String] = [:], rawBody: Data?, headers: [String: String],
+        authorized: Bool = true, repeatable: Bool
+    ) async throws -> RawAnswer {
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else { throw URLError(.badURL) }
+        components.percentEncodedPath = components.percentEncodedPath.trimmingSuffix("/") + path
+        if !query.isEmpty {
+            components.percentEncodedQuery = query.sorted { $0.key < $1.key }.map { "\(Self.queryComponent($0.key))=\(Self.queryComponent($0.value))" }
+                .joined(separator: "&")
+        }
+        guard let url = components.url else { throw URLError(.badURL) }
+        var request = URLRequest(url: url)
+        request.httpMethod = method.rawValue
+        request.httpBody = rawBody
+        for (name, value) in capabilities.headerFields { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if authorized {
+            guard let token else { throw APIError.noToken }
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        }
+        var attempt = 1
+        while true {
+            do {
+                let (data, response) = try await transport.send(request)
+                var fields: [String: String] = [:]
+                for case (let name as String, let value as String) in response.allHeaderFields { fields[name] = value }
+                let answer = RawAnswer(status: response.statusCode, headers: fields, body: data)
+                if answer.isProblem {
+                    let problem = try Self.decode(Problem.self, answer)
+                    if repeatable, problem.code == .idempotencyKeyInFlight, attempt < retry.maxAttempts {
+                        try await pause(before: &attempt)
+                        continue
+                    }
+                    throw problem
+                }
+                return answer
+            } catch let error as URLError where repeatable && attempt < retry.maxAttempts && Self.isTransient(error) {
+                try await pause(before: &attempt)
+            }
+        }
+    }
+
+    private func pause(before attempt: inout Int) async throws {
+        try await Task.sleep(for: retry.delay * (1 << (attempt - 1)))
+        attempt += 1
+    }
+
+    /// Failures after which the request may or may not have reached the server: worth a retry
+    /// when repeating it is safe.
+    private static func isTransient(_ error: URLError) -> Bool {
+        [.timedOut, .networkConnectionLost, .cannotConnectToHost, .notConnectedToInternet, .cannotFindHost, .dnsLookupFailed]
+            .contains(error.code)
+    }
+
+    private func decode<T: Decodable>(_ answer: RawAnswer, as type: T.Type = T.self) throws -> T {
+        guard (200..<300).contains(answer.status), answer.isJSON else {
+            throw APIError.unexpectedAnswer(status: answer.status, reason: "expected a JSON answer, got \(answer.header("Content-Type") ?? "no content type")")
+        }
+        return try Self.decode(T.self, answer)
+    }
+
+    private func replayable<T: Decodable & Sendable>(_ answer: RawAnswer) throws -> Replayable<T> {
+        Replayable(answer: try decode(answer), replayed: answer.replayed)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ answer: RawAnswer) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: answer.body)
+        } catch {
+            throw APIError.unexpectedAnswer(status: answer.status, reason: "the body does not decode as \(T.self): \(error)")
+        }
+    }
+
+    /// A path segment: everything but unreserved characters percent-encoded.
+    static func segment(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlUnreserved) ?? text
+    }
+
+    private static func queryComponent(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlUnreserved) ?? text
+    }
+}
+
+/// An answer to `If-None-Match`.
+public enum Conditional<Value: Sendable>: Sendable {
+    case modified(Value, etag: String?)
+    case notModified
+}
+
+/// The answer to a screen action: its JSON body, and whether it was a replay.
+public struct ActionAnswer: Sendable {
+    public var status: Int
+    public var body: JSONValue
+    public var replayed: Bool
+    /// The body's bytes, to decode as the action's answer type.
+    public var data: Data
+
+    /// The body as `type` (e.g. `PaymentAnswer` for `pay`).
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(T.self, from: data) }
+
+    /// The answer's navigation, when it has some (`navigation`, and `stack` when present);
+    /// throws when it is there but does not decode.
+    public func navigation() throws -> NavigationAnswerParts? {
+        guard let steps = body["navigation"] else { return nil }
+        return NavigationAnswerParts(navigation: try steps.decode([Step].self), stack: try body["stack"]?.decode([StackEntry].self))
+    }
+}
+
+/// The navigation part of any answer.
+public struct NavigationAnswerParts: NavigatingAnswer {
+    public var navigation: [Step]
+    public var stack: [StackEntry]?
+}
+
+extension CharacterSet {
+    /// RFC 3986's unreserved characters: letters, digits, `-`, `.`, `_`, `~`.
+    static let urlUnreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}
+
+extension JSONEncoder {
+    /// Keys sorted, so the same body is always the same bytes.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

@@ -1,0 +1,244 @@
+/// The app's navigation state as the client library keeps it: the stack it sends as `from`, and
+/// the screens it shows with the data each was shown with. Steps change it by the rules of
+/// docs/navigation.md, "Applying steps to a stack" (numbered here as there); the registry
+/// (`GET /v1/routes`) says where each route sits.
+///
+/// The stack is cut into *screens* (here `layers`, to keep apart from `Screen`, a route's
+/// content): the root, and every entry that is pushed, presented or opened with `sub`, each
+/// start one; the tabs and embedded routes listed above it belong to it. Only the top screen is
+/// on display. Each shown `Screen` belongs to the layer it was shown in, listed on the stack or
+/// not (a container's embedded routes are shown, the stack lists at most one: the focus);
+/// removing a layer removes its screens.
+struct NavigationModel: Sendable {
+    /// A step the rules do not allow on the current state.
+    struct Violation: Error, Sendable, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    let routes: RouteMap
+    private(set) var stack: [StackEntry] = []
+    /// Every screen the app shows, covered ones included, in the order they were shown (the latest last).
+    private(set) var shown: [DisplayedScreen] = []
+    private var shownCount = 0
+
+    init(routes: RouteMap) { self.routes = routes }
+
+    /// The screens on display (those of the top layer), the most recently shown first.
+    var onDisplay: [DisplayedScreen] { shown.filter { $0.layer == topLayer }.sorted { $0.order > $1.order } }
+
+    // MARK: Layers
+
+    private func startsLayer(_ entry: StackEntry) -> Bool {
+        entry.sub || routes.isPushed(entry) || routes.isPresented(entry) || routes[entry.route]?.presentation == .root
+    }
+
+    /// The stack index of the layer `index` belongs to.
+    private func layerStart(of index: Int) -> Int {
+        var start = index
+        while start > 0 && !startsLayer(stack[start]) { start -= 1 }
+        return start
+    }
+
+    /// The top layer: the one on display.
+    private var topLayer: Int { stack.isEmpty ? 0 : layerStart(of: stack.count - 1) }
+
+    /// The index of the topmost entry of `route` listed in the top layer.
+    private func listingOnTop(_ route: RouteID?) -> Int? {
+        guard let route else { return nil }
+        return (topLayer..<stack.count).last { stack[$0].route == route }
+    }
+
+    // MARK: Applying steps
+
+    /// Applies one step, or throws why the rules do not allow it now (nothing changes then).
+    mutating func apply(_ step: Step) throws {
+        let id = step.route
+        guard let route = routes[id] else { throw Violation("\(step.op) \(id): not a registered route") }
+        let entry = StackEntry(route: id, inputs: step.screen?.inputs ?? [:], sub: step.opensSub)
+        switch step.op {
+        case .setRoot:  // 1
+            guard route.presentation == .root else { throw Violation("setRoot \(id): not the root") }
+            stack = [entry]
+            shown = []
+            show(step, layer: 0)
+
+        case .selectTab, .embed:  // 2
+            switch (step.op, route.presentation) {
+            case (.selectTab, .tab): break
+            case (.embed, .embed(let slot)) where step.slot == slot: break
+            default: throw Violation("\(step.op) \(id): the route is declared \(route.presentation)")
+            }
+            guard let parent = listingOnTop(route.parent) else {
+                throw Violation("\(step.op) \(id): its parent \(route.parent ?? "-") is not listed in the top screen")
+            }
+            let layer = topLayer
+            // What held the tab bar or the slot leaves the display, with what was shown inside it.
+            for other in shown where other.layer == layer && routes.sharesPlace(other.route, with: id) {
+                removeShown(other.route, andContentsIn: layer)
+            }
+            stack = Array(stack[...parent]) + [entry]
+            show(step, layer: layer)
+
+        case .push, .present:  // 3
+            if step.opensSub {
+                stack.append(entry)
+            } else {
+                let declared: StepOperation = route.presentation == .push ? .push : .present
+                guard step.op == declared else { throw Violation("\(step.op) \(id): the route is declared \(route.presentation)") }
+                guard let parent = listingOnTop(route.parent) else {
+                    throw Violation("\(step.op) \(id): its parent \(route.parent ?? "-") is not listed in the top screen")
+                }
+                stack = Array(stack[...parent]) + [entry]
+            }
+            show(step, layer: stack.count - 1)
+
+        case .dismiss:  // 4
+            guard let index = stack.indices.last(where: { stack[$0].route == id && routes.isPresented(stack[$0]) }) else {
+                throw Violation("dismiss \(id): not a presented entry")
+            }
+            remove(from: index)
+
+        case .pop:  // 5
+            let top = topLayer
+            guard !stack.isEmpty, stack[top].route == id, routes.isPushed(stack[top]) else {
+                throw Violation("pop \(id): not the pushed first entry of the top screen")
+            }
+            remove(from: top)
+
+        case .popTo:  // 6
+            guard let index = stack.indices.last(where: { stack[$0].route == id }) else { throw Violation("popTo \(id): not on the stack") }
+            let above = (index + 1)..<stack.count
+            guard !above.isEmpty, above.allSatisfy({ routes.isPushed(stack[layerStart(of: $0)]) }) else {
+                throw Violation("popTo \(id): the entries above it are not all in pushed screens")
+            }
+            remove(from: index + 1)
+
+        case .replace:  // 7
+            if let listed = listingOnTop(id) {
+                stack = Array(stack[...listed])
+                stack[listed].inputs = entry.inputs
+            } else if case .embed = route.presentation, let container = listingOnTop(route.parent) {
+                stack = Array(stack[...container]) + [entry]
+            } else {
+                throw Violation("replace \(id): not on display")
+            }
+            replaceShown(step)
+
+        case .refresh:  // 8
+            guard stack.last?.route == id else { throw Violation("refresh \(id): not the top entry") }
+            stack[stack.count - 1].inputs = entry.inputs
+            replaceShown(step)
+
+        case .unknown(let op):
+            throw Violation("\(op) \(id): an operation this client does not know")
+        }
+    }
+
+    /// Takes `entries` as the stack (an answer's `stack` the steps did not lead to), keeping
+    /// the screens of the layers that stay.
+    mutating func adopt(stack entries: [StackEntry]) {
+        let keep = zip(stack, entries).prefix { $0 == $1 }.count
+        stack = entries
+        shown.removeAll { $0.layer >= keep }
+    }
+
+    // MARK: Helpers
+
+    private mutating func show(_ step: Step, layer: Int) {
+        guard let screen = step.screen else { return }
+        shownCount += 1
+        shown.append(DisplayedScreen(route: step.route, screen: screen, layer: layer, sub: step.opensSub, order: shownCount))
+    }
+
+    /// The step's screen for its route in the top layer, in place of the one shown there.
+    private mutating func replaceShown(_ step: Step) {
+        let layer = topLayer
+        let previous = shown.lastIndex { $0.layer == layer && $0.route == step.route }
+        let sub = previous.map { shown[$0].sub } ?? false
+        if let previous { shown.remove(at: previous) }
+        guard let screen = step.screen else { return }
+        shownCount += 1
+        shown.append(DisplayedScreen(route: step.route, screen: screen, layer: layer, sub: sub, order: shownCount))
+    }
+
+    /// Removes the stack from `index` up, with the screens of the layers that start there.
+    private mutating func remove(from index: Int) {
+        stack.removeSubrange(index...)
+        shown.removeAll { $0.layer >= index }
+    }
+
+    /// Removes the screen of `route` in `layer` and what is shown inside it (its tabs, its slots' routes).
+    private mutating func removeShown(_ route: RouteID, andContentsIn layer: Int) {
+        var removed: Set<RouteID> = [route]
+        var changed = true
+        while changed {
+            changed = false
+            for other in shown where other.layer == layer && !removed.contains(other.route) {
+                if let parent = routes[other.route]?.parent, removed.contains(parent), routes.isInside(other.route) {
+                    removed.insert(other.route)
+                    changed = true
+                }
+            }
+        }
+        shown.removeAll { $0.layer == layer && removed.contains($0.route) }
+    }
+}
+
+/// A screen the app shows, with what it was shown with.
+public struct DisplayedScreen: Sendable, Hashable {
+    public var route: RouteID
+    public var screen: Screen
+    /// The stack index of the layer it is shown in.
+    public var layer: Int
+    /// Opened by a `sub` walk.
+    public var sub: Bool
+    /// Grows with each screen shown: a later screen has a larger one.
+    public var order: Int
+}
+
+/// The registry as the navigation model reads it: each route's parent, presentation and slots.
+public struct RouteMap: Sendable {
+    private let routes: [RouteID: Route]
+
+    public init(_ routes: [Route]) {
+        self.routes = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The registry from `GET /v1/routes`.
+    public init(tree: RouteTree) { self.init(tree.allRoutes) }
+
+    public subscript(id: RouteID) -> Route? { routes[id] }
+
+    /// Pushed: declared `push`.
+    func isPushed(_ entry: StackEntry) -> Bool { routes[entry.route]?.presentation == .push }
+
+    /// Presented: declared `present`, or opened with `sub` while declared a tab or embedded
+    /// (it is then a modal in a navigation container).
+    func isPresented(_ entry: StackEntry) -> Bool {
+        switch routes[entry.route]?.presentation {
+        case .present: true
+        case .tab, .embed: entry.sub
+        default: false
+        }
+    }
+
+    /// Shown inside its parent (a tab or an embedded route) rather than over it.
+    func isInside(_ id: RouteID) -> Bool {
+        switch routes[id]?.presentation {
+        case .tab, .embed: true
+        default: false
+        }
+    }
+
+    /// Whether `a` and `b` take the same place in their parent: tabs of one tab bar, or routes
+    /// of one slot.
+    func sharesPlace(_ a: RouteID, with b: RouteID) -> Bool {
+        guard let first = routes[a], let second = routes[b], first.parent == second.parent else { return false }
+        switch (first.presentation, second.presentation) {
+        case (.tab, .tab): return true
+        case (.embed(let slotA), .embed(let slotB)): return slotA == slotB
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,249 @@
+/// Follows the server's navigation for one app: it holds the stack and the screens on display,
+/// performs each answer's steps in order through the app's `NavigationPerformer`, and sends its
+/// stack whenever it asks to go somewhere.
+///
+/// - Before performing an answer it applies the steps to a copy of its state: when a step does
+///   not fit what is on screen, or the stack they lead to is not the answer's `stack`, the app and
+///   the server disagree, and the session resyncs: it asks `GET /v1/launch` and performs that
+///   (which starts with `setRoot`).
+/// - When the performer fails a step, the session stops there and throws `StepFailed`; its state
+///   is what the steps before it made.
+/// - One navigation at a time: a call made while another runs waits for it.
+public actor NavigationSession {
+    public let client: APIClient
+    private let performer: any NavigationPerformer
+    private var model: NavigationModel?
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    public init(client: APIClient, performer: any NavigationPerformer) {
+        self.client = client
+        self.performer = performer
+    }
+
+    /// The stack from the root to the top screen, as the session sends it in `from`.
+    public var stack: [StackEntry] { model?.stack ?? [] }
+
+    /// The screens on display (those of the top screen: not covered by a pushed or presented
+    /// one), the most recently shown first. Their `inputs` fill the `{NAME}` placeholders of actions.
+    public var screensOnDisplay: [DisplayedScreen] { model?.onDisplay ?? [] }
+
+    /// The screen the app shows for `route`, covered or not: the one on display if there is
+    /// one, else the most recently shown.
+    public func screen(of route: RouteID) -> DisplayedScreen? {
+        screensOnDisplay.first { $0.route == route } ?? model?.shown.last { $0.route == route }
+    }
+
+    // MARK: Errors and outcomes
+
+    /// The performer failed step `index` (0-based) of the list; the steps after it were not performed.
+    public struct StepFailed: Error, Sendable {
+        public var index: Int
+        public var step: Step
+        public var error: any Error
+    }
+
+    public enum SessionError: Error, Sendable, Equatable {
+        /// `start()` has not run: the session does not know the registry yet.
+        case notStarted
+        /// No screen of this route is on display.
+        case screenNotOnDisplay(RouteID)
+        /// The screen does not offer an action of this name.
+        case actionNotOffered(action: String, route: RouteID)
+    }
+
+    /// What following one answer did.
+    public struct Outcome: Sendable {
+        /// The steps performed, in order (the launch's, after a resync).
+        public var performed: [Step]
+        /// Why the session resynced through launch instead of performing the answer; nil when it did not.
+        public var resyncReason: String?
+    }
+
+    /// A screen action's answer and what its navigation did.
+    public struct ActionResult: Sendable {
+        public var answer: ActionAnswer
+        /// Nil when the answer had no navigation.
+        public var outcome: Outcome?
+    }
+
+    // MARK: Navigating
+
+    /// Reads the registry (`GET /v1/routes`), then builds the initial UI (`GET /v1/launch`).
+    @discardableResult
+    public func start() async throws -> Outcome {
+        try await serially {
+            model = NavigationModel(routes: RouteMap(tree: try await client.routes()))
+            return try await followLaunch(reason: nil)
+        }
+    }
+
+    /// Rebuilds the whole UI from `GET /v1/launch`.
+    @discardableResult
+    public func launch() async throws -> Outcome {
+        try await serially { try await followLaunch(reason: nil) }
+    }
+
+    /// Walks to `route` (`POST /v1/navigate`, mode `to`).
+    @discardableResult
+    public func navigate(to route: RouteID, input: [String: String]? = nil) async throws -> Outcome {
+        try await walk(to: route, mode: .to, input: input)
+    }
+
+    /// One hop up (`POST /v1/navigate`, mode `parent`).
+    @discardableResult
+    public func navigateUp() async throws -> Outcome {
+        try await walk(to: nil, mode: .parent, input: nil)
+    }
+
+    /// Shows `route` over the top of the stack as a subroutine (`POST /v1/navigate`, mode `sub`).
+    @discardableResult
+    public func openSub(_ route: RouteID, input: [String: String]? = nil) async throws -> Outcome {
+        try await walk(to: route, mode: .sub, input: input)
+    }
+
+    /// Opens a deep link (`GET /v1/resolve`) from the current stack.
+    @discardableResult
+    public func open(url: String) async throws -> Outcome {
+        try await serially {
+            let model = try started()
+            return try await follow(try await client.resolve(url: url, from: model.stack))
+        }
+    }
+
+    private func walk(to route: RouteID?, mode: NavigationMode, input: [String: String]?) async throws -> Outcome {
+        try await serially {
+            let model = try started()
+            return try await follow(try await client.navigate(NavigateRequest(from: .stack(model.stack), to: route, mode: mode, input: input)))
+        }
+    }
+
+    /// Performs the navigation of an answer the app got itself (e.g. from `APIClient.addItem`).
+    @discardableResult
+    public func follow(answer: some NavigatingAnswer) async throws -> Outcome {
+        try await serially { try await follow(answer) }
+    }
+
+    /// Takes a step the user made without the server (a tab tapped, the system back button):
+    /// the session's state changes as the step says; the performer is not called.
+    public func noteUserNavigation(_ step: Step) async throws {
+        try await serially {
+            var model = try started()
+            try model.apply(step)
+            self.model = model
+        }
+    }
+
+    // MARK: Screen actions
+
+    /// Fills the action `name` of the screen of `route` on display, for one user intent
+    /// (README, "Screen actions"). Send it with `perform(_:)`; to retry that intent, send the
+    /// same request again.
+    public func prepare(
+        action name: String, on route: RouteID, item: JSONValue? = nil, values: [String: JSONValue] = [:], intent: UserIntent = UserIntent()
+    ) throws -> ActionRequest {
+        _ = try started()
+        guard let shown = screensOnDisplay.first(where: { $0.route == route }) else { throw SessionError.screenNotOnDisplay(route) }
+        guard let action = shown.screen.action(named: name) else { throw SessionError.actionNotOffered(action: name, route: route) }
+        let inputs = screensOnDisplay.map(\.screen.inputs).filter { !$0.isEmpty }
+        return try ActionRequest(
+            action: action, values: ActionRequest.Values(inputs: inputs, item: item, entered: values, payload: shown.screen.payload), intent: intent)
+    }
+
+    /// Sends a filled action and follows the navigation of its answer. A problem+json answer is
+    /// thrown as a `Problem`, and nothing on screen changes.
+    @discardableResult
+    public func perform(_ request: ActionRequest) async throws -> ActionResult {
+        try await serially {
+            _ = try started()
+            let answer = try await client.send(request)
+            guard let navigation = try answer.navigation() else { return ActionResult(answer: answer, outcome: nil) }
+            return ActionResult(answer: answer, outcome: try await follow(navigation))
+        }
+    }
+
+    // MARK: Following
+
+    private func started() throws -> NavigationModel {
+        guard let model else { throw SessionError.notStarted }
+        return model
+    }
+
+    /// Performs `answer`'s steps if they fit the state, else resyncs through launch.
+    private func follow(_ answer: some NavigatingAnswer) async throws -> Outcome {
+        var trial = try started()
+        do {
+            for step in answer.navigation { try trial.apply(step) }
+        } catch let violation as NavigationModel.Violation {
+            return try await followLaunch(reason: "the answer does not fit the screen: \(violation)")
+        }
+        if let expected = answer.stack, expected != trial.stack {
+            return try await followLaunch(reason: "the steps lead to \(trial.stack), the answer's stack is \(expected)")
+        }
+        return Outcome(performed: try await perform(answer.navigation), resyncReason: nil)
+    }
+
+    /// Rebuilds the UI from `GET /v1/launch`. Its steps start from nothing (`setRoot`); when
+    /// they do not lead to its `stack`, the session takes the server's stack as it is.
+    private func followLaunch(reason: String?) async throws -> Outcome {
+        let answer = try await client.launch()
+        var trial = try started()
+        for step in answer.navigation { try trial.apply(step) }
+        let performed = try await perform(answer.navigation)
+        if let expected = answer.stack, expected != model?.stack { model?.adopt(stack: expected) }
+        return Outcome(performed: performed, resyncReason: reason)
+    }
+
+    /// Performs `steps` in order through the performer, updating the state after each.
+    private func perform(_ steps: [Step]) async throws -> [Step] {
+        for (index, step) in steps.enumerated() {
+            do {
+                try Task.checkCancellation()
+                try await perform(step)
+            } catch {
+                throw StepFailed(index: index, step: step, error: error)
+            }
+            try model?.apply(step)
+        }
+        return steps
+    }
+
+    private func perform(_ step: Step) async throws {
+        let route = step.route
+        switch step.op {
+        case .setRoot: try await performer.setRoot(route, screen: try screen(of: step), tabs: step.tabs ?? [])
+        case .selectTab: try await performer.selectTab(route, screen: try screen(of: step), tabs: step.tabs, animated: step.animated)
+        case .embed:
+            try await performer.embed(route, slot: step.slot ?? "", screen: try screen(of: step), tabs: step.tabs, animated: step.animated)
+        case .present:
+            let presentation = step.presentation ?? PresentationOptions(style: .modal, inNavigationContainer: false)
+            try await performer.present(route, presentation: presentation, screen: try screen(of: step), tabs: step.tabs, animated: step.animated)
+        case .dismiss: try await performer.dismiss(route, animated: step.animated)
+        case .push: try await performer.push(route, screen: try screen(of: step), tabs: step.tabs, animated: step.animated)
+        case .pop: try await performer.pop(route, animated: step.animated)
+        case .popTo: try await performer.popTo(route, animated: step.animated)
+        case .replace: try await performer.replace(route, screen: try screen(of: step))
+        case .refresh: try await performer.refresh(route, screen: try screen(of: step))
+        case .unknown: throw NavigationModel.Violation("\(step.op) \(route): an operation this client does not know")
+        }
+    }
+
+    private func screen(of step: Step) throws -> Screen {
+        guard let screen = step.screen else { throw NavigationModel.Violation("\(step.op) \(step.route): the step has no screen") }
+        return screen
+    }
+
+    // MARK: One at a time
+
+    private func serially<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
+            busy = true
+        }
+        defer {
+            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        }
+        return try await body()
+    }
+}

@@ -1,0 +1,204 @@
+// The string enumerations of openapi.yaml, each open to values a newer server adds.
+
+/// What a navigation step does (docs/navigation.md, "Steps").
+public enum StepOperation: OpenEnumeration {
+    case setRoot, selectTab, embed, present, dismiss, push, pop, popTo, replace, refresh
+    case unknown(String)
+
+    public static let knownCases: [StepOperation] = [.setRoot, .selectTab, .embed, .present, .dismiss, .push, .pop, .popTo, .replace, .refresh]
+
+    public var rawValue: String {
+        switch self {
+        case .setRoot: "setRoot"
+        case .selectTab: "selectTab"
+        case .embed: "embed"
+        case .present: "present"
+        case .dismiss: "dismiss"
+        case .push: "push"
+        case .pop: "pop"
+        case .popTo: "popTo"
+        case .replace: "replace"
+        case .refresh: "refresh"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// How a presented route is shown.
+public enum PresentationStyle: OpenEnumeration {
+    case modal, sheet, fullScreen, popover
+    case unknown(String)
+
+    public static let knownCases: [PresentationStyle] = [.modal, .sheet, .fullScreen, .popover]
+
+    public var rawValue: String {
+        switch self {
+        case .modal: "modal"
+        case .sheet: "sheet"
+        case .fullScreen: "fullScreen"
+        case .popover: "popover"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// Who draws a screen: the app's own screen for its type, or the generic renderer over
+/// `payload.components`.
+public enum Renderer: OpenEnumeration {
+    case native, declarative
+    case unknown(String)
+
+    public static let knownCases: [Renderer] = [.native, .declarative]
+
+    public var rawValue: String {
+        switch self {
+        case .native: "native"
+        case .declarative: "declarative"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// The screen types the point-of-sale server sends. The app names the native ones it
+/// implements in `Navigation-Screens`; others arrive as declarative screens.
+public enum ScreenType: OpenEnumeration {
+    case tabBar, splitView, menu, bill, orderSummary
+    case unknown(String)
+
+    public static let knownCases: [ScreenType] = [.tabBar, .splitView, .menu, .bill, .orderSummary]
+
+    public var rawValue: String {
+        switch self {
+        case .tabBar: "tabBar"
+        case .splitView: "splitView"
+        case .menu: "menu"
+        case .bill: "bill"
+        case .orderSummary: "orderSummary"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// The HTTP method of a screen action.
+public enum HTTPMethod: OpenEnumeration {
+    case get, post, put, patch, delete
+    case unknown(String)
+
+    public static let knownCases: [HTTPMethod] = [.get, .post, .put, .patch, .delete]
+
+    public var rawValue: String {
+        switch self {
+        case .get: "GET"
+        case .post: "POST"
+        case .put: "PUT"
+        case .patch: "PATCH"
+        case .delete: "DELETE"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// Where a bill is in its life.
+public enum BillStatus: OpenEnumeration {
+    case open, checkedOut, paid
+    case unknown(String)
+
+    public static let knownCases: [BillStatus] = [.open, .checkedOut, .paid]
+
+    public var rawValue: String {
+        switch self {
+        case .open: "open"
+        case .checkedOut: "checked_out"
+        case .paid: "paid"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// How a bill is paid.
+public enum PaymentMethod: OpenEnumeration {
+    case card, cash
+    case unknown(String)
+
+    public static let knownCases: [PaymentMethod] = [.card, .cash]
+
+    public var rawValue: String {
+        switch self {
+        case .card: "card"
+        case .cash: "cash"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// The kind of walk `POST /v1/navigate` makes.
+public enum NavigationMode: OpenEnumeration {
+    /// To a route, keeping the longest common prefix of the two stacks.
+    case to
+    /// One hop up.
+    case parent
+    /// The route shown over the top of the stack, as a subroutine (docs/navigation.md, "Walks").
+    case sub
+    case unknown(String)
+
+    public static let knownCases: [NavigationMode] = [.to, .parent, .sub]
+
+    public var rawValue: String {
+        switch self {
+        case .to: "to"
+        case .parent: "parent"
+        case .sub: "sub"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// The stable `code` of a problem+json answer (README, "Errors").
+public enum ProblemCode: OpenEnumeration {
+    case malformedJSON, invalidField, notFound, methodNotAllowed, payloadTooLarge, unsupportedMediaType
+    case billNotOpen, billEmpty, billNotCheckedOut, unknownMenuItem, menuItemUnavailable, amountMismatch
+    case insufficientTender, internalError, unavailable, badRequest, unauthorized, tooManyRequests
+    case idempotencyKeyRequired, idempotencyKeyReused, idempotencyKeyInFlight, unsupportedClient
+    case invalidStack, noParent, missingInput, uriTooLong
+    case unknown(String)
+
+    public static let knownCases: [ProblemCode] = [
+        .malformedJSON, .invalidField, .notFound, .methodNotAllowed, .payloadTooLarge, .unsupportedMediaType,
+        .billNotOpen, .billEmpty, .billNotCheckedOut, .unknownMenuItem, .menuItemUnavailable, .amountMismatch,
+        .insufficientTender, .internalError, .unavailable, .badRequest, .unauthorized, .tooManyRequests,
+        .idempotencyKeyRequired, .idempotencyKeyReused, .idempotencyKeyInFlight, .unsupportedClient,
+        .invalidStack, .noParent, .missingInput, .uriTooLong,
+    ]
+
+    public var rawValue: String {
+        switch self {
+        case .malformedJSON: "malformed_json"
+        case .invalidField: "invalid_field"
+        case .notFound: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
+        case .payloadTooLarge: "payload_too_large"
+        case .unsupportedMediaType: "unsupported_media_type"
+        case .billNotOpen: "bill_not_open"
+        case .billEmpty: "bill_empty"
+        case .billNotCheckedOut: "bill_not_checked_out"
+        case .unknownMenuItem: "unknown_menu_item"
+        case .menuItemUnavailable: "menu_item_unavailable"
+        case .amountMismatch: "amount_mismatch"
+        case .insufficientTender: "insufficient_tender"
+        case .internalError: "internal_error"
+        case .unavailable: "unavailable"
+        case .badRequest: "bad_request"
+        case .unauthorized: "unauthorized"
+        case .tooManyRequests: "too_many_requests"
+        case .idempotencyKeyRequired: "idempotency_key_required"
+        case .idempotencyKeyReused: "idempotency_key_reused"
+        case .idempotencyKeyInFlight: "idempotency_key_in_flight"
+        case .unsupportedClient: "unsupported_client"
+        case .invalidStack: "invalid_stack"
+        case .noParent: "no_parent"
+        case .missingInput: "missing_input"
+        case .uriTooLong: "uri_too_long"
+        case .unknown(let value): value
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// An RFC 9457 problem+json answer: every routemap error, with its stable `code`.
+public struct Problem: WireObjectWithKeys {
+    /// `urn:routemap:problem:<code>`.
+    public var type: String
+    public var title: String
+    public var status: Int
+    public var detail: String
+    public var code: ProblemCode
+    /// `invalid_field`: the member or header at fault.
+    public var field: String?
+    /// `unknown_menu_item`, `menu_item_unavailable`: the item asked for.
+    public var menuItemId: String?
+    /// `amount_mismatch`: the bill's total.
+    public var expectedMinor: Int64?
+    /// `payload_too_large`: the largest body accepted, in bytes.
+    public var limit: Int?
+    /// `too_many_requests`: seconds to wait.
+    public var retryAfterSeconds: Int?
+    /// `missing_input`: the input's name.
+    public var input: String?
+    /// `missing_input`: the route whose screen needs it.
+    public var route: String?
+
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case type, title, status, detail, code, field, menuItemId, expectedMinor, limit, retryAfterSeconds, input, route
+    }
+}

@@ -1,0 +1,92 @@
+/// `POST /v1/devices`: enroll a till with the store's enrollment code.
+public struct EnrollRequest: WireObjectWithKeys {
+    public var name: String
+    public var enrollmentCode: String
+
+    public init(name: String, enrollmentCode: String) {
+        self.name = name
+        self.enrollmentCode = enrollmentCode
+    }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name, enrollmentCode }
+}
+
+/// `POST /v1/bills/{billId}/items`.
+public struct AddItemRequest: WireObjectWithKeys {
+    public var menuItemId: String
+    public var quantity: Int
+
+    public init(menuItemId: String, quantity: Int) {
+        self.menuItemId = menuItemId
+        self.quantity = quantity
+    }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case menuItemId, quantity }
+}
+
+/// `PATCH /v1/bills/{billId}/items/{lineId}`.
+public struct UpdateItemRequest: WireObjectWithKeys {
+    public var quantity: Int
+
+    public init(quantity: Int) { self.quantity = quantity }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case quantity }
+}
+
+/// `POST /v1/bills/{billId}/pay`. `amountMinor` confirms the total the app showed.
+public struct PayRequest: WireObjectWithKeys {
+    public var method: PaymentMethod
+    public var amountMinor: Int64
+    /// Cash handed over; nil means the amount. For card, nil or the amount.
+    public var tenderedMinor: Int64?
+
+    public init(method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64? = nil) {
+        self.method = method
+        self.amountMinor = amountMinor
+        self.tenderedMinor = tenderedMinor
+    }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case method, amountMinor, tenderedMinor }
+}
+
+/// `POST /v1/navigate`: a walk from the app's stack.
+public struct NavigateRequest: WireObjectWithKeys {
+    public var from: NavigationOrigin
+    /// The target route; not needed for mode `parent`.
+    public var to: RouteID?
+    public var mode: NavigationMode?
+    /// Inputs for the target stack's screens, e.g. `["billId": "bill_…"]`.
+    public var input: [String: String]?
+
+    public init(from: NavigationOrigin, to: RouteID? = nil, mode: NavigationMode? = nil, input: [String: String]? = nil) {
+        self.from = from
+        self.to = to
+        self.mode = mode
+        self.input = input
+    }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case from, to, mode, input }
+}
+
+/// Where a walk starts: the app's stack, or one route id meaning that route's registered path.
+public enum NavigationOrigin: Sendable, Hashable, Codable {
+    case stack([StackEntry])
+    case route(RouteID)
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let route = try? container.decode(String.self) {
+            self = .route(route)
+        } else {
+            self = .stack(try container.decode([StackEntry].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .stack(let entries): try container.encode(entries)
+        case .route(let route): try container.encode(route)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+/// What a route shows: its type, who draws it, its data and the requests its controls send.
+public struct Screen: WireObjectWithKeys {
+    public var type: ScreenType
+    public var renderer: Renderer
+    public var title: String
+    /// The data, by type: see `menuPayload`, `billPayload`, `orderSummaryPayload`, `components`.
+    public var payload: JSONValue
+    public var actions: [ScreenAction]
+    /// The navigation inputs this screen provides to actions of screens on display
+    /// (`["billId": "bill_…"]`); empty when it provides none.
+    public var inputs: [String: String]
+
+    public init(
+        type: ScreenType, renderer: Renderer = .native, title: String, payload: JSONValue = [:], actions: [ScreenAction] = [],
+        inputs: [String: String] = [:]
+    ) {
+        self.type = type
+        self.renderer = renderer
+        self.title = title
+        self.payload = payload
+        self.actions = actions
+        self.inputs = inputs
+    }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case type, renderer, title, payload, actions, inputs }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(ScreenType.self, forKey: .type)
+        renderer = try container.decode(Renderer.self, forKey: .renderer)
+        title = try container.decode(String.self, forKey: .title)
+        payload = try container.decode(JSONValue.self, forKey: .payload)
+        actions = try container.decode([ScreenAction].self, forKey: .actions)
+        inputs = try container.decodeIfPresent([String: String].self, forKey: .inputs) ?? [:]
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(renderer, forKey: .renderer)
+        try container.encode(title, forKey: .title)
+        try container.encode(payload, forKey: .payload)
+        try container.encode(actions, forKey: .actions)
+        if !inputs.isEmpty { try container.encode(inputs, forKey: .inputs) }
+    }
+
+    /// The action named `name` (`"pay"`), if the screen offers it.
+    public func action(named name: String) -> ScreenAction? { actions.first { $0.name == name } }
+
+    /// The menu screen's payload.
+    public var menuPayload: MenuPayload { get throws { try payload.decode(MenuPayload.self) } }
+    /// The bill screen's payload: the bill.
+    public var billPayload: Bill { get throws { try payload.decode(Bill.self) } }
+    /// The order summary's payload.
+    public var orderSummaryPayload: OrderSummaryPayload { get throws { try payload.decode(OrderSummaryPayload.self) } }
+    /// The declarative component tree (`payload.components`), empty when there is none.
+    public var components: [Component] { get throws { try payload["components"].map { try $0.decode([Component].self) } ?? [] } }
+}
+
+/// The menu screen's payload.
+public struct MenuPayload: WireObjectWithKeys {
+    public var items: [MenuItem]
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case items }
+}
+
+/// The order summary's payload: the checked-out bill's data and its declarative rendering.
+public struct OrderSummaryPayload: WireObjectWithKeys {
+    public var billId: String
+    public var lines: [BillLine]
+    public var subtotalMinor: Int64
+    public var taxMinor: Int64
+    public var totalMinor: Int64
+    public var currency: String
+    public var components: [Component]
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case billId, lines, subtotalMinor, taxMinor, totalMinor, currency, components }
+}
+
+/// A request a screen's control sends, as a template (README, "Screen actions"). Fill it with
+/// `ActionRequest(action:…)` and send it with `NavigationSession.perform(_:)` or
+/// `APIClient.send(_:)`.
+public struct ScreenAction: WireObjectWithKeys {
+    /// What the control does (`addItem`, `pay`): bind a button to it.
+    public var name: String
+    public var method: HTTPMethod
+    /// Path template, e.g. `/v1/bills/{billId}/items`.
+    public var path: String
+    /// The payload list whose rows carry this control (`items`, `lines`).
+    public var row: String?
+    /// JSON body template.
+    public var body: JSONValue?
+    /// Header field templates, e.g. `["Idempotency-Key": "{idempotencyKey}"]`.
+    public var headers: [String: String]?
+
+    public init(name: String, method: HTTPMethod, path: String, row: String? = nil, body: JSONValue? = nil, headers: [String: String]? = nil) {
+        self.name = name
+        self.method = method
+        self.path = path
+        self.row = row
+        self.body = body
+        self.headers = headers
+    }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name, method, path, row, body, headers }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@testable import RoutemapClient
+
+/// What the session does when a step fails or the server's answer does not fit what the app
+/// shows, against the real server.
+@Suite("Navigation session: failed steps and resyncs, end to end")
+struct SessionTests {
+    @Test("A step the performer fails stops the rest and is reported; the stack is what the steps before it made")
+    func failedStep() async throws {
+        let app = try await AppFixture()
+        defer { app.stop() }
+        await app.performer.fail("embed menu slot=primary")
+        await #expect {
+            try await app.session.start()
+        } throws: { error in
+            guard let failed = error as? NavigationSession.StepFailed else { return false }
+            return failed.index == 2 && failed.step.op == .embed && failed.step.route == "menu" && failed.error is RecordingPerformer.Refused
+        }
+        #expect(await app.performer.take() == ["setRoot tabBar tabs=splitContainer", "selectTab splitContainer"], "the bill's embed was not performed")
+        #expect(await app.stack() == ["tabBar", "splitContainer"])
+
+        // A walk from there: the server gets the stack the app really has.
+        try await app.session.launch()
+        #expect(
+            await app.performer.take() == [
+                "setRoot tabBar tabs=splitContainer", "selectTab splitContainer", "embed menu slot=primary", "embed bill slot=secondary",
+            ])
+        await app.performer.fail("present orderSummary style=modal nav")
+        await #expect(throws: NavigationSession.StepFailed.self) { try await app.session.navigate(to: "orderSummary") }
+        let bill = try await app.shownBill().id
+        #expect(await app.stack() == ["tabBar", "splitContainer", "bill{billId=\(bill)}"])
+        try await app.session.navigate(to: "orderSummary")
+        #expect(await app.performer.take() == ["present orderSummary style=modal nav"])
+    }
+
+    @Test("Steps that do not fit the screen are not performed: the session resyncs through launch")
+    func resyncOnStepsThatDoNotFit() async throws {
+        let app = try await AppFixture()
+        defer { app.stop() }
+        try await app.start()
+        try await app.add("latte")
+        _ = await app.performer.take()
+        let bill = try await app.shownBill().id
+        // Another part of the app checks out and cancels by itself; the cancel's steps
+        // (dismiss the summary, replace the bill) meet a screen with no summary.
+        _ = try await app.client.checkout(billId: bill)
+        let cancel = try await app.client.cancelCheckout(billId: bill)
+        let outcome = try await app.session.follow(answer: cancel)
+        #expect(outcome.resyncReason?.contains("dismiss orderSummary") == true)
+        #expect(
+            await app.performer.take() == [
+                "setRoot tabBar tabs=splitContainer", "selectTab splitContainer", "embed menu slot=primary", "embed bill slot=secondary",
+            ])
+        #expect(await app.stack() == ["tabBar", "splitContainer", "bill{billId=\(bill)}"])
+        #expect(try await app.shownBill().status == .open)
+    }
+
+    @Test("An answer whose stack disagrees with what its steps make is not performed: the session resyncs through launch")
+    func resyncOnStackDisagreement() async throws {
+        let app = try await AppFixture()
+        defer { app.stop() }
+        try await app.start()
+        var answer = try await app.client.navigate(NavigateRequest(from: .stack(await app.session.stack), to: "orderSummary"))
+        #expect(answer.navigation.map(\.op) == [.present])
+        answer.stack = answer.stack.map { Array($0.dropLast()) }
+        let outcome = try await app.session.follow(answer: answer)
+        #expect(outcome.resyncReason != nil)
+        #expect(await app.performer.take().first == "setRoot tabBar tabs=splitContainer")
+        #expect(await app.session.screen(of: "orderSummary") == nil)
+    }
+
+    @Test("A step with an op this client does not know is not performed: the session resyncs through launch")
+    func unknownOperation() async throws {
+        let app = try await AppFixture()
+        defer { app.stop() }
+        try await app.start()
+        let answer = NavigationAnswer(navigation: [Step(op: .unknown("flip"), route: "bill")], stack: await app.session.stack)
+        let outcome = try await app.session.follow(answer: answer)
+        #expect(outcome.resyncReason?.contains("flip") == true)
+        #expect(await app.performer.take().count == 4, "the launch's four steps, and no flip")
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+
+@testable import RoutemapClient
+
+/// The Swift types against openapi.yaml, so the two cannot drift: every object schema's members
+/// are the type's coding keys, its required members are the ones the type cannot do without,
+/// an instance with every member survives decoding and encoding unchanged, and every enum of
+/// the spec is a Swift enumeration with the same known values. A schema the spec adds fails the
+/// test until it is mapped here.
+@Suite("Wire types match openapi.yaml")
+struct SpecConformanceTests {
+    /// Object schemas of `components/schemas` and the Swift type mirroring each.
+    static let objectTypes: [String: any WireObject.Type] = [
+        "Problem": Problem.self,
+        "EnrollRequest": EnrollRequest.self,
+        "EnrolledDevice": EnrolledDevice.self,
+        "NavigationAnswer": NavigationAnswer.self,
+        "NavigateRequest": NavigateRequest.self,
+        "MenuItem": MenuItem.self,
+        "BillLine": BillLine.self,
+        "Bill": Bill.self,
+        "Payment": Payment.self,
+        "AddItemRequest": AddItemRequest.self,
+        "UpdateItemRequest": UpdateItemRequest.self,
+        "PayRequest": PayRequest.self,
+        "BillAndNavigation": BillAndNavigation.self,
+        "Step": Step.self,
+        "PresentationOptions": PresentationOptions.self,
+        "Screen": Screen.self,
+        "MenuPayload": MenuPayload.self,
+        "OrderSummaryPayload": OrderSummaryPayload.self,
+        "ScreenAction": ScreenAction.self,
+        "Route": Route.self,
+        "StackEntry": StackEntry.self,
+    ]
+
+    /// Required members a type reads leniently, and why.
+    static let lenientRequired: [String: String] = [
+        "StackEntry.inputs": "a request entry may leave it out (RequestStackEntry): no inputs known, as {} says for a route that requires some"
+    ]
+
+    /// Schemas mirrored otherwise, and why.
+    static let otherSchemas: [String: String] = [
+        "Stack": "an array of StackEntry",
+        "RequestStack": "an array of StackEntry (checked in stackEntries)",
+        "RequestStackEntry": "StackEntry, which reads both forms (checked in stackEntries)",
+        "Inputs": "a string map",
+        "InputName": "a String",
+        "BillId": "a String",
+        "LineId": "a String",
+        "Navigation": "an array of Step",
+        "RouteId": "a String (RouteID)",
+        "Currency": "a String",
+        "EmptyObject": "no members: the bodies that take it are sent empty",
+        "BillInputs": "Screen.inputs, a string map",
+        "Component": "the Component enumeration (checked per alternative)",
+        "RoutePresentation": "the RoutePresentation enumeration (checked per alternative)",
+        "RouteTree": "RouteTree (checked in routeTree)",
+        "RouteDetail": "RouteDetail (checked in routeTree)",
+    ]
+
+    /// Inline answer schemas, by operation id.
+    static let inlineAnswers: [String: any WireObject.Type] = [
+        "listMenuItems": MenuListing.self,
+        "payBill": PaymentAnswer.self,
+        "listRoutes": RouteTreeAnswer.self,
+        "health": HealthStatus.self,
+    ]
+
+    /// Every `enum` of the spec's schemas and the known values of its Swift enumeration.
+    static let enumerations: [String: [String]] = [
+        "Problem.code": ProblemCode.knownCases.map(\.rawValue),
+        "Bill.status": BillStatus.knownCases.map(\.rawValue),
+        "Payment.method": PaymentMethod.knownCases.map(\.rawValue),
+        "PayRequest.method": PaymentMethod.knownCases.map(\.rawValue),
+        "NavigateRequest.mode": NavigationMode.knownCases.map(\.rawValue),
+        "Step.op": StepOperation.knownCases.map(\.rawValue),
+        "PresentationOptions.style": PresentationStyle.knownCases.map(\.rawValue),
+        "Screen.type": ScreenType.knownCases.map(\.rawValue),
+        "Screen.renderer": Renderer.knownCases.map(\.rawValue),
+        "ScreenAction.method": HTTPMethod.knownCases.map(\.rawValue),
+        "Route.renderer": Renderer.knownCases.map(\.rawValue),
+        "Component/text.style": Component.TextStyle.knownCases.map(\.rawValue),
+        "Component/button.style": Component.ButtonStyle.knownCases.map(\.rawValue),
+        "RoutePresentation/present.style": PresentationStyle.knownCases.map(\.rawValue),
+    ]
+
+    /// The struct behind each component alternative (by its title, which is its `type`).
+    static let componentTypes: [String: (any WireObject.Type)?] = [
+        "section": Component.Section.self, "row": Component.Row.self, "text": Component.Text.self,
+        "image": Component.Image.self, "button": Component.Button.self, "divider": nil,
+    ]
+
+    let spec: OpenAPISpec
+
+    init() throws { spec = try OpenAPISpec.load() }
+
+    @Test("Every schema of the spec is mirrored by a Swift type, and every inline answer too")
+    func everySchemaMapped() throws {
+        let mapped = Set(Self.objectTypes.keys).union(Self.otherSchemas.keys)
+        #expect(Set(spec.schemas.keys).subtracting(mapped).isEmpty, "schemas with no Swift type")
+        #expect(mapped.subtracting(spec.schemas.keys).isEmpty, "Swift types for schemas the spec no longer has")
+        for (id, bodies) in spec.operations {
+            for body in bodies where body["$ref"] == nil && OpenAPISpec.type(of: body) == "object" {
+                #expect(Self.inlineAnswers[id] != nil, "the inline answer of \(id) has no Swift type")
+            }
+        }
+    }
+
+    @Test("Object schemas: members, required members, and a full instance round-trips")
+    func objectSchemas() throws {
+        for (name, type) in Self.objectTypes {
+            try check(type, against: try spec.schema(name), name: name)
+        }
+        for (operation, type) in Self.inlineAnswers {
+            try check(type, against: try spec.successSchema(of: operation), name: operation)
+        }
+        let tabs = try #require(try spec.schema("Step")["properties"]?["tabs"]?["items"])
+        try check(Tab.self, against: tabs, name: "Step.tabs[]")
+    }
+
+    @Test("Stack entries: a request entry's object and string forms decode, the object form round-trips")
+    func stackEntries() throws {
+        let alternatives = try #require(try spec.schema("RequestStackEntry")["oneOf"]?.arrayValue)
+        let object = try #require(alternatives.first { OpenAPISpec.type(of: $0) == "object" })
+        try check(StackEntry.self, against: object, name: "RequestStackEntry/object")
+        let minimal = try spec.sample(object, full: false)
+        #expect(try minimal.decode(StackEntry.self) == StackEntry(route: "text"), "no inputs: none known")
+        let legacy = try JSONDecoder().decode([StackEntry].self, from: Data(#"["tabBar","sub:bill"]"#.utf8))
+        #expect(legacy == [StackEntry(route: "tabBar"), StackEntry(route: "bill", sub: true)])
+        // A walk from a stack: `from` as the spec's RequestStack.
+        let request = NavigateRequest(from: .stack([StackEntry(route: "tabBar"), StackEntry(route: "bill", inputs: ["billId": "bill_1"], sub: true)]), to: "menu")
+        let json = try JSONValue(encoding: request)
+        #expect(json["from"] == [["route": "tabBar", "inputs": [:]], ["route": "bill", "inputs": ["billId": "bill_1"], "sub": true]])
+        #expect(try json.decode(NavigateRequest.self) == request)
+    }
+
+    @Test("Every enum of the spec is a Swift enumeration with the same known values")
+    func enums() throws {
+        var found: [String: Set<String>] = [:]
+        for name in spec.schemas.keys {
+            found.merge(OpenAPISpec.enumerations(in: try spec.schema(name), path: name)) { a, _ in a }
+        }
+        #expect(Set(found.keys) == Set(Self.enumerations.keys), "enums of the spec vs the Swift table")
+        for (path, values) in found {
+            #expect(values == Set(Self.enumerations[path] ?? []), "\(path)")
+        }
+    }
+
+    @Test("Component: each alternative's members are its struct's, it decodes to a known case and round-trips; an unknown type is unknown")
+    func components() throws {
+        let alternatives = try #require(try spec.schema("Component")["oneOf"]?.arrayValue)
+        var types: [String] = []
+        for alternative in alternatives {
+            let type = try #require(alternative["properties"]?["type"]?["const"]?.stringValue)
+            types.append(type)
+            let members = Set(alternative["properties"]?.objectValue?.keys.map { $0 } ?? []).subtracting(["type"])
+            let swiftType = try #require(Self.componentTypes[type], "no Swift type for component \(type)")
+            #expect(members == Set(swiftType?.memberNames ?? []), "component \(type)")
+            let sample = try spec.sample(alternative, full: true)
+            let component = try sample.decode(Component.self)
+            #expect(component.type == type)
+            if case .unknown = component { Issue.record("component \(type) decodes as unknown") }
+            #expect(try JSONValue(encoding: component) == sample, "component \(type) round trip")
+        }
+        #expect(Set(types) == Set(Component.knownTypes))
+        #expect(try JSONValue.object(["type": "chart", "points": [1, 2]]).decode(Component.self) == .unknown(type: "chart"))
+    }
+
+    @Test("RoutePresentation: each alternative decodes to a known case and round-trips")
+    func routePresentations() throws {
+        let alternatives = try #require(try spec.schema("RoutePresentation")["oneOf"]?.arrayValue)
+        var kinds: [String] = []
+        for alternative in alternatives {
+            kinds.append(try #require(alternative["properties"]?["kind"]?["const"]?.stringValue))
+            for full in [true, false] {
+                let sample = try spec.sample(alternative, full: full)
+                let presentation = try sample.decode(RoutePresentation.self)
+                if case .unknown = presentation { Issue.record("\(sample) decodes as unknown") }
+                #expect(try JSONValue(encoding: presentation) == sample)
+            }
+        }
+        #expect(Set(kinds) == Set(RoutePresentation.knownKinds))
+    }
+
+    @Test("RouteTree and RouteDetail round-trip")
+    func routeTree() throws {
+        let tree = try spec.sample(try spec.schema("RouteTree"), full: true)
+        #expect(try JSONValue(encoding: try tree.decode(RouteTree.self)) == tree)
+        let detail = try spec.sample(try spec.schema("RouteDetail"), full: true)
+        #expect(try JSONValue(encoding: try detail.decode(RouteDetail.self)) == detail)
+        #expect(try detail.decode(RouteDetail.self).children == ["text"])
+    }
+
+    // MARK: Checking one type
+
+    private func check(_ type: any WireObject.Type, against schema: JSONValue, name: String) throws {
+        let schema = try spec.resolve(schema)
+        let members = Set(schema["properties"]?.objectValue?.keys.map { $0 } ?? [])
+        #expect(members == Set(type.memberNames), "\(name): the spec's members vs \(type)'s coding keys")
+
+        let minimal = try spec.sample(schema, full: false)
+        #expect(throws: Never.self, "\(name): an instance with only the required members decodes") { try decode(type, minimal) }
+        for member in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where Self.lenientRequired["\(name).\(member)"] == nil {
+            guard case .object(var object) = minimal else { continue }
+            object[member] = nil
+            #expect(throws: (any Error).self, "\(name): \(member) is required") { try decode(type, .object(object)) }
+        }
+
+        let full = try spec.sample(schema, full: true)
+        let decoded = try decode(type, full)
+        #expect(try JSONValue(encoding: decoded) == full, "\(name): a full instance round-trips")
+
+        guard case .object(var withExtra) = full else { return }
+        withExtra["memberFromANewerServer"] = ["nested": [1, 2]]
+        #expect(throws: Never.self, "\(name): an unknown member is ignored") { try decode(type, .object(withExtra)) }
+    }
+
+    private func decode(_ type: any WireObject.Type, _ value: JSONValue) throws -> any WireObject {
+        try JSONDecoder().decode(type, from: JSONEncoder().encode(value))
+    }
+}

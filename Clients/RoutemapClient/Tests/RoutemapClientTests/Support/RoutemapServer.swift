@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import RoutemapClient
+
+/// The real `routemap` binary, built by the repository's root package, started as the root
+/// package's end-to-end tests start it: `serve` on a free port with a new SQLite file in a
+/// temporary directory. Stopped (SIGTERM) and removed by `stop()`.
+final class RoutemapServer: Sendable {
+    static let enrollmentCode = "client-tests-enrollment"
+
+    let baseURL: URL
+    private let process: Process
+    private let directory: URL
+
+    /// `ROUTEMAP_BINARY`, else the root package's debug build (`../../.build/debug/routemap`).
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["ROUTEMAP_BINARY"] { return URL(fileURLWithPath: path) }
+        return PackageLocation.repositoryRoot.appendingPathComponent(".build/debug/routemap")
+    }
+
+    /// The migrations of the binary's repository: `ROUTEMAP_MIGRATIONS`, else the nearest
+    /// `Migrations` folder above the binary (`<repository>/.build/debug/routemap`).
+    static var migrations: URL {
+        if let path = ProcessInfo.processInfo.environment["ROUTEMAP_MIGRATIONS"] { return URL(fileURLWithPath: path) }
+        var directory = binary.deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("Migrations")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return PackageLocation.repositoryRoot.appendingPathComponent("Migrations")
+    }
+
+    init() throws {
+        let binary = Self.binary
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw SpecError(
+                "The routemap binary is missing at \(binary.path). Build it first (`swift build` in the repository root, as "
+                    + "./scripts/test does before these tests) or set ROUTEMAP_BINARY to a built binary.")
+        }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-client-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [
+            "serve", "--port", "0", "--db", directory.appendingPathComponent("test.sqlite").path, "--migrations", Self.migrations.path,
+            "--enrollment-code", Self.enrollmentCode, "--rate-limit", "0",
+        ]
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ROUTEMAP_") }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        self.process = process
+        // Read until the line that names the port (the server prints it once it listens).
+        var log = Data()
+        let reader = output.fileHandleForReading
+        let deadline = Date().addingTimeInterval(30)
+        var port: Int?
+        while port == nil, Date() < deadline, process.isRunning {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            log.append(chunk)
+            let text = String(decoding: log, as: UTF8.self)
+            if let range = text.range(of: #"listening on http://[^:]+:(\d+)"#, options: .regularExpression) {
+                port = Int(text[range].split(separator: ":").last ?? "")
+            }
+        }
+        guard let port else {
+            if process.isRunning { process.terminate() }
+            throw SpecError("routemap did not start listening; it wrote:\n" + String(decoding: log, as: UTF8.self))
+        }
+        // Keep draining its output so the server never blocks on a full pipe.
+        reader.readabilityHandler = { handle in _ = handle.availableData }
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// A client with a newly enrolled device's token.
+    func enrolledClient(capabilities: AppCapabilities = .everything, transport: any HTTPTransport = URLSessionTransport()) async throws -> APIClient {
+        let client = APIClient(baseURL: baseURL, capabilities: capabilities, transport: transport, retry: .init(maxAttempts: 3, delay: .milliseconds(50)))
+        try await client.enroll(name: "client test till", enrollmentCode: Self.enrollmentCode)
+        return client
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,58 @@
+import RoutemapHTTP
+
+/// Who may call a route, declared where the route is registered.
+enum Access: Sendable {
+    /// Anyone: health checks, enrollment, the web client's files.
+    case open
+    /// Only an enrolled device, with its bearer token (and within its rate limit).
+    case device
+}
+
+/// A device whose bearer token the API accepted.
+struct AuthenticatedDevice: Sendable, Hashable {
+    let id: String
+}
+
+/// What the API's handlers get with each request: the caller, as admission found it.
+struct APIContext: RequestContext {
+    typealias Access = RoutemapAPI.Access
+
+    /// The device that called, on routes with `.device` access; `nil` on open routes.
+    let device: AuthenticatedDevice?
+}
+
+extension Router where Context == APIContext {
+    /// Registers a route only enrolled devices may call; the handler gets the device. It may
+    /// suspend (for writes that wait for their commit).
+    mutating func device(
+        _ method: HTTPMethod, _ pattern: String, _ handler: @escaping @Sendable (Request, AuthenticatedDevice) async throws -> Response
+    ) {
+        on(method, pattern, access: .device) { request, context in try await handler(request, try context.requireDevice()) }
+    }
+
+    /// Registers a route only enrolled devices may call, answered at once on the server's
+    /// thread (for reads served from memory).
+    mutating func device(
+        _ method: HTTPMethod, _ pattern: String, immediately handler: @escaping @Sendable (Request, AuthenticatedDevice) throws -> Response
+    ) {
+        on(method, pattern, access: .device, immediately: { request, context in try handler(request, try context.requireDevice()) })
+    }
+
+    /// Registers a route anyone may call.
+    mutating func open(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping @Sendable (Request) async throws -> Response) {
+        on(method, pattern, access: .open) { request, _ in try await handler(request) }
+    }
+
+    /// Registers a route anyone may call, answered at once on the server's thread.
+    mutating func open(_ method: HTTPMethod, _ pattern: String, immediately handler: @escaping @Sendable (Request) throws -> Response) {
+        on(method, pattern, access: .open, immediately: { request, _ in try handler(request) })
+    }
+}
+
+extension APIContext {
+    /// The device; admission guarantees one on `.device` routes, so the 401 is a safety net.
+    func requireDevice() throws -> AuthenticatedDevice {
+        guard let device else { throw Problem.unauthorized("This endpoint needs a device token.") }
+        return device
+    }
+}

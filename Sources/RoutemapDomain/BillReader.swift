@@ -1,0 +1,31 @@
+/// Reads one device's bills and can do nothing else: what screen payload builders get, so
+/// that a builder which tries to change data does not compile.
+public struct BillReader: Sendable {
+    private let store: any POSStore
+    /// The device whose bills are read; another device's bill reads as missing.
+    public let device: String
+
+    init(store: any POSStore, device: String) {
+        self.store = store
+        self.device = device
+    }
+
+    /// The bill with `id`, if the device owns it; `POSError.billNotFound` otherwise.
+    public func bill(id: String) throws -> Bill {
+        guard let bill = try store.bill(id: id), bill.deviceId == device else { throw POSError.billNotFound(id) }
+        return bill
+    }
+
+    /// The bill the device is working on (its newest not yet paid), or `nil` when it has none:
+    /// reading never creates one (``Till/currentBill(device:)`` does).
+    public func currentBill() throws -> Bill? {
+        try store.newestUnpaidBill(deviceId: device)
+    }
+}
+
+extension Till {
+    /// A read-only view of `device`'s bills.
+    public func reader(for device: String) -> BillReader {
+        BillReader(store: store, device: device)
+    }
+}

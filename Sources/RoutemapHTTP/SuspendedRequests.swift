@@ -1,0 +1,147 @@
+import CMicroHTTPD
+import Dispatch
+import Synchronization
+
+/// The requests whose handlers run in Swift concurrency while their connection is suspended in
+/// libmicrohttpd (`MHD_suspend_connection`), and the one rule for resuming them: a connection
+/// is resumed exactly once, with the first answer that arrives (the handler's, the timeout's,
+/// or the shutdown's), and never after the daemon begins to stop.
+///
+/// libmicrohttpd neither times out suspended connections nor stops a daemon that has any, so
+/// both are done here: a timer answers 503 `timed_out` for handlers that outlive the deadline
+/// (the handler still runs to completion; its late answer is dropped), and `close` answers
+/// whatever is left before the daemon stops. Every suspend, resume and answer happens under
+/// one lock, so a late handler can never resume a connection the daemon already freed.
+final class SuspendedRequests: Sendable {
+    /// One suspended request.
+    final class Suspension: Sendable {
+        fileprivate let connection: Connection
+        /// Monotonic nanoseconds after which the request is answered 503; 0 for never.
+        fileprivate let deadline: Int64
+        private let answer = Mutex<Response?>(nil)
+
+        fileprivate init(connection: Connection, deadline: Int64) {
+            self.connection = connection
+            self.deadline = deadline
+        }
+
+        /// The answer to send, once the connection is resumed.
+        func takeAnswer() -> Response? {
+            answer.withLock { answer in
+                defer { answer = nil }
+                return answer
+            }
+        }
+
+        fileprivate func deliver(_ response: Response) {
+            answer.withLock { $0 = response }
+        }
+    }
+
+    /// libmicrohttpd's connection.
+    ///
+    /// `@unchecked Sendable`: the pointer is only handed to `MHD_suspend_connection` and
+    /// `MHD_resume_connection`, both made under `state`'s lock while the daemon runs (`close`
+    /// ends that before `MHD_stop_daemon`), and libmicrohttpd allows resuming from any thread.
+    fileprivate struct Connection: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private struct State {
+        var active: [ObjectIdentifier: Suspension] = [:]
+        var closed = false
+    }
+
+    /// The most requests that may wait at once; past it the server answers 503 at once.
+    let limit: Int
+    /// Nanoseconds a handler may run; 0 for no limit.
+    let timeout: Int64
+    private let state = Mutex(State())
+    private let timer = Mutex<Timer?>(nil)
+    /// How many requests were answered 503 for outliving the timeout.
+    let timedOut = Atomic<Int>(0)
+
+    init(limit: Int, timeoutSeconds: Int) {
+        self.limit = limit
+        self.timeout = Int64(max(0, timeoutSeconds)) * 1_000_000_000
+    }
+
+    /// Requests waiting now.
+    var count: Int { state.withLock { $0.active.count } }
+
+    /// Suspends `connection` and registers its request; `nil` (nothing suspended) when
+    /// `limit` requests wait already or the server is stopping.
+    func suspend(_ connection: OpaquePointer) -> Suspension? {
+        let deadline = timeout > 0 ? OpenConnections.now() + timeout : 0
+        return state.withLock { state in
+            guard !state.closed, state.active.count < limit else { return nil }
+            let suspension = Suspension(connection: Connection(pointer: connection), deadline: deadline)
+            MHD_suspend_connection(connection)
+            state.active[ObjectIdentifier(suspension)] = suspension
+            return suspension
+        }
+    }
+
+    /// Hands `response` to the suspended request and resumes its connection, unless it was
+    /// answered already (timed out) or the server has closed: then the response is dropped.
+    /// Returns whether it was delivered.
+    @discardableResult
+    func complete(_ suspension: Suspension, with response: Response) -> Bool {
+        state.withLock { state in
+            guard !state.closed, state.active.removeValue(forKey: ObjectIdentifier(suspension)) != nil else { return false }
+            suspension.deliver(response)
+            MHD_resume_connection(suspension.connection.pointer)
+            return true
+        }
+    }
+
+    /// Starts answering late handlers with `expired()` (a few times per timeout, at least once
+    /// a second).
+    func start(expired: @escaping @Sendable () -> Response) {
+        guard timeout > 0 else { return }
+        let interval = max(min(timeout / 4, 1_000_000_000), 10_000_000)
+        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "routemap.handler-deadlines"))
+        source.schedule(deadline: .now() + .nanoseconds(Int(interval)), repeating: .nanoseconds(Int(interval)))
+        source.setEventHandler { [weak self] in self?.answerLate(with: expired()) }
+        source.resume()
+        timer.withLock { $0 = Timer(source: source) }
+    }
+
+    /// The deadline timer. `@unchecked Sendable`: dispatch sources may be used from any thread.
+    private struct Timer: @unchecked Sendable {
+        let source: any DispatchSourceTimer
+    }
+
+    private func answerLate(with response: Response) {
+        let now = OpenConnections.now()
+        let late = state.withLock { state in state.active.values.filter { $0.deadline != 0 && $0.deadline <= now } }
+        for suspension in late where complete(suspension, with: response) {
+            timedOut.add(1, ordering: .relaxed)
+        }
+    }
+
+    /// Answers every waiting request with `response`, resumes their connections, and from
+    /// then on suspends and resumes nothing: call it before the daemon stops. Returns how
+    /// many were answered so.
+    @discardableResult
+    func close(answering response: Response) -> Int {
+        if let source = timer.withLock({ timer in defer { timer = nil }; return timer?.source }) {
+            // The cancel handler runs after a sweep already under way has finished.
+            let done = DispatchSemaphore(value: 0)
+            source.setCancelHandler { done.signal() }
+            source.cancel()
+            done.wait()
+        }
+        return state.withLock { state in
+            let left = state.active.values
+            for suspension in left {
+                suspension.deliver(response)
+                MHD_resume_connection(suspension.connection.pointer)
+            }
+            state.active.removeAll()
+            state.closed = true
+            return left.count
+        }
+    }
+}
+

@@ -1,0 +1,85 @@
+import RoutemapJSON
+import RoutemapTestSupport
+import Testing
+
+/// The API's routes through the one pipeline: access declared with each route, the device as
+/// handlers see it, and idempotency's one path.
+@Suite("The API's pipeline, in process")
+struct PipelineTests {
+    @Test("open routes need no token; every other path, known or not, is 401 before 404 or 405")
+    func access() async throws {
+        let server = try await InProcessAPI()
+        #expect(await server.send("GET", "/healthz", authorized: false).status == 200)
+        let enrollment = await server.send(
+            "POST", "/v1/devices", json: ["name": "second", "enrollmentCode": .string(InProcessAPI.enrollmentCode)], authorized: false)
+        #expect(enrollment.status == 201)
+        for (method, path) in [("GET", "/v1/launch"), ("GET", "/v1/nothing/here"), ("DELETE", "/v1/menu/items"), ("GET", "/nowhere")] {
+            let refused = await server.send(method, path, authorized: false)
+            expectProblem(refused, 401, "unauthorized")
+            #expect(refused.header("WWW-Authenticate") != nil)
+        }
+        expectProblem(await server.send("GET", "/v1/nothing/here"), 404, "not_found")
+        expectProblem(await server.send("DELETE", "/v1/menu/items"), 405, "method_not_allowed")
+        expectProblem(await server.send("GET", "/v1/launch", headers: [("Authorization", "Bearer rmt_nope")]), 401, "unauthorized")
+    }
+
+    @Test("the per-device rate limit comes after authentication: 401 for a bad token, 429 with Retry-After past the limit")
+    func rateLimit() async throws {
+        let server = try await InProcessAPI(rateLimit: 2)
+        var statuses: [Int] = []
+        for _ in 0..<5 { statuses.append(await server.get("/v1/menu/items").status) }
+        #expect(statuses.prefix(2).allSatisfy { $0 == 200 })
+        let limited = await server.get("/v1/menu/items")
+        expectProblem(limited, 429, "too_many_requests")
+        #expect(limited.header("Retry-After") != nil)
+        expectProblem(await server.send("GET", "/v1/menu/items", headers: [("Authorization", "Bearer rmt_nope")]), 401, "unauthorized")
+    }
+
+    @Test("a keyed change answers once and replays that answer, headers and all; another body with the key is 422")
+    func idempotentReplay() async throws {
+        let server = try await InProcessAPI()
+        let first = await server.send("POST", "/v1/bills", headers: [("Idempotency-Key", "open-1")])
+        #expect(first.status == 201)
+        #expect(first.header("Idempotent-Replayed") == nil)
+        let again = await server.send("POST", "/v1/bills", headers: [("Idempotency-Key", "open-1")])
+        #expect(again.status == 201)
+        #expect(again.header("Idempotent-Replayed") == "true")
+        #expect(again.body == first.body)
+        #expect(again.header("Location") == first.header("Location"))
+        #expect(again.header("Content-Type") == "application/json")
+        #expect(server.store.snapshot.bills.count == 1)
+        let reused = await server.send("POST", "/v1/bills", json: [:], headers: [("Idempotency-Key", "open-1")])
+        #expect(reused.status == 201)  // An empty object is the same request as no body.
+        let billId = first.json["bill"]!["id"]!.string
+        let otherPath = await server.send("POST", "/v1/bills/\(billId)/checkout", headers: [("Idempotency-Key", "open-1")])
+        expectProblem(otherPath, 422, "idempotency_key_reused")
+    }
+
+    @Test("a state conflict under a key is recorded and replayed as the same problem")
+    func recordedConflict() async throws {
+        let server = try await InProcessAPI()
+        let billId = try await server.newBill()["id"]!.string
+        let empty = await server.send("POST", "/v1/bills/\(billId)/checkout", headers: [("Idempotency-Key", "co-1")])
+        expectProblem(empty, 409, "bill_empty")
+        try await server.add("latte", to: billId)
+        let replayed = await server.send("POST", "/v1/bills/\(billId)/checkout", headers: [("Idempotency-Key", "co-1")])
+        expectProblem(replayed, 409, "bill_empty")
+        #expect(replayed.header("Idempotent-Replayed") == "true")
+        #expect(replayed.body == empty.body)
+        #expect(try await server.bill(billId)["status"] == "open")
+    }
+
+    @Test("a walk that needs the current bill of a device that has none opens one, as launch would")
+    func derivedBill() async throws {
+        let server = try await InProcessAPI()
+        #expect(server.store.snapshot.bills.isEmpty)
+        let walk = await server.navigate(["from": "menu", "to": "orderSummary"])
+        #expect(walk.status == 200, "\(walk.text)")
+        #expect(server.store.snapshot.bills.count == 1)
+        let billId = try #require(server.store.snapshot.bills.keys.first)
+        #expect(walk.json["navigation"]?.array.last?["screen"]?["inputs"]?["billId"] == .string(billId))
+        let again = await server.navigate(["from": "menu", "to": "orderSummary"])
+        #expect(again.status == 200)
+        #expect(server.store.snapshot.bills.count == 1)
+    }
+}

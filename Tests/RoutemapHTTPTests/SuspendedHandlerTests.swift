@@ -1,0 +1,179 @@
+import Foundation
+import RoutemapHTTP
+import RoutemapTestSupport
+import Synchronization
+import Testing
+
+/// Handlers that suspend: the connection waits without a thread, and the server still bounds,
+/// times out, drops and stops them as a production server must.
+@Suite("Suspending handlers over a real socket", .serialized)
+struct SuspendedHandlerTests {
+    /// A router whose `/wait` handler waits until the test opens `gate`, then counts itself
+    /// finished; `/hello` answers at once.
+    private static func router(_ gate: Gate, finished: Counter) -> TestRouter {
+        var router = TestRouter()
+        router.problemTypeNamespace = "urn:routemap:problem:"
+        router.getSuspending("/wait") { _ in
+            await gate.wait()
+            finished.increment()
+            return Response(body: Array("done".utf8))
+        }
+        router.getSuspending("/hello") { _ in Response(body: Array("hello".utf8)) }
+        // Answered at once: follow-up requests that must not race the short timeouts here.
+        router.get("/now") { _ in Response(body: Array("now".utf8)) }
+        return router
+    }
+
+    @Test("past the limit of waiting requests the answer is 503 overloaded with Retry-After, at once")
+    func backpressure() async throws {
+        let gate = Gate(), finished = Counter()
+        let server = try RunningServer(router: Self.router(gate, finished: finished)) { $0.requestsInFlightLimit = 2 }
+        let first = try server.client(), second = try server.client(), third = try server.client()
+        try first.sendRaw(Array("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        try second.sendRaw(Array("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let http = server.server
+        try await eventually { http.requestsWaiting == 2 }
+        let refused = try await blocking { try third.request("GET", "/wait") }
+        expectProblem(refused, 503, "overloaded")
+        #expect(refused.header("Retry-After") == "1")
+        #expect(finished.value == 0)
+        await gate.open()
+        let answers = try await blocking { [try first.readResponse(), try second.readResponse()] }
+        #expect(answers.map(\.status) == [200, 200])
+        #expect(answers.map(\.text) == ["done", "done"])
+        // Room again: the refused client's next request waits and is answered.
+        #expect(try await blocking { try third.request("GET", "/wait") }.status == 200)
+        #expect(server.server.requestsWaiting == 0)
+    }
+
+    @Test("a handler that outlives the request timeout gets 503 timed_out; it still completes, the connection goes on")
+    func timeout() async throws {
+        let gate = Gate(), finished = Counter()
+        let server = try RunningServer(router: Self.router(gate, finished: finished)) { $0.requestTimeout = 1 }
+        let client = try server.client()
+        let started = ContinuousClock.now
+        let late = try await blocking { try client.request("GET", "/wait") }
+        expectProblem(late, 503, "timed_out")
+        #expect(late.header("Retry-After") != nil)
+        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(server.server.handlersTimedOut == 1)
+        #expect(finished.value == 0)
+        // The same connection serves the next request.
+        let next = try await blocking { try client.request("GET", "/now") }
+        #expect(next.text == "now", "\(next)")
+        // The handler finishes later; its answer is dropped, nothing is resumed twice.
+        await gate.open()
+        try await eventually { finished.value == 1 }
+        #expect(try await blocking { try client.request("GET", "/now") }.status == 200)
+        #expect(server.server.requestsWaiting == 0)
+    }
+
+    @Test("a client that leaves while its handler runs: the work completes, the answer is dropped, nothing is left waiting")
+    func disconnect() async throws {
+        let gate = Gate(), finished = Counter()
+        let server = try RunningServer(router: Self.router(gate, finished: finished))
+        let client = try server.client()
+        try client.sendRaw(Array("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        try await eventually { [http = server.server] in http.requestsWaiting == 1 }
+        client.disconnect()
+        await gate.open()
+        try await eventually { finished.value == 1 }
+        try await eventually { [http = server.server] in http.requestsWaiting == 0 }
+        // The server serves on.
+        let fresh = try server.client()
+        #expect(try await blocking { try fresh.request("GET", "/hello") }.text == "hello")
+    }
+
+    @Test("SIGTERM's stop: in-flight handlers that finish within the grace period are answered")
+    func gracefulStop() async throws {
+        let gate = Gate(), finished = Counter()
+        let server = try RunningServer(router: Self.router(gate, finished: finished))
+        let client = try server.client()
+        try client.sendRaw(Array("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        try await eventually { [http = server.server] in http.requestsWaiting == 1 }
+        let http = server.server, stopped = Counter()
+        Thread {
+            http.shutdown(gracePeriod: .seconds(10))
+            stopped.increment()
+        }.start()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(stopped.value == 0)
+        await gate.open()
+        let answer = try await blocking { try client.readResponse() }
+        #expect(answer.status == 200)
+        #expect(answer.text == "done")
+        #expect(answer.header("Connection")?.lowercased() == "close")
+        try await eventually { stopped.value == 1 }
+    }
+
+    @Test("handlers still running when the grace period ends get 503 shutting_down; finishing after the stop resumes nothing")
+    func stopAfterGrace() async throws {
+        let gate = Gate(), finished = Counter()
+        let server = try RunningServer(router: Self.router(gate, finished: finished))
+        let client = try server.client()
+        try client.sendRaw(Array("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        try await eventually { [http = server.server] in http.requestsWaiting == 1 }
+        let http = server.server
+        try await blocking { http.shutdown(gracePeriod: .milliseconds(300)) }
+        let answer = try await blocking { try client.readResponse() }
+        expectProblem(answer, 503, "shutting_down")
+        // The daemon is gone; the handler finishing now must not touch its connection.
+        await gate.open()
+        try await eventually { finished.value == 1 }
+        #expect(server.server.requestsWaiting == 0)
+    }
+}
+
+/// Opens once; everyone waiting (and arriving later) goes on.
+private actor Gate {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        guard !isOpen else { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for continuation in waiting { continuation.resume() }
+        waiting.removeAll()
+    }
+}
+
+private final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    var value: Int { count.load(ordering: .sequentiallyConsistent) }
+    func increment() { count.add(1, ordering: .sequentiallyConsistent) }
+}
+
+/// Runs blocking socket work on a thread of its own, so it never holds one of Swift's
+/// cooperative threads, which the server's suspended handlers need.
+func blocking<T: Sendable>(_ work: @escaping () throws -> T) async throws -> T {
+    let work = HandedOver(work)
+    return try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work.value() }) }.start()
+    }
+}
+
+/// A value handed to another thread while its owner waits for that thread.
+///
+/// `@unchecked Sendable`: `blocking` hands the closure (and the clients it captures) to one
+/// new thread and stays suspended until that thread is done with it, so no two threads use
+/// what it holds at the same time.
+private struct HandedOver<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Waits up to five seconds for `condition`.
+func eventually(_ condition: @escaping @Sendable () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("the condition did not hold within 5 s", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import RoutemapDomain
+import Synchronization
+
+/// A ``POSStore`` in memory, for tests of the use cases and of code above them: a write works
+/// on a copy of the state and commits it only if the body returns, like a database transaction.
+/// Writes are serialized by one lock; reads see the last committed state.
+public final class InMemoryStore: POSStore {
+    /// Everything the store holds, as tests inspect it.
+    public struct State: Sendable {
+        public var menu: [MenuItem] = []
+        public var bills: [String: Bill] = [:]
+        /// Bill ids in creation order.
+        public var billOrder: [String] = []
+        public var payments: [Payment] = []
+        /// Enrolled devices with the digests of their tokens.
+        public var devices: [(device: Device, tokenDigest: [UInt8])] = []
+        /// Recorded answers to idempotency keys, by device id and key.
+        public var recordedAnswers: [RecordedKey: RecordedAnswer] = [:]
+        /// The durability of every committed write, in commit order.
+        public var committedDurabilities: [Durability] = []
+
+        /// The newest bill of `deviceId` not yet paid, as the SQLite store finds it.
+        public func newestUnpaidBill(deviceId: String) -> Bill? {
+            billOrder.reversed().lazy.compactMap { bills[$0] }.first { $0.status != .paid && $0.deviceId == deviceId }
+        }
+    }
+
+    /// The key of a recorded answer: a key belongs to one device.
+    public struct RecordedKey: Hashable, Sendable {
+        public let deviceId: String
+        public let key: String
+    }
+
+    private let state: Mutex<State>
+
+    /// A store holding `menu` and nothing else.
+    public init(menu: [MenuItem]) {
+        state = Mutex(State(menu: menu))
+    }
+
+    /// The committed state.
+    public var snapshot: State { state.withLock { $0 } }
+
+    public func menuItems() throws -> [MenuItem] { snapshot.menu }
+
+    public func bill(id: String) throws -> Bill? { snapshot.bills[id] }
+
+    public func newestUnpaidBill(deviceId: String) throws -> Bill? { snapshot.newestUnpaidBill(deviceId: deviceId) }
+
+    public func device(tokenDigest: [UInt8]) throws -> Device? {
+        snapshot.devices.first { $0.tokenDigest == tokenDigest }?.device
+    }
+
+    public func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
+        try state.withLock { state in
+            let transaction = InMemoryTransaction(state: state)
+            let result = try body(transaction)
+            state = transaction.state
+            state.committedDurabilities.append(durability)
+            return result
+        }
+    }
+
+    public func ping() throws {}
+}
