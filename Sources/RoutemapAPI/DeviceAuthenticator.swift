@@ -3,7 +3,7 @@ import RoutemapHTTP
 import Synchronization
 
 /// The gate that admits requests carrying a device's bearer token and names the device in
-/// `Request.identity`. Only `/healthz` and enrollment (`/v1/devices`) are open.
+/// `Request.identity`. Only `/healthz`, enrollment (`/v1/devices`) and the web client's files are open.
 ///
 /// Known tokens are cached in memory (devices are never removed while the server runs), so
 /// the hot path is one dictionary lookup, with no SHA-256 per request; unknown tokens always
@@ -43,9 +43,9 @@ final class DeviceAuthenticator: Sendable {
 }
 
 extension DeviceAuthenticator {
-    /// Whether `path` is open to anyone: `/healthz` and enrollment.
+    /// Whether `path` is open to anyone: `/healthz`, enrollment and the web client's files.
     static func isOpen(_ path: String) -> Bool {
-        path == "/healthz" || path == "/v1/devices"
+        path == "/healthz" || path == "/v1/devices" || StaticFiles.paths.contains(path)
     }
 
     /// The credentials of `Bearer <token>` (scheme case-insensitive, RFC 6750), or `nil`.
