@@ -141,6 +141,8 @@ class Page:
         check(not alert.is_displayed(), f"the page shows a problem: {alert.text}")
 
     def screenshot(self, name):
+        self.wait(lambda: self.script("return document.getAnimations().every((animation) => animation.playState !== 'running')"),
+                  "animations to finish before the screenshot")
         self.shots += 1
         path = self.screenshots / f"{self.shots:02d}-{name}.png"
         self.driver.save_screenshot(str(path))
