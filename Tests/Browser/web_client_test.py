@@ -26,7 +26,9 @@ from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,6 +141,17 @@ class Page:
         self.wait(lambda: self.script("return !document.body.hasAttribute('aria-busy')"), "the page to finish its requests")
         alert = self.find("#alert")
         check(not alert.is_displayed(), f"the page shows a problem: {alert.text}")
+
+    def tab_to(self, css, limit=80):
+        """Presses Tab (from where focus is) until the focused element matches `css`."""
+        for _ in range(limit):
+            ActionChains(self.driver).send_keys(Keys.TAB).perform()
+            if self.script("return document.activeElement.matches(arguments[0])", css):
+                return
+        raise CheckFailed(f"{limit} presses of Tab never reached {css}")
+
+    def press(self, key):
+        ActionChains(self.driver).send_keys(key).perform()
 
     def screenshot(self, name):
         self.wait(lambda: self.script("return document.getAnimations().every((animation) => animation.playState !== 'running')"),
@@ -255,6 +268,16 @@ def run(page, server):
     check(page.bill()["id"] == next_bill["id"], "the reloaded page shows another bill than this till's current one")
     page.screenshot("reloaded")
 
+    print("the keyboard alone: add an item and remove it again")
+    page.tab_to('[data-route="menu"] button[data-item-id="cappuccino"]')
+    page.press(Keys.ENTER)
+    page.wait(lambda: page.bill()["lines"] == {"cappuccino": 1}, "the cappuccino added with Enter")
+    page.idle()
+    page.tab_to('[data-route="bill"] .line[data-menu-item-id="cappuccino"] button.remove')
+    page.press(Keys.SPACE)
+    page.wait(lambda: page.bill()["lines"] == {}, "the cappuccino removed with Space")
+    page.idle()
+
     print("deep links: in the page, and opening the page with one")
     driver.get(f"{server.url}/#routemap://bills/{first_bill['id']}")
     page.wait(lambda: page.bill()["id"] == first_bill["id"], "the deep-linked bill (hash change)")
@@ -271,6 +294,13 @@ def run(page, server):
     print("the browser logged no errors (script errors, Content-Security-Policy violations)")
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     check(not errors, f"browser errors: {errors}")
+
+    print("?screens= declares fewer native screens: the server refuses what the page could not draw")
+    driver.get(f"{server.url}/?screens=tabBar,splitView,menu")
+    page.wait(lambda: page.find("#alert").is_displayed(), "the server's refusal")
+    check(page.find("#alert-text").text.startswith("Unsupported client: "), f"the page shows {page.find('#alert-text').text!r}")
+    check(page.bill() is None, "a bill is drawn though the page declared no bill screen")
+    page.screenshot("fewer-screens")
 
 
 def main():
