@@ -93,8 +93,11 @@
     statusRegion.textContent = text;
   }
 
+  /** Shows `text` in the alert, inside the topmost presented layer when there is one (the page behind it is inert). */
   function showProblem(text) {
     document.getElementById('alert-text').textContent = text;
+    const layer = navigation.layers.at(-1)?.dialog ?? document.body;
+    if (alertBox.parentElement !== layer) layer.prepend(alertBox);
     alertBox.hidden = false;
   }
 
@@ -605,6 +608,7 @@
   }
 
   function closeLayer(layer) {
+    if (layer.dialog.contains(alertBox)) document.body.append(alertBox);
     if (layer.dialog.open) layer.dialog.close();
     layer.dialog.remove();
   }
@@ -901,7 +905,7 @@
     clearProblem();
     document.getElementById('device').textContent = device.name;
     await launch();
-    await openDeepLinkInAddress();
+    if (device.token) await openDeepLinkInAddress();
   }
 
   window.addEventListener('hashchange', () => {
@@ -910,10 +914,12 @@
 
   // `?code=` enrolls without typing (e.g. from a QR code); the code then leaves the address bar.
   const codeInAddress = query.get('code');
-  if (codeInAddress && !device.token) {
+  if (codeInAddress) {
     query.delete('code');
     const rest = query.toString();
     history.replaceState(null, '', location.pathname + (rest ? `?${rest}` : '') + location.hash);
+  }
+  if (codeInAddress && !device.token) {
     enqueue(async () => {
       await enroll(query.get('name') ?? 'Web till', codeInAddress);
       await start();

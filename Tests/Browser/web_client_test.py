@@ -51,14 +51,14 @@ def check(condition, message):
 class Server:
     """`routemap serve` on a free port with a fresh database in a temporary directory."""
 
-    def __init__(self, binary):
+    def __init__(self, binary, public=ROOT / "Public"):
         self.directory = tempfile.TemporaryDirectory(prefix="routemap-browser-")
         self.log_path = Path(self.directory.name) / "server.log"
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
             [
                 binary, "serve", "--port", "0", "--db", str(Path(self.directory.name) / "browser.sqlite"),
-                "--migrations", str(ROOT / "Migrations"), "--public", str(ROOT / "Public"),
+                "--migrations", str(ROOT / "Migrations"), "--public", str(public),
                 "--enrollment-code", ENROLLMENT_CODE, "--rate-limit", "0", "--tax-rate-bps", str(TAX_RATE_BPS),
                 "--log-level", "warning",
             ],
@@ -303,6 +303,89 @@ def run(page, server):
     page.screenshot("fewer-screens")
 
 
+# ---- every step, in a copy of the page with a seam ----------------------------------------
+
+
+def seam_copy(directory):
+    """Public/ with one line added at the end of app.js's closure: `window.routemapPerform`, the
+    page's own step performer, so the test can perform steps the point-of-sale registry never
+    sends (push, pop, popTo, sheet, popover, fullScreen). Everything else is the page as served."""
+    copy = Path(directory) / "Public"
+    copy.mkdir()
+    for file in (ROOT / "Public").iterdir():
+        (copy / file.name).write_bytes(file.read_bytes())
+    script = (copy / "app.js").read_text()
+    ending = "})();\n"
+    check(script.endswith(ending), "app.js no longer ends with its closure: update the seam")
+    (copy / "app.js").write_text(script[: -len(ending)] + "  window.routemapPerform = (steps) => perform(steps, null);\n" + ending)
+    return copy
+
+
+def declarative(route, title, text):
+    return {"type": route, "renderer": "declarative", "title": title, "actions": [],
+            "payload": {"components": [{"type": "text", "text": text, "style": "body"}]}}
+
+
+def run_generic_steps(page, server):
+    driver = page.driver
+    perform = lambda *steps: page.script("routemapPerform(arguments[0])", list(steps))
+    shown_back = lambda: page.script(
+        "return [...document.querySelectorAll('.nav-bar')].filter((bar) => !bar.hidden).map((bar) => bar.querySelector('.back').getAttribute('aria-label'))")
+    focused_text = lambda: page.script("return document.activeElement.textContent")
+
+    print("every step: push, pop, popTo, sheet, popover, fullScreen, refresh (a copy of the page with a seam)")
+    driver.get(f"{server.url}/?code={ENROLLMENT_CODE}")
+    page.wait(lambda: page.bill() is not None, "the bill after enrolling with ?code=")
+    page.idle()
+    check("code=" not in driver.current_url, f"the enrollment code stays in the address: {driver.current_url}")
+
+    perform({"op": "push", "route": "detail", "animated": True, "screen": declarative("detail", "Detail", "Pushed once")})
+    check(shown_back() == ["Back to Order"], f"after a push the back controls are {shown_back()}")
+    check(focused_text() == "Detail", f"focus is on {focused_text()!r}, not the pushed screen's title")
+    check(page.bill() is None, "the pushed screen does not cover the split view")
+    perform({"op": "push", "route": "more", "animated": True, "screen": declarative("more", "More", "Pushed twice")})
+    check(shown_back() == ["Back to Detail"], f"after two pushes the back controls are {shown_back()}")
+
+    perform({"op": "present", "route": "options", "animated": True, "presentation": {"style": "sheet", "inNavigationContainer": True},
+             "screen": declarative("options", "Options", "A sheet")})
+    check(page.script("return document.querySelector('dialog.layer-sheet[data-presented=\"options\"]').matches(':modal')"), "no modal sheet")
+    check(focused_text() == "Options", "focus did not move into the sheet")
+    perform({"op": "present", "route": "tip", "animated": False,
+             "presentation": {"style": "popover", "anchor": "splitContainer", "inNavigationContainer": False},
+             "screen": declarative("tip", "Tip", "Anchored")})
+    gap = page.script("""
+        const popover = document.querySelector('dialog.layer-popover').getBoundingClientRect();
+        const anchor = document.querySelector('[data-anchor="splitContainer"]').getBoundingClientRect();
+        return Math.min(Math.abs(popover.bottom - anchor.top), Math.abs(popover.top - anchor.bottom));""")
+    check(gap <= 10, f"the popover is {gap}px from its anchor")
+    page.screenshot("popover-over-sheet")
+
+    print("Escape on a popover asks the server for `parent` (here refused: the stack never held these screens)")
+    page.press(Keys.ESCAPE)
+    page.wait(lambda: page.find("#alert").is_displayed(), "the server's answer to `parent`")
+    check(page.find("#alert-text").text.startswith("No parent"), f"the page shows {page.find('#alert-text').text!r}")
+    page.find("#alert-close").click()
+
+    perform({"op": "dismiss", "route": "options", "animated": True})
+    check(not page.find_all("dialog"), "dismissing the sheet left a layer (the popover above it goes too)")
+    check(focused_text() == "More", f"focus went to {focused_text()!r}, not back to the screen that presented the sheet")
+
+    perform({"op": "present", "route": "full", "animated": True, "presentation": {"style": "fullScreen", "inNavigationContainer": True},
+             "screen": declarative("full", "Full", "Full screen")},
+            {"op": "push", "route": "inner", "animated": True, "screen": declarative("inner", "Inner", "Pushed in a presentation")})
+    check(shown_back() == ["Back to Detail", "Back to Full"], f"the back controls of the root's and the presentation's stacks: {shown_back()}")
+    perform({"op": "pop", "route": "inner", "animated": True})
+    check(shown_back() == ["Back to Detail"], f"after the pop the back controls are {shown_back()}")
+    perform({"op": "dismiss", "route": "full", "animated": True}, {"op": "popTo", "route": "splitContainer", "animated": True})
+    check(shown_back() == [] and page.bill() is not None, "popTo did not bring the split view back")
+    bill_id = page.bill()["id"]
+    perform({"op": "refresh", "route": "splitContainer", "animated": False,
+             "screen": {"type": "splitView", "renderer": "native", "title": "Order", "payload": {}, "actions": []}})
+    check(page.bill() is not None and page.bill()["id"] == bill_id and page.find_all('[data-route="menu"] .menu-item'),
+          "refreshing the split view lost what its slots showed")
+    page.idle()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True, help="the routemap binary to serve")
@@ -313,12 +396,18 @@ def main():
         old.unlink()
 
     started = time.monotonic()
+    seam = tempfile.TemporaryDirectory(prefix="routemap-browser-seam-")
     server = Server(arguments.binary)
     driver = None
     try:
         driver = start_browser()
         page = Page(driver, arguments.screenshots)
         run(page, server)
+        server.cleanup()
+        server = Server(arguments.binary, public=seam_copy(seam.name))
+        driver.delete_all_cookies()
+        driver.execute_script("localStorage.clear()")
+        run_generic_steps(page, server)
     except (CheckFailed, Exception) as failure:
         print(f"browser test FAILED: {failure}", file=sys.stderr)
         if driver is not None:
@@ -334,6 +423,7 @@ def main():
         if driver is not None:
             driver.quit()
         server.cleanup()
+        seam.cleanup()
     print(f"browser test passed in {time.monotonic() - started:.1f} s")
     return 0
 
