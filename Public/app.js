@@ -190,13 +190,16 @@
       showEnrollment('This till is no longer enrolled. Enter an enrollment code to set it up again.');
       return;
     }
-    if (status >= 400 || json === null) {
+    if (status >= 400) {
       const detail = json?.detail ? `: ${json.detail}` : '';
       throw new RequestFailed(`${json?.title ?? `Error ${status}`}${detail}`);
     }
     clearProblem();
-    if (Array.isArray(json.navigation)) perform(json.navigation, trigger);
+    announce('');
+    if (json === null) return;
+    // The server's stack even if a step cannot be performed: the next walk starts where it says.
     if ('stack' in json) navigation.stack = json.stack;
+    if (Array.isArray(json.navigation)) perform(json.navigation, trigger);
     const change = json.payment?.changeMinor;
     if (change > 0) announce(`Change due: ${formatMoney(change, json.bill?.currency ?? 'USD')}`);
   }
@@ -362,9 +365,23 @@
       return hosts;
     },
 
-    /** The topmost view on display showing `route` (steps name routes; a client looks from the top). */
+    /** Every view kept, on display or not (under a pushed screen, in a tab not selected), topmost layer first. */
+    kept() {
+      const views = [];
+      const visit = (view) => {
+        views.push(view);
+        Object.values(view.tabHosts).forEach(visitHost);
+        Object.values(view.slotViews).forEach(visit);
+      };
+      const visitHost = (host) => [...host.views].reverse().forEach(visit);
+      for (const layer of [...this.layers].reverse()) visitHost(layer.host);
+      return views;
+    },
+
+    /** The topmost view on display showing `route` (steps name routes; a client looks from the top), else one kept. */
     view(route) {
-      const view = this.displayed().find((candidate) => candidate.route === route);
+      const matches = (candidate) => candidate.route === route;
+      const view = this.displayed().find(matches) ?? this.kept().find(matches);
       if (!view) throw new RequestFailed(`The server named ${route}, which is not on screen.`);
       return view;
     },
