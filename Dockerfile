@@ -16,6 +16,7 @@ COPY Tests ./Tests
 RUN swift build -c release --product routemap --static-swift-stdlib \
  && install -D .build/release/routemap /out/usr/local/bin/routemap
 COPY Migrations /out/usr/local/share/routemap/Migrations
+COPY Public /out/usr/local/share/routemap/Public
 
 FROM debian:bookworm-slim
 RUN apt-get update \
@@ -30,7 +31,8 @@ EXPOSE 8080
 ENV ROUTEMAP_HOST=0.0.0.0 \
     ROUTEMAP_PORT=8080 \
     ROUTEMAP_DB=/data/routemap.sqlite \
-    ROUTEMAP_MIGRATIONS=/usr/local/share/routemap/Migrations
+    ROUTEMAP_MIGRATIONS=/usr/local/share/routemap/Migrations \
+    ROUTEMAP_PUBLIC=/usr/local/share/routemap/Public
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["/usr/local/bin/routemap", "healthcheck"]
 # SIGTERM (docker stop) stops gracefully: in-flight requests finish, the database is checkpointed.
