@@ -21,14 +21,24 @@ struct LaunchController {
     let answers = AnswerCache<AnswerKey, PreparedResponse>(capacity: 1024)
 
     func register(on router: inout Router<APIContext>) {
-        router.device(.GET, "/v1/launch", launch)
+        router.device(.GET, "/v1/launch", unlessWaiting: launch)
     }
 
-    /// Suspends: a device's first launch opens its first bill (a write).
-    @Sendable func launch(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+    /// Answers at once from the device's current bill; only a device's first launch, which
+    /// opens its first bill (a write), waits for the commit.
+    @Sendable func launch(_ request: Request, _ device: AuthenticatedDevice) throws -> Router<APIContext>.Reply {
         let client = try request.clientCapabilities()
-        let bill = try await api.till.currentBill(device: device.id)
-        return try answers.answer(for: AnswerKey(billId: bill.id, billVersion: bill.version, client: client)) {
+        if let bill = try api.till.reader(for: device.id).currentBill() {
+            return .now(try response(bill, device: device, client: client))
+        }
+        return .later {
+            try response(try await api.till.currentBill(device: device.id), device: device, client: client)
+        }
+    }
+
+    /// The launch answer for `bill`, from the cache when this bill version was answered before.
+    private func response(_ bill: Bill, device: AuthenticatedDevice, client: ClientCapabilities) throws -> Response {
+        try answers.answer(for: AnswerKey(billId: bill.id, billVersion: bill.version, client: client)) {
             PreparedResponse(.json(try answer(bill, device: device, client: client)))
         }.response
     }

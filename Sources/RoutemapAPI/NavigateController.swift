@@ -8,22 +8,21 @@ struct NavigateController {
     let api: API
 
     func register(on router: inout Router<APIContext>) {
-        router.device(.POST, "/v1/navigate", navigate)
-        router.device(.GET, "/v1/resolve", resolve)
+        router.device(.POST, "/v1/navigate", unlessWaiting: navigate)
+        router.device(.GET, "/v1/resolve", unlessWaiting: resolve)
     }
 
-    @Sendable func navigate(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+    @Sendable func navigate(_ request: Request, _ device: AuthenticatedDevice) throws -> Router<APIContext>.Reply {
         let client = try request.clientCapabilities()
         let body = try RequestBody(request, allowed: ["from", "to", "mode", "input"])
         let from = try stack(from: body)
         let mode = body.value("mode") == nil ? NavigationMode.to : try body.choice("mode", of: NavigationMode.self)
         let target = try body.value("to").map { try NavigationInput.routeID($0, field: "to") }
         let input = try body.value("input").map { try NavigationInput.inputs($0, field: "input") } ?? [:]
-        let navigation = try await walk(NavigationRequest(from: from, mode: mode, target: target, input: input), device, client)
-        return .json(navigation.json)
+        return try walk(NavigationRequest(from: from, mode: mode, target: target, input: input), device, client)
     }
 
-    @Sendable func resolve(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+    @Sendable func resolve(_ request: Request, _ device: AuthenticatedDevice) throws -> Router<APIContext>.Reply {
         let client = try request.clientCapabilities()
         guard let url = request.query["url"], !url.isEmpty else { throw Problem.invalidField("url", "'url' is required.") }
         guard url.unicodeScalars.count <= 2048 else { throw Problem.invalidField("url", "'url' must be at most 2048 characters long.") }
@@ -43,21 +42,23 @@ struct NavigateController {
         guard let (route, inputs) = api.navigator.registry.resolve(url: url) else {
             throw Problem.notFound(detail: "No route opens the URL '\(url)'.")
         }
-        let navigation = try await walk(NavigationRequest(from: from, target: route.id, input: inputs), device, client)
-        return .json(navigation.json)
+        return try walk(NavigationRequest(from: from, target: route.id, input: inputs), device, client)
     }
 
-    /// The engine's walk. A walk that needs the current bill when the device has none yet
-    /// opens one, as launch would, and walks again (payload builders only read).
-    private func walk(_ request: NavigationRequest, _ device: AuthenticatedDevice, _ client: ClientCapabilities) async throws -> Navigation {
+    /// The engine's walk, answered at once. A walk that needs the current bill when the device
+    /// has none yet waits instead: it opens one, as launch would, and walks again (payload
+    /// builders only read).
+    private func walk(_ request: NavigationRequest, _ device: AuthenticatedDevice, _ client: ClientCapabilities) throws -> Router<APIContext>.Reply {
         do {
-            return try api.navigator.navigate(request, context: api.screenContext(device), client: client)
+            return .now(.json(try api.navigator.navigate(request, context: api.screenContext(device), client: client).json))
         } catch let error as NavigationError {
             guard case .missingInput(name: POSInput.billId, _) = error, try api.till.reader(for: device.id).currentBill() == nil else {
                 throw error
             }
-            let current = try await api.till.currentBill(device: device.id)
-            return try api.navigator.navigate(request, context: api.screenContext(device, current), client: client)
+            return .later {
+                let current = try await api.till.currentBill(device: device.id)
+                return .json(try api.navigator.navigate(request, context: api.screenContext(device, current), client: client).json)
+            }
         }
     }
 
