@@ -24,7 +24,7 @@ extension POSNavigation {
         }
     }
 
-    /// The bill: its status, its lines and totals; while it is open, "−1", "+1" and "Remove" under
+    /// The bill: its status and id, its lines and totals; while it is open, "−1", "+1" and "Remove" under
     /// each line (no "−1" at quantity 1: removing is the way to none) and, with lines, a checkout button.
     static func billComponents(_ bill: Bill) -> [Component] {
         let money = { (minor: Int64) in MoneyText.format(minor, bill.currency) }
@@ -47,7 +47,7 @@ extension POSNavigation {
             lines.append(.button(title: "Remove \(line.name)", action: "removeLine", style: .destructive, item: item))
         }
         var components: [Component] = [
-            .text(statusText(bill.status), style: .caption),
+            .text("\(statusText(bill.status)) · \(bill.id)", style: .caption),
             lines.isEmpty ? .text("No items yet.") : .section(title: "Items", children: lines),
             .divider,
             totals(of: bill, money),

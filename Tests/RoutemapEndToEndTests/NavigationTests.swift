@@ -352,7 +352,7 @@ struct NavigationTests {
 
         let billId = step(launch, 3)["screen"]!["inputs"]!["billId"]!.string
         #expect(step(launch, 3)["screen"]!["renderer"] == "declarative")
-        #expect(step(launch, 3)["screen"]!["payload"]!["components"]!.array.map { $0["text"] } == ["Open", "No items yet.", nil, nil])
+        #expect(step(launch, 3)["screen"]!["payload"]!["components"]!.array.map { $0["text"] } == [.string("Open · \(billId)"), "No items yet.", nil, nil])
 
         // Adding an item answers the bill's tree: a line with −1 (above 1), +1 and Remove, and checkout.
         try server.add("latte", to: billId)
@@ -378,7 +378,7 @@ struct NavigationTests {
         // A checked-out bill's tree has no controls.
         let checkedOut = try server.send("POST", "/v1/bills/\(billId)/checkout", headers: generic)
         let frozen = step(checkedOut, 0)["screen"]!["payload"]!["components"]!.array
-        #expect(frozen.first?["text"] == "Checked out")
+        #expect(frozen.first?["text"] == .string("Checked out · \(billId)"))
         #expect(!frozen.contains { $0["type"] == "button" } && !frozen[1]["children"]!.array.contains { $0["type"] == "button" })
 
         // A client with the native screens gets no tree.
