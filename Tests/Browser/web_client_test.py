@@ -3,7 +3,9 @@
 
 Starts the routemap binary on a free port with a temporary database, drives Debian's headless
 Chromium with selenium through a till's day (enroll, add items, check out, pay cash, reload, open
-deep links) and checks what the page shows after each step. A screenshot of each state goes to
+deep links; then an order on a page that declares only the containers native, so the menu and
+the bill come as component trees its generic renderer draws) and checks what the page shows after
+each step. A screenshot of each state goes to
 --screenshots. Exits 1 on the first failed check, with a screenshot, the page's HTML and the
 server's log of that moment.
 
