@@ -13,10 +13,13 @@ public struct API: Sendable {
         /// Requests per second each device token may make (bursts up to one second's worth);
         /// 0 turns the limit off.
         public var rateLimit: Double
+        /// `GET /metrics`, when the program serves metrics.
+        public var metrics: MetricsEndpoint?
 
-        public init(enrollmentCode: String, rateLimit: Double = 100) {
+        public init(enrollmentCode: String, rateLimit: Double = 100, metrics: MetricsEndpoint? = nil) {
             self.enrollmentCode = enrollmentCode
             self.rateLimit = rateLimit
+            self.metrics = metrics
         }
     }
 
@@ -55,6 +58,7 @@ public struct API: Sendable {
         RoutesController(registry: navigator.registry).register(on: &router)
         NavigateController(api: self).register(on: &router)
         HealthController(till: till).register(on: &router)
+        if let metrics = configuration.metrics { MetricsController(endpoint: metrics).register(on: &router) }
         return router
     }
 
@@ -67,6 +71,7 @@ public struct API: Sendable {
             guard case .device = access else { return APIContext(device: nil) }
             let device = try authenticator.authenticate(request)
             if let limiter, let wait = limiter.spend(device.id) {
+                APIMetrics.rateLimited.increment()
                 throw Problem.tooManyRequests("This device is over its limit of requests per second.", retryAfter: wait)
             }
             return APIContext(device: device)

@@ -19,7 +19,6 @@ extension HTTPServer {
             let state = server.begin(connection: connection, url: url, method: method)
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
             server.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
-            server.observer?.requestStarted()
             guard let early = server.earlyResponse(state) else { return CMHD_YES }
             state.responded = true
             return server.queue(early, for: state, on: connection)

@@ -51,7 +51,6 @@ extension HTTPServer {
         let id = RequestID.make()
         if let observer {
             // The method is not known yet: the request line is still being parsed.
-            observer.requestStarted()
             observer.requestAnswered(
                 RequestRecord(
                     id: id, method: HTTPMethod(rawValue: "-"), route: nil, status: response.status.code, bytes: response.body.count,

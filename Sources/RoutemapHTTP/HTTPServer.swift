@@ -99,6 +99,12 @@ public final class HTTPServer: Sendable {
         suspended.timedOut.load(ordering: .relaxed)
     }
 
+    /// Requests being read, handled or answered now (from the arrival of the head until the
+    /// answer is sent or the client leaves).
+    public var requestsInFlight: Int {
+        inFlight.load(ordering: .relaxed)
+    }
+
     /// Requests whose handlers are running now with their connection suspended.
     public var requestsWaiting: Int {
         suspended.count

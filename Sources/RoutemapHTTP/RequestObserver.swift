@@ -3,14 +3,12 @@ import Synchronization
 /// Hears of every request the server answers: the seam an application hangs its access log and
 /// its metrics on, without the HTTP layer knowing either.
 ///
-/// The server calls `requestStarted` when a request's head has arrived and `requestAnswered`
-/// exactly once per started request, when its answer is handed to libmicrohttpd (whatever gave
-/// it: a handler, the router's refusals, or the server's own 503s for `overloaded`,
-/// `timed_out` and `shutting_down`), on the thread that queues it. A request whose client left
-/// before its answer is still answered here (the answer is then dropped). Both run on the
-/// request path: keep them cheap, and never block.
+/// The server calls `requestAnswered` once per answer, when it hands the answer to
+/// libmicrohttpd (whatever gave it: a handler, the router's refusals, or the server's own 503s
+/// for `overloaded`, `timed_out` and `shutting_down`), on the thread that queues it. A request
+/// whose client left before it was read whole gets no answer and no call (requests in flight
+/// are `HTTPServer.requestsInFlight`). It runs on the request path: keep it cheap, never block.
 public protocol RequestObserver: Sendable {
-    func requestStarted()
     func requestAnswered(_ record: RequestRecord)
 }
 
