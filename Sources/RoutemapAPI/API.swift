@@ -47,6 +47,7 @@ public struct API: Sendable {
     /// A router with every endpoint, each registered with its access: device routes behind
     /// the bearer token and the per-device rate limit.
     public func makeRouter() -> some HTTPResponder {
+        APIMetrics.register()
         var router = Router<APIContext>(defaultAccess: .device, admit: makeAdmission())
         router.acceptsBody = MediaType.isJSON
         router.problemTypeNamespace = Problem.routemapNamespace

@@ -14,6 +14,12 @@ enum APIMetrics {
                 amount: Counter(label: "routemap_payment_amount_minor_total", dimensions: [("method", method.rawValue)])))
         })
 
+    /// Makes every metric now, so that a scrape shows each at 0 before it first moves.
+    static func register() {
+        _ = rateLimited
+        _ = payments
+    }
+
     /// Counts a payment that committed (not a replayed answer): one more, and its amount in
     /// minor units, under its method.
     static func committed(_ payment: Payment) {

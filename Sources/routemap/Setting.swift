@@ -102,7 +102,7 @@ extension Setting where Value: CaseIterable & RawRepresentable, Value.RawValue =
     static func choice(_ flag: String, _ environment: String, default value: Value, _ summary: String) -> Setting {
         Setting(
             flag: flag, environment: environment, defaultText: "`\(value.rawValue)`",
-            allowed: Value.allCases.map(\.rawValue).joined(separator: ", "), summary: summary,
+            allowed: "one of " + Value.allCases.map(\.rawValue).joined(separator: ", "), summary: summary,
             defaultValue: { value }, parse: { Value(rawValue: $0) })
     }
 }

@@ -87,4 +87,4 @@ enum Switch: String, CaseIterable, Sendable {
     case on, off
 }
 
-extension Logger.Level: @retroactive CaseIterable {}
+
