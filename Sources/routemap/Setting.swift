@@ -19,6 +19,8 @@ struct Setting<Value: Sendable>: SettingDescription {
     let defaultValue: @Sendable () -> Value
     /// The value `text` stands for, or `nil` when the setting does not allow it.
     let parse: @Sendable (String) -> Value?
+    /// A secret (a code, a token): a refused value is not repeated in the error.
+    var isSecret = false
 
     /// The value from `flagValue` (the parsed command line), else the environment, else the default.
     func resolve(_ flagValue: String?) throws(SettingError) -> Value {
@@ -30,7 +32,7 @@ struct Setting<Value: Sendable>: SettingDescription {
         } else {
             return defaultValue()
         }
-        guard let value = parse(text) else { throw SettingError(source: source, allowed: allowed, given: text) }
+        guard let value = parse(text) else { throw SettingError(source: source, allowed: allowed, given: isSecret ? nil : text) }
         return value
     }
 
@@ -64,9 +66,11 @@ extension SettingDescription {
 struct SettingError: Error, CustomStringConvertible {
     let source: String
     let allowed: String
-    let given: String
+    /// The refused value, or `nil` for a secret's.
+    let given: String?
 
     var description: String {
+        guard let given else { return "\(source) must be \(allowed)" }
         let shown = given.count > 60 ? String(given.prefix(60)) + "…" : given
         return "\(source) must be \(allowed), not '\(shown)'"
     }

@@ -17,7 +17,7 @@ enum Settings {
     static let migrations = Setting<String?>(
         flag: "migrations", environment: "ROUTEMAP_MIGRATIONS",
         defaultText: "`<binary>/../share/routemap/Migrations` if present, else `./Migrations`", allowed: "a directory",
-        summary: "Directory of `NNNN_name.sql` migrations.", defaultValue: { nil }, parse: { $0.isEmpty ? nil : $0 })
+        summary: "Directory of `NNNN_name.sql` migrations.", defaultValue: { nil }, parse: optionalText(allowing: { !$0.isEmpty }))
     static let threads = Setting<Int>.integer(
         "threads", "ROUTEMAP_THREADS", default: HTTPServerConfiguration.defaultThreads, defaultText: "2 × cores", in: Allowed.threads,
         "HTTP worker threads: they read requests and run immediate handlers (a write waits for its commit without one).")
@@ -54,14 +54,21 @@ enum Settings {
     static let enrollmentCode = Setting<String?>(
         flag: "enrollment-code", environment: "ROUTEMAP_ENROLLMENT_CODE", defaultText: "random, printed on start", allowed: "8 to 200 bytes",
         summary: "Code a device presents to enroll (`POST /v1/devices`).", defaultValue: { nil },
-        parse: { (8...200).contains($0.utf8.count) ? $0 : nil })
+        parse: optionalText(allowing: { (8...200).contains($0.utf8.count) }), isSecret: true)
     static let rateLimit = Setting<Double>(
         flag: "rate-limit", environment: "ROUTEMAP_RATE_LIMIT", defaultText: "`100`", allowed: "0 (off) or more",
         summary: "Requests per second per device token; over it: 429.", defaultValue: { 100 },
         parse: { Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } })
     static let metricsToken = Setting<String?>(
         flag: "metrics-token", environment: "ROUTEMAP_METRICS_TOKEN", defaultText: "none: `/metrics` is open", allowed: "16 to 200 bytes",
-        summary: "Bearer token `GET /metrics` requires.", defaultValue: { nil }, parse: { (16...200).contains($0.utf8.count) ? $0 : nil })
+        summary: "Bearer token `GET /metrics` requires.", defaultValue: { nil },
+        parse: optionalText(allowing: { (16...200).contains($0.utf8.count) }), isSecret: true)
+
+    /// The parser of an optional text setting: a text `isAllowed` accepts, else refused. (Written
+    /// out because `cond ? text : nil` would make a refusal an accepted `nil`.)
+    private static func optionalText(allowing isAllowed: @escaping @Sendable (String) -> Bool) -> @Sendable (String) -> String?? {
+        { text in isAllowed(text) ? .some(.some(text)) : .none }
+    }
 
     /// Every setting, in the order of the README's table.
     static let all: [any SettingDescription] = [

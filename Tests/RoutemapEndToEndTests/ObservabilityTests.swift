@@ -196,7 +196,9 @@ struct ObservabilityTests {
             (["--threads", "0"], [:], "routemap: --threads must be 1 to 1024, not '0'"),
             (["--max-body-bytes", "0"], [:], "routemap: --max-body-bytes must be 1 to 1073741824, not '0'"),
             ([], ["ROUTEMAP_LOG_FORMAT": "xml"], "routemap: ROUTEMAP_LOG_FORMAT must be one of json, text, not 'xml'"),
-            (["--metrics-token", "short"], [:], "routemap: --metrics-token must be 16 to 200 bytes, not 'short'"),
+            // A secret's refused value is not repeated.
+            (["--metrics-token", "short"], [:], "routemap: --metrics-token must be 16 to 200 bytes"),
+            ([], ["ROUTEMAP_ENROLLMENT_CODE": "short"], "routemap: ROUTEMAP_ENROLLMENT_CODE must be 8 to 200 bytes"),
             (["--host", "localhost"], [:], "routemap: --host must be a numeric IPv4 or IPv6 address, not 'localhost'"),
         ] as [([String], [String: String], String)] {
             let result = try runRoutemap(["serve", "--port", "0"] + arguments, environment: environment)
