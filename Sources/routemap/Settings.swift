@@ -55,7 +55,8 @@ enum Settings {
     static let logFormat = Setting<LogFormat>.choice(
         "log-format", "ROUTEMAP_LOG_FORMAT", default: .json, "Log lines as JSON objects (for a log pipeline) or as text (for a terminal).")
     static let accessLog = Setting<Switch>.choice(
-        "access-log", "ROUTEMAP_ACCESS_LOG", default: .on, "One log line per answered request, at `info`.")
+        "access-log", "ROUTEMAP_ACCESS_LOG", default: .off,
+        "One log line per answered request, at `info` (off by default: it cost a third of read throughput, see the README's Logs).")
     static let enrollmentCode = Setting<String?>(
         flag: "enrollment-code", environment: "ROUTEMAP_ENROLLMENT_CODE", defaultText: "random, printed on start", allowed: "8 to 200 bytes",
         summary: "Code a device presents to enroll (`POST /v1/devices`).", defaultValue: { nil },
