@@ -94,18 +94,25 @@ extension HeavySuites {
             #expect(!bills.isEmpty)
             for bill in bills {
                 let id: String = bill["id"]
-                let lines = try Row.fetchAll(db, sql: "SELECT quantity, unit_price_minor FROM bill_lines WHERE bill_id = ?", arguments: [id])
-                let lineTotals = lines.map { Int64($0["quantity"] as Int) * ($0["unit_price_minor"] as Int64) }
+                let status: String = bill["status"]
                 let rate: Int64 = bill["tax_rate_bps"]
-                let tax = lineTotals.reduce(0) { $0 + roundedHalfToEven($1 * rate, dividedBy: 10_000) }
-                #expect(bill["subtotal_minor"] == lineTotals.reduce(0, +), "bill \(id): subtotal disagrees with its lines")
-                #expect(bill["tax_minor"] == tax, "bill \(id): tax disagrees with its lines")
-                let payments = try Row.fetchAll(db, sql: "SELECT amount_minor FROM payments WHERE bill_id = ?", arguments: [id])
-                if bill["status"] == "paid" {
-                    #expect(payments.count == 1, "paid bill \(id) has \(payments.count) payments")
-                    #expect(payments.first?["amount_minor"] == (bill["total_minor"] as Int64), "bill \(id): paid amount is not its total")
+                let subtotal: Int64 = bill["subtotal_minor"]
+                let taxMinor: Int64 = bill["tax_minor"]
+                let total: Int64 = bill["total_minor"]
+                let lines = try Row.fetchAll(db, sql: "SELECT quantity, unit_price_minor FROM bill_lines WHERE bill_id = ?", arguments: [id])
+                let lineTotals: [Int64] = lines.map { line in
+                    let quantity: Int64 = line["quantity"]
+                    let unitPrice: Int64 = line["unit_price_minor"]
+                    return quantity * unitPrice
+                }
+                let tax = lineTotals.reduce(Int64(0)) { $0 + roundedHalfToEven($1 * rate, dividedBy: 10_000) }
+                #expect(subtotal == lineTotals.reduce(0, +), "bill \(id): subtotal disagrees with its lines")
+                #expect(taxMinor == tax, "bill \(id): tax disagrees with its lines")
+                let amounts = try Int64.fetchAll(db, sql: "SELECT amount_minor FROM payments WHERE bill_id = ?", arguments: [id])
+                if status == "paid" {
+                    #expect(amounts == [total], "paid bill \(id) has payments \(amounts), not one of its total \(total)")
                 } else {
-                    #expect(payments.isEmpty, "unpaid bill \(id) has a payment")
+                    #expect(amounts.isEmpty, "unpaid bill \(id) has a payment")
                 }
             }
         }
