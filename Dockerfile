@@ -17,6 +17,7 @@ RUN swift package resolve
 COPY Sources ./Sources
 COPY Tests ./Tests
 COPY Migrations ./Migrations
+COPY Public ./Public
 COPY docker ./docker
 # Release build with the Swift runtime linked statically; lays out /out/usr/local/{bin,share/routemap}.
 RUN docker/build-release /out
@@ -32,7 +33,8 @@ EXPOSE 8080
 ENV ROUTEMAP_HOST=0.0.0.0 \
     ROUTEMAP_PORT=8080 \
     ROUTEMAP_DB=/data/routemap.sqlite \
-    ROUTEMAP_MIGRATIONS=/usr/local/share/routemap/Migrations
+    ROUTEMAP_MIGRATIONS=/usr/local/share/routemap/Migrations \
+    ROUTEMAP_PUBLIC=/usr/local/share/routemap/Public
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["/usr/local/bin/routemap", "healthcheck"]
 # SIGTERM (docker stop) stops gracefully: in-flight requests finish, the database is checkpointed.

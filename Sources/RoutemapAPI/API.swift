@@ -4,7 +4,7 @@ import RoutemapHTTP
 import RoutemapNavigation
 
 /// routemap's HTTP API: the `/v1` point-of-sale endpoints, each answering with data and the
-/// navigation steps the client performs, plus `/healthz`.
+/// navigation steps the client performs, plus `/healthz` and the web client at `/`.
 public struct API: Sendable {
     /// What the operator decides about access.
     public struct Configuration: Sendable {
@@ -27,10 +27,13 @@ public struct API: Sendable {
     let navigator: Navigator<ScreenContext>
     let idempotency = Idempotency()
     let logger: Logger
+    let webClient: StaticFiles
 
     /// Reads the menu once (it is cached for the life of the process) and checks the route
-    /// registry; throws `RegistryProblems` when it is broken.
-    public init(till: Till, devices: DeviceDirectory, configuration: Configuration, logger: Logger) throws {
+    /// registry; throws `RegistryProblems` when it is broken. `webClient` is served at `/`.
+    public init(
+        till: Till, devices: DeviceDirectory, configuration: Configuration, logger: Logger, webClient: StaticFiles = .none
+    ) throws {
         let problems = POSRegistry.problems
         guard problems.isEmpty else { throw RegistryProblems(problems: problems) }
         self.till = till
@@ -39,6 +42,7 @@ public struct API: Sendable {
         self.menu = MenuCatalog(items: try till.menu())
         self.navigator = POSNavigation.makeNavigator()
         self.logger = logger
+        self.webClient = webClient
     }
 
     /// A router with every endpoint, each registered with its access: device routes behind
@@ -55,6 +59,7 @@ public struct API: Sendable {
         RoutesController(registry: navigator.registry).register(on: &router)
         NavigateController(api: self).register(on: &router)
         HealthController(till: till).register(on: &router)
+        StaticFilesController(files: webClient).register(on: &router)
         return router
     }
 

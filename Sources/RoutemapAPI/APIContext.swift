@@ -38,6 +38,15 @@ extension Router where Context == APIContext {
         on(method, pattern, access: .device, immediately: { request, context in try handler(request, try context.requireDevice()) })
     }
 
+    /// Registers a route only enrolled devices may call, answered at once on the server's
+    /// thread unless the handler hands back work that waits (a read that must sometimes write).
+    mutating func device(
+        _ method: HTTPMethod, _ pattern: String,
+        unlessWaiting handler: @escaping @Sendable (Request, AuthenticatedDevice) throws -> Router<APIContext>.Reply
+    ) {
+        on(method, pattern, access: .device, unlessWaiting: { request, context in try handler(request, try context.requireDevice()) })
+    }
+
     /// Registers a route anyone may call.
     mutating func open(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping @Sendable (Request) async throws -> Response) {
         on(method, pattern, access: .open) { request, _ in try await handler(request) }

@@ -75,7 +75,7 @@ struct BillsController {
         } answer: { bill in
             .json(
                 try billAndSteps(bill, device) { context in
-                    [try replaceBill(bill, context, client)] + (try walk(from: .posBill, to: POSRoute.orderSummary, bill, context, client))
+                    [try replaceBill(bill, context, client)] + (try walk(from: .posBill(bill.id), to: POSRoute.orderSummary, bill, context, client))
                 })
         }
     }
@@ -86,7 +86,7 @@ struct BillsController {
         let bill = try await till.cancelCheckout(billId: try request.parameter("billId"), device: device.id)
         return .json(
             try billAndSteps(bill, device) { context in
-                try walk(from: .posOrderSummary, to: POSRoute.bill, bill, context, client) + [try replaceBill(bill, context, client)]
+                try walk(from: .posOrderSummary(bill.id), to: POSRoute.bill, bill, context, client) + [try replaceBill(bill, context, client)]
             })
     }
 
@@ -102,9 +102,8 @@ struct BillsController {
             try await till.pay(billId: billId, device: device.id, payment, idempotency: key)
         } answer: { outcome in
             let context = api.screenContext(device, outcome.nextBill)
-            let steps =
-                try walk(from: .posOrderSummary, to: POSRoute.bill, outcome.nextBill, context, client)
-                + [replaceBill(outcome.nextBill, context, client)]
+            // The bill screen shows the paid bill: the walk to the next one replaces it.
+            let steps = try walk(from: .posOrderSummary(outcome.bill.id), to: POSRoute.bill, outcome.nextBill, context, client)
             return .json([
                 "payment": outcome.payment.json,
                 "bill": outcome.bill.json,

@@ -21,14 +21,24 @@ struct LaunchController {
     let answers = AnswerCache<AnswerKey, PreparedResponse>(capacity: 1024)
 
     func register(on router: inout Router<APIContext>) {
-        router.device(.GET, "/v1/launch", launch)
+        router.device(.GET, "/v1/launch", unlessWaiting: launch)
     }
 
-    /// Suspends: a device's first launch opens its first bill (a write).
-    @Sendable func launch(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+    /// Answers at once from the device's current bill; only a device's first launch, which
+    /// opens its first bill (a write), waits for the commit.
+    @Sendable func launch(_ request: Request, _ device: AuthenticatedDevice) throws -> Router<APIContext>.Reply {
         let client = try request.clientCapabilities()
-        let bill = try await api.till.currentBill(device: device.id)
-        return try answers.answer(for: AnswerKey(billId: bill.id, billVersion: bill.version, client: client)) {
+        if let bill = try api.till.reader(for: device.id).currentBill() {
+            return .now(try response(bill, device: device, client: client))
+        }
+        return .later {
+            try response(try await api.till.currentBill(device: device.id), device: device, client: client)
+        }
+    }
+
+    /// The launch answer for `bill`, from the cache when this bill version was answered before.
+    private func response(_ bill: Bill, device: AuthenticatedDevice, client: ClientCapabilities) throws -> Response {
+        try answers.answer(for: AnswerKey(billId: bill.id, billVersion: bill.version, client: client)) {
             PreparedResponse(.json(try answer(bill, device: device, client: client)))
         }.response
     }
@@ -40,7 +50,7 @@ struct LaunchController {
         var navigation = try api.navigator.launch(inputs: inputs, context: context, client: client)
         if bill.status == .checkedOut {
             let summary = try api.navigator.navigate(
-                NavigationRequest(from: .posBill, target: POSRoute.orderSummary, input: inputs), context: context,
+                NavigationRequest(from: navigation.stack, target: POSRoute.orderSummary, input: inputs), context: context,
                 client: client, animated: false)
             navigation = Navigation(steps: navigation.steps + summary.steps, stack: summary.stack)
         }

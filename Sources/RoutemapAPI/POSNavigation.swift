@@ -29,7 +29,8 @@ enum POSNavigation {
                     RouteNode(
                         POSRoute.orderSummary, .present(PresentationOptions(style: .modal, inNavigationContainer: true)),
                         screenType: "orderSummary", title: "Order summary", renderer: .declarative,
-                        requires: [POSInput.billId], deepLinks: ["routemap://bills/{billId}/summary"], payload: orderSummaryScreen)
+                        requires: [POSInput.billId], provides: [POSInput.billId], deepLinks: ["routemap://bills/{billId}/summary"],
+                        payload: orderSummaryScreen)
                 }
             }
         }

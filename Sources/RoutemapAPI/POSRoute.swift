@@ -15,8 +15,15 @@ enum POSInput {
 }
 
 extension NavigationStack {
-    /// The bill in focus beside the menu: where item changes and checkout start.
-    static let posBill = NavigationStack(routes: [POSRoute.tabBar, POSRoute.splitContainer, POSRoute.bill])
-    /// The order summary over the bill: where cancel and pay start.
-    static let posOrderSummary = NavigationStack(routes: [POSRoute.tabBar, POSRoute.splitContainer, POSRoute.bill, POSRoute.orderSummary])
+    /// Bill `billId` in focus beside the menu: where checkout starts.
+    static func posBill(_ billId: String) -> NavigationStack {
+        NavigationStack([
+            StackEntry(POSRoute.tabBar), StackEntry(POSRoute.splitContainer), StackEntry(POSRoute.bill, inputs: [POSInput.billId: billId]),
+        ])
+    }
+
+    /// The order summary of bill `billId` over that bill: where cancel and pay start.
+    static func posOrderSummary(_ billId: String) -> NavigationStack {
+        NavigationStack(posBill(billId).entries + [StackEntry(POSRoute.orderSummary, inputs: [POSInput.billId: billId])])
+    }
 }

@@ -90,12 +90,26 @@ extension Router: HTTPResponder {
                 return .answer(response(for: error, of: request, in: "handler"))
             }
         case .suspending(let handler):
-            return .suspend { [request] in
-                do {
-                    return try await handler(request, context)
-                } catch {
-                    return response(for: error, of: request, in: "handler")
+            return suspend(request) { [request] in try await handler(request, context) }
+        case .immediateUnlessWaiting(let handler):
+            do {
+                switch try handler(request, context) {
+                case .now(let response): return .answer(response)
+                case .later(let work): return suspend(request, work)
                 }
+            } catch {
+                return .answer(response(for: error, of: request, in: "handler"))
+            }
+        }
+    }
+
+    /// `work` run in Swift concurrency, its errors answered as problems.
+    private func suspend(_ request: Request, _ work: @escaping @Sendable () async throws -> Response) -> Dispatch {
+        .suspend {
+            do {
+                return try await work()
+            } catch {
+                return response(for: error, of: request, in: "handler")
             }
         }
     }

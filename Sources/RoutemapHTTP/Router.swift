@@ -49,6 +49,18 @@ public struct Router<Context: RequestContext>: Sendable {
         /// Runs on the server thread that read the request, with no suspension: for answers
         /// that are ready at once (cached reads), where suspending would cost more than it saves.
         case immediate(@Sendable (Request, Context) throws -> Response)
+        /// Runs on the server thread like `immediate`, and either answers at once or hands back
+        /// the work to suspend for: for reads that must write only sometimes (a device's first
+        /// bill), so the common case costs no suspension.
+        case immediateUnlessWaiting(@Sendable (Request, Context) throws -> Reply)
+    }
+
+    /// What an `immediateUnlessWaiting` handler decided.
+    public enum Reply: Sendable {
+        /// The answer, ready now.
+        case now(Response)
+        /// Work that waits: the connection is suspended while it runs, as for a `suspending` handler.
+        case later(@Sendable () async throws -> Response)
     }
 
     struct Endpoint: Sendable {
@@ -109,6 +121,14 @@ public struct Router<Context: RequestContext>: Sendable {
         immediately handler: @escaping @Sendable (Request, Context) throws -> Response
     ) {
         on(method, pattern, access: access, .immediate(handler))
+    }
+
+    /// Registers a handler that answers at once when it can (see `Handler.immediateUnlessWaiting`).
+    public mutating func on(
+        _ method: HTTPMethod, _ pattern: String, access: Context.Access,
+        unlessWaiting handler: @escaping @Sendable (Request, Context) throws -> Reply
+    ) {
+        on(method, pattern, access: access, .immediateUnlessWaiting(handler))
     }
 }
 

@@ -14,9 +14,10 @@ public struct Navigator<Context>: Sendable {
     /// What every launch and walk asks of the registry, worked out once: the registry never
     /// changes under a navigator, and answering from it each time copied and hashed routes.
     let root: Route?
-    /// Where launch leaves a client: the root and its chain of selected first tabs (empty
-    /// without a root).
-    public let launchStack: NavigationStack
+    /// The root and its chain of selected first tabs, no inputs known (empty without a root):
+    /// the root's screen with no embedded route listed, the stack `GET /v1/resolve` assumes
+    /// when the client sends none.
+    public let rootStack: NavigationStack
     /// What showing each route needs about its children, by route.
     let layouts: [RouteID: ChildLayout]
 
@@ -25,7 +26,7 @@ public struct Navigator<Context>: Sendable {
         self.registry = registry
         self.deriveInput = deriveInput
         root = registry.root
-        launchStack = registry.launchStack ?? NavigationStack([])
+        rootStack = registry.rootStack ?? NavigationStack([])
         var layouts: [RouteID: ChildLayout] = [:]
         for route in registry.routes {
             let tabs = registry.children(of: route.id).filter { $0.presentation == .tab }.map { Tab(route: $0.id, title: $0.title) }
@@ -36,71 +37,71 @@ public struct Navigator<Context>: Sendable {
         self.layouts = layouts
     }
 
-    /// The whole initial UI: `setRoot` the root, then for every route on screen its first tab
+    /// The whole initial UI: `setRoot` the root, then for every route shown its first tab
     /// (`selectTab`) and the first route of each slot (`embed`), depth first. Pushed and
-    /// presented routes are not part of the initial UI. The stack is the root and its chain of
-    /// selected first tabs.
+    /// presented routes are not part of the initial UI. `inputs` are used wherever a screen
+    /// needs one; the stack ends at the last route the initial contents showed.
     public func launch(inputs: RouteInputs, context: Context, client: ClientCapabilities = .everything) throws -> Navigation {
         guard let root else { throw NavigationError.noRoot }
-        var walk = Walk(navigator: self, context: context, client: client, inputs: inputs, animated: false)
-        try walk.show(StackEntry(root.id), continuingTo: nil)
+        var walk = Walk(navigator: self, context: context, client: client, fallbacks: inputs, animated: false, stack: [])
+        try walk.show([StackEntry(root.id)], parentOnDisplay: false)
         try walk.checkOperations()
-        return Navigation(steps: walk.steps, stack: launchStack)
+        return Navigation(steps: walk.steps, stack: NavigationStack(walk.stack))
     }
 
-    /// The steps from the client's stack to where the request leads, and the stack after them.
+    /// The steps from the client's stack to where the request leads, and the stack after them
+    /// (docs/navigation.md, "Walks").
     public func navigate(
         _ request: NavigationRequest, context: Context, client: ClientCapabilities = .everything, animated: Bool = true
     ) throws -> Navigation {
-        let from = request.from.entries
         try validate(request.from)
-        var target: [StackEntry]
-        var allowedInputs: Set<String> = []
+        let from = request.from.entries.map(normalized)
+        var walk = Walk(navigator: self, context: context, client: client, requested: request.input, animated: animated, stack: from)
         switch request.mode {
         case .to:
             guard let id = request.target else { throw NavigationError.targetRequired }
-            target = try path(from: from, to: id)
-        case .parent:
-            target = Array(from.dropLast())
-            // A tab on top goes with its container, which would otherwise list it again (a stack
-            // ending at a tab container lists its selected tab): one hop up leaves the container.
-            var left = from.last
-            while let entry = left, !entry.openedAsSub, registry[entry.route]?.presentation == .tab, !target.isEmpty {
-                left = target.removeLast()
+            let target = try path(from: from, to: id, requested: request.input)
+            let common = zip(from, target).prefix { inCommon($0, $1, requested: request.input) }.count
+            if common == target.count {
+                // The target stays as it is: so do the tabs and embedded routes listed above it.
+                let kept = common + from[common...].prefix { !$0.openedAsSub && !startsScreen($0) }.count
+                if kept < from.count {
+                    walk.remove(above: kept)
+                } else if common == from.count {
+                    try walk.refresh()
+                }
+            } else if common < from.count, from[common].route == target[common].route, from[common].openedAsSub == target[common].openedAsSub {
+                // The same screen showing something else (or something the stack did not say):
+                // everything above it goes, and it gets new content.
+                walk.remove(above: common + 1)
+                try walk.replace(target[common].route, requested: true)
+                try walk.show(target[(common + 1)...], parentOnDisplay: true)
+            } else {
+                walk.remove(above: common)
+                try walk.show(target[common...], parentOnDisplay: true)
             }
-            guard !target.isEmpty else { throw NavigationError.noParent }
+        case .parent:
+            // The top screen leaves; the root's screen has no parent.
+            let start = from.lastIndex(where: startsScreen) ?? 0
+            guard start > 0 else { throw NavigationError.noParent }
+            walk.remove(above: start)
         case .sub:
             guard let id = request.target else { throw NavigationError.targetRequired }
             let route = try self.route(id)
             guard route.presentation != .root else { throw NavigationError.rootAsSub }
-            target = from + [StackEntry(id, openedAsSub: true)]
-        }
-        for entry in target { allowedInputs.formUnion(try self.route(entry.route).requires) }
-        let inputs = request.input.filter { allowedInputs.contains($0.key) }
-
-        var walk = Walk(navigator: self, context: context, client: client, inputs: inputs, animated: animated)
-        if target == from {
-            try walk.refresh(from.last!)
-        } else {
-            let common = zip(from, target).prefix { $0 == $1 }.count
-            try walk.remove(from, above: common)
-            var parentOnScreen = true
-            for index in common..<target.count {
-                let next = index + 1 < target.count ? target[index + 1] : nil
-                parentOnScreen = try walk.show(target[index], continuingTo: next, parentOnScreen: parentOnScreen)
-            }
-            target = extendWithTabs(target, from: from)
+            try walk.show([StackEntry(id, openedAsSub: true)], parentOnDisplay: false)
         }
         try walk.checkOperations()
-        return Navigation(steps: walk.steps, stack: NavigationStack(target))
+        return Navigation(steps: walk.steps, stack: NavigationStack(walk.stack))
     }
 
-    /// New content for a route already on screen, shown without a transition.
+    /// New content for a route on display, shown without a transition. `inputs` supply what
+    /// its screen needs (a missing one is derived).
     public func replace(_ id: RouteID, inputs: RouteInputs, context: Context, client: ClientCapabilities = .everything) throws
         -> Step
     {
-        var walk = Walk(navigator: self, context: context, client: client, inputs: inputs, animated: false)
-        try walk.replace(try route(id))
+        var walk = Walk(navigator: self, context: context, client: client, requested: inputs, animated: false, stack: [])
+        try walk.replaceOnDisplay(id)
         try walk.checkOperations()
         return walk.steps[0]
     }
@@ -129,31 +130,48 @@ public struct Navigator<Context>: Sendable {
         return route
     }
 
-    /// The stack `to` leads to: inside the subtree of the highest `sub` entry that holds the
-    /// target, else the target's registered path from the root.
-    private func path(from: [StackEntry], to id: RouteID) throws -> [StackEntry] {
-        let targetPath = try registryPath(to: id)
-        if let index = from.indices.last(where: { from[$0].openedAsSub && registry.isAncestor(from[$0].route, of: id) }) {
+    /// The target's path `to` leads to: inside the subtree of the highest `sub` entry that holds
+    /// the target and stays (it and every entry below it are in common: the walk never opens a
+    /// `sub` entry again), as `from` has it up to that entry; else the target's registered
+    /// path from the root. Entries from `from` keep their inputs; the others have none yet.
+    private func path(from: [StackEntry], to id: RouteID, requested: RouteInputs) throws -> [StackEntry] {
+        _ = try route(id)
+        guard let targetPath = registry.path(to: id)?.map(\.id) else { throw NavigationError.unknownRoute(id) }
+        let stays = from.indices.first { !inCommon(from[$0], from[$0], requested: requested) } ?? from.count
+        if let index = from.indices.last(where: { $0 < stays && from[$0].openedAsSub && registry.isAncestor(from[$0].route, of: id) }) {
             let below = targetPath.drop { $0 != from[index].route }.dropFirst()
             return Array(from[...index]) + below.map { StackEntry($0) }
         }
         return targetPath.map { StackEntry($0) }
     }
 
-    private func registryPath(to id: RouteID) throws -> [RouteID] {
-        _ = try route(id)
-        guard let path = registry.path(to: id) else { throw NavigationError.unknownRoute(id) }
-        return path.map(\.id)
+    /// Whether an entry of `from` stays as the target's entry at its position: the same route,
+    /// both or neither `sub`, and for every input the route requires a value the request does
+    /// not name differently.
+    private func inCommon(_ entry: StackEntry, _ target: StackEntry, requested: RouteInputs) -> Bool {
+        guard entry.route == target.route, entry.openedAsSub == target.openedAsSub, let route = registry[entry.route] else { return false }
+        return route.requires.allSatisfy { name in
+            guard let value = entry.inputs[name] else { return false }
+            return requested[name].map { $0 == value } ?? true
+        }
     }
 
-    /// A stack ending at a tab container also names its selected tab: the one the client had
-    /// when the container stayed on screen, the first tab when the walk just showed it.
-    private func extendWithTabs(_ target: [StackEntry], from: [StackEntry]) -> [StackEntry] {
-        guard let last = target.last else { return target }
-        if from.starts(with: target) {
-            return target + from[target.count...].prefix { !$0.openedAsSub && registry[$0.route]?.presentation == .tab }
+    /// `entry` with only the inputs its route requires or provides.
+    private func normalized(_ entry: StackEntry) -> StackEntry {
+        guard let route = registry[entry.route] else { return entry }
+        var entry = entry
+        entry.inputs = entry.inputs.filter { route.requires.contains($0.key) || route.provides.contains($0.key) }
+        return entry
+    }
+
+    /// Whether `entry` starts a screen of the stack: the root, or pushed, presented or opened
+    /// with `sub`. Tabs and embedded routes belong to the screen below them.
+    func startsScreen(_ entry: StackEntry) -> Bool {
+        if entry.openedAsSub { return true }
+        switch registry[entry.route]?.presentation {
+        case .tab?, .embed?: return false
+        default: return true
         }
-        return target + registry.firstTabChain(below: last.route)
     }
 }
 
@@ -207,7 +225,10 @@ extension Navigator {
             throw NavigationError.unsupportedClient(Self.noScreen(route))
         }
         let content = try registry.builder(for: shown.id).map { try $0(inputs, context) } ?? ScreenContent()
-        return Screen(shown, content, renderer: renderer)
+        // The screen's inputs are what it was shown with and what it provides, as the route declares.
+        var screenInputs = inputs.filter { route.requires.contains($0.key) }
+        for name in route.provides { if let value = content.inputs[name] ?? inputs[name] { screenInputs[name] = value } }
+        return Screen(shown, content, renderer: renderer, inputs: screenInputs)
     }
 
     private static func noScreen(_ route: Route) -> String {
@@ -218,7 +239,7 @@ extension Navigator {
 extension Screen {
     /// The screen of `route` from its builder's content; a declarative screen's payload carries
     /// the component tree in `components`.
-    fileprivate init(_ route: Route, _ content: ScreenContent, renderer: Renderer) {
+    fileprivate init(_ route: Route, _ content: ScreenContent, renderer: Renderer, inputs: RouteInputs) {
         var payload = content.payload
         if renderer == .declarative, let components = content.components, case .object(var object) = payload {
             object["components"] = .array(components.map(\.json))
@@ -226,7 +247,7 @@ extension Screen {
         }
         self.init(
             type: route.screenType, renderer: renderer, title: route.title, payload: payload, actions: content.actions,
-            inputs: content.inputs)
+            inputs: inputs)
     }
 }
 

@@ -92,8 +92,9 @@ public struct RouteRegistry<Context>: Sendable {
         return nil
     }
 
-    /// Where launch leaves a client: the root and its chain of selected first tabs.
-    public var launchStack: NavigationStack? {
+    /// The root and its chain of selected first tabs, no inputs known: the root's screen with
+    /// no embedded route listed.
+    public var rootStack: NavigationStack? {
         root.map { NavigationStack([StackEntry($0.id)] + firstTabChain(below: $0.id)) }
     }
 

@@ -8,7 +8,9 @@ public struct Screen: Sendable, Hashable {
     public var title: String
     public var payload: JSON
     public var actions: [ScreenAction]
-    /// The inputs this screen provides to actions of screens on display, by name.
+    /// The inputs the screen was shown with: the values of its route's `requires` and
+    /// `provides`. The client copies them into the screen's stack entry, and fills action
+    /// placeholders such as `{billId}` from them.
     public var inputs: RouteInputs
 
     public init(

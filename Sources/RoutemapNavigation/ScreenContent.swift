@@ -4,8 +4,9 @@ import RoutemapJSON
 public struct ScreenContent: Sendable, Hashable {
     public var payload: JSON
     public var actions: [ScreenAction]
-    /// Values of the inputs the route provides (`billId` of the bill on screen): clients fill
-    /// action placeholders such as `{billId}` from them.
+    /// Values of the inputs the route provides (`billId` of the bill on screen). The screen's
+    /// `inputs` are these (for the names the route declares in `provides`) and the values of the
+    /// inputs it requires; clients fill action placeholders such as `{billId}` from them.
     public var inputs: RouteInputs
     /// The screen as a component tree (docs/navigation.md, "Declarative screens"): always sent
     /// for a declarative route, and for a native one only to a client lacking its native screen.

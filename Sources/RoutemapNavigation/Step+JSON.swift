@@ -7,6 +7,7 @@ extension Step {
     /// The step as the client receives it; absent optional members are omitted.
     public var json: JSON {
         var object: JSONObject = ["op": .string(op.rawValue), "route": .string(route.rawValue), "animated": .bool(animated)]
+        if sub { object.append("sub", true) }
         if let slot { object.append("slot", .string(slot)) }
         if let tabs { object.append("tabs", .array(tabs.map(\.json))) }
         if let presentation { object.append("presentation", presentation.json) }

@@ -1,102 +1,156 @@
-/// The steps of one navigation as they are produced: removals from the top of the client's
-/// stack, then the routes shown on the way to the target, each screen built on the way and
-/// every step degraded to what the client can do.
+/// The steps of one navigation as they are produced, and the stack they leave: removals from the
+/// top of the client's stack, then the routes shown on the way to the target, each screen built
+/// on the way and every step degraded to what the client can do.
+///
+/// Every step changes `stack` as docs/navigation.md ("Applying steps to a stack") says a client
+/// changes its own, so the answer's stack is exactly what a client following the steps ends with.
 struct Walk<Context> {
     let navigator: Navigator<Context>
     let context: Context
     let client: ClientCapabilities
-    /// The inputs for the screens shown; grows as missing ones are derived.
-    var inputs: RouteInputs
-    /// The inputs the request itself carried (not derived ones). Kept as the dictionary the
-    /// request brought (no copy): only its keys are looked at.
-    let explicitInputs: RouteInputs
+    /// The inputs the request named (`input`, or a deep link's placeholders): used only for the
+    /// entries of the target stack.
+    let requested: RouteInputs
+    /// Inputs used where nothing else supplies one: those passed to launch, and those derived
+    /// so far (each is derived at most once per walk).
+    private var fallbacks: RouteInputs
     let animated: Bool
     private(set) var steps: [Step] = []
+    /// The client's stack after the steps so far.
+    private(set) var stack: [StackEntry]
 
-    init(navigator: Navigator<Context>, context: Context, client: ClientCapabilities, inputs: RouteInputs, animated: Bool) {
+    init(
+        navigator: Navigator<Context>, context: Context, client: ClientCapabilities, requested: RouteInputs = [:],
+        fallbacks: RouteInputs = [:], animated: Bool, stack: [StackEntry]
+    ) {
         self.navigator = navigator
         self.context = context
         self.client = client
-        self.inputs = inputs
-        self.explicitInputs = inputs
+        self.requested = requested
+        self.fallbacks = fallbacks
         self.animated = animated
+        self.stack = stack
     }
 
     private var registry: RouteRegistry<Context> { navigator.registry }
 
     // MARK: Removing
 
-    /// Removes `stack[common...]`, top first: one `dismiss` for the lowest presented entry
-    /// (which takes everything above it), then one `pop` (only the top screen is left) or
-    /// `popTo` for the pushed ones.
-    /// Tabs and embedded routes need no step: the routes shown next replace them.
+    /// Removes the screens that start at or above `keep`, top first: one `dismiss` for the
+    /// lowest presented entry (which takes everything above it), then one `pop` (only the top
+    /// screen is left) or `popTo` for the pushed ones. Tabs and embedded entries above `keep`
+    /// need no step: they stay listed until the next step that shows a screen lists another.
     ///
     /// A client finds the entry a `dismiss` names from the top, so when the lowest presented
     /// entry's route is presented again higher up (opened with `sub`), that one is dismissed first.
-    mutating func remove(_ stack: [StackEntry], above common: Int) throws {
-        var current = stack
-        while let presented = (common..<current.count).first(where: { isPresented(current[$0]) }) {
-            let route = current[presented].route
-            let named = (presented..<current.count).last { current[$0].route == route && isPresented(current[$0]) }!
+    mutating func remove(above keep: Int) {
+        while let presented = (keep..<stack.count).first(where: { isPresented(stack[$0]) }) {
+            let route = stack[presented].route
+            let named = (presented..<stack.count).last { stack[$0].route == route && isPresented(stack[$0]) }!
             steps.append(Step(op: .dismiss, route: route, animated: animated))
-            current.removeSubrange(named...)
+            stack.removeSubrange(named...)
             if named == presented { break }
         }
-        guard let pushed = (common..<current.count).first(where: { isPushed(current[$0]) }) else { return }
+        guard let pushed = (keep..<stack.count).first(where: { isPushed(stack[$0]) }) else { return }
         // A `popTo` names the topmost entry of its route: when the route below the lowest
         // pushed entry is also higher up (opened with `sub`), the pushed entries go one by one.
-        let below = current[pushed - 1].route
-        if !current[(pushed + 1)...].contains(where: isPushed) {
+        let below = stack[pushed - 1].route
+        if !stack[(pushed + 1)...].contains(where: isPushed) {
             // Only the top screen is left: the pushed entry and its own tabs and embedded routes.
-            steps.append(Step(op: .pop, route: current[pushed].route, animated: animated))
-        } else if client.performs(.popTo), !current[pushed...].contains(where: { $0.route == below }) {
+            steps.append(Step(op: .pop, route: stack[pushed].route, animated: animated))
+        } else if client.performs(.popTo), !stack[pushed...].contains(where: { $0.route == below }) {
             steps.append(Step(op: .popTo, route: below, animated: animated))
         } else {
-            for entry in current[pushed...].reversed() where isPushed(entry) {
+            for entry in stack[pushed...].reversed() where isPushed(entry) {
                 steps.append(Step(op: .pop, route: entry.route, animated: animated))
             }
         }
+        stack.removeSubrange(pushed...)
     }
 
     // MARK: Showing
 
-    /// Shows `entry` over its parent, then what a newly shown route holds (its first tab, the
-    /// first route of each slot) except where `next` continues the walk. Returns whether
-    /// `entry` was already on screen: an embedded route, alone in its slot, of a container on
-    /// screen.
+    /// Shows the entries of the target stack in order, each over the one before it (the first
+    /// over the stack's top screen). `parentOnDisplay`: whether the first entry's parent was
+    /// on display before this walk (kept or replaced), not shown by it.
+    mutating func show(_ entries: ArraySlice<StackEntry>, parentOnDisplay: Bool) throws {
+        var onDisplay = parentOnDisplay
+        for index in entries.indices {
+            let next = index + 1 < entries.endIndex ? entries[index + 1] : nil
+            onDisplay = try show(entries[index], requested: true, continuingTo: next, parentOnDisplay: onDisplay)
+        }
+    }
+
+    /// Shows `entry` (its route and `sub` flag; its inputs are worked out here) over its
+    /// parent, then what a newly shown route holds (its first tab, the first route of each
+    /// slot) except where `next` continues the walk. Returns whether `entry` was on display
+    /// already: an embedded route, alone in its slot, of a container on display, which gets a
+    /// `replace` (the stack did not say what it shows; the replace also lists it).
     @discardableResult
-    mutating func show(_ entry: StackEntry, continuingTo next: StackEntry?, parentOnScreen: Bool = false) throws -> Bool {
+    private mutating func show(_ entry: StackEntry, requested: Bool, continuingTo next: StackEntry?, parentOnDisplay: Bool) throws
+        -> Bool
+    {
         let route = try navigator.route(entry.route)
         let presentation = navigator.presentation(of: entry)
-        if case .embed(let slot) = presentation, parentOnScreen, let parent = route.parent,
+        if !entry.openedAsSub, case .embed(let slot) = presentation, parentOnDisplay, let parent = route.parent,
             registry.routes(inSlot: slot, of: parent).count == 1
         {
-            // On screen already; new content only when the request names inputs for it.
-            if route.requires.contains(where: { explicitInputs[$0] != nil }) { try replace(route) }
+            try replace(route.id, requested: requested)
             return true
         }
-        let screen = try screen(for: route)
+        // Where the entry goes: on the root's place, over everything (`sub`), or over its parent.
+        let cut: Int
+        if presentation == .root {
+            cut = 0
+        } else if entry.openedAsSub {
+            cut = stack.count
+        } else {
+            cut = listing(of: route.parent)
+        }
+        let below = stack[..<cut]
+        let screen = try screen(for: route, below: below, requested: requested, own: nil)
         switch presentation {
         case .root: append(.setRoot, route, screen, animated: false)
         case .tab: append(.selectTab, route, screen)
         case .embed(let slot): append(.embed, route, screen, slot: slot)
-        case .push: append(.push, route, screen)
-        case .present(let options): append(.present, route, screen, presentation: degraded(options))
+        case .push: append(.push, route, screen, sub: entry.openedAsSub)
+        case .present(let options): append(.present, route, screen, sub: entry.openedAsSub, presentation: degraded(options))
         }
+        stack = below + [StackEntry(route.id, inputs: screen.inputs, openedAsSub: entry.openedAsSub)]
         try showInitialChildren(of: route, except: next)
         return false
     }
 
-    /// A fresh payload for the route on top (`refresh`, or `replace` for clients without it).
-    mutating func refresh(_ entry: StackEntry) throws {
-        let route = try navigator.route(entry.route)
-        steps.append(
-            Step(op: client.operation(.refresh), route: route.id, animated: false, screen: try screen(for: route)))
+    /// New content for `id`, on display: the entry the top screen lists for it, or else a route
+    /// embedded in a container the top screen lists. Either way it becomes the stack's top.
+    /// `requested`: whether the request's inputs apply (the route is on the target stack).
+    mutating func replace(_ id: RouteID, requested: Bool) throws {
+        let route = try navigator.route(id)
+        let listed = (topScreenStart..<stack.count).last { stack[$0].route == id }
+        let cut = listed ?? listing(of: route.parent)
+        let screen = try screen(for: route, below: stack[..<cut], requested: requested, own: listed.map { stack[$0].inputs })
+        steps.append(Step(op: .replace, route: id, animated: false, screen: screen))
+        let sub = listed.map { stack[$0].openedAsSub } ?? false
+        stack = stack[..<cut] + [StackEntry(id, inputs: screen.inputs, openedAsSub: sub)]
     }
 
-    /// New content for `route`, on screen already.
-    mutating func replace(_ route: Route) throws {
-        steps.append(Step(op: .replace, route: route.id, animated: false, screen: try screen(for: route)))
+    /// New content for `id` wherever the client has it on display, for an answer without a
+    /// stack (the endpoints that change what a screen shows): the request's inputs are the
+    /// screen's.
+    mutating func replaceOnDisplay(_ id: RouteID) throws {
+        let route = try navigator.route(id)
+        let screen = try screen(for: route, below: [], requested: true, own: nil)
+        steps.append(Step(op: .replace, route: id, animated: false, screen: screen))
+    }
+
+    /// A fresh screen for the stack's top, which keeps what it shows unless the request names
+    /// other inputs (`refresh`, or `replace` for clients without it).
+    mutating func refresh() throws {
+        let top = stack.count - 1
+        let route = try navigator.route(stack[top].route)
+        let screen = try screen(for: route, below: stack[..<top], requested: true, own: stack[top].inputs)
+        steps.append(Step(op: client.operation(.refresh), route: route.id, animated: false, screen: screen))
+        stack[top].inputs = screen.inputs
     }
 
     /// Fails when a step is one the client does not perform even after degrading.
@@ -109,35 +163,72 @@ struct Walk<Context> {
     // MARK: Helpers
 
     private mutating func append(
-        _ op: StepOperation, _ route: Route, _ screen: Screen, animated: Bool? = nil, slot: String? = nil, presentation: PresentationOptions? = nil
+        _ op: StepOperation, _ route: Route, _ screen: Screen, animated: Bool? = nil, sub: Bool = false, slot: String? = nil,
+        presentation: PresentationOptions? = nil
     ) {
         steps.append(
             Step(
-                op: op, route: route.id, animated: animated ?? self.animated, slot: slot, tabs: navigator.layouts[route.id]?.tabs,
+                op: op, route: route.id, animated: animated ?? self.animated, sub: sub, slot: slot, tabs: navigator.layouts[route.id]?.tabs,
                 presentation: presentation, screen: screen))
     }
 
     /// Selects the first tab and embeds the first route of each slot, depth first, skipping the
-    /// tab or slot that `next` goes into.
+    /// tab or slot that `next` goes into (the walk shows that one after the others).
     private mutating func showInitialChildren(of route: Route, except next: StackEntry?) throws {
         guard let layout = navigator.layouts[route.id] else { return }
         let nextPresentation = next.flatMap { $0.openedAsSub ? nil : registry[$0.route]?.presentation }
         if let firstTab = layout.tabs?.first, nextPresentation != .tab {
-            try show(StackEntry(firstTab.route), continuingTo: nil)
+            try show(StackEntry(firstTab.route), requested: false, continuingTo: nil, parentOnDisplay: false)
         }
         for (slot, first) in zip(route.slots, layout.firstInSlots) where nextPresentation != .embed(slot: slot) {
-            if let first { try show(StackEntry(first), continuingTo: nil) }
+            if let first { try show(StackEntry(first), requested: false, continuingTo: nil, parentOnDisplay: false) }
         }
     }
 
-    private mutating func screen(for route: Route) throws -> Screen {
-        for name in route.requires where inputs[name] == nil {
-            guard let value = try navigator.deriveInput?(name, context) else {
+    /// The screen of `route` over the entries `below`. Each input its route (or the fallback
+    /// whose screen is drawn) requires comes from the request (when `requested`), else the
+    /// entry's own inputs (`own`, an entry that stays), else the nearest entry below whose route
+    /// provides it, else a fallback: launch's inputs or a derived one.
+    private mutating func screen(for route: Route, below: ArraySlice<StackEntry>, requested: Bool, own: RouteInputs?) throws -> Screen {
+        var names = route.requires
+        if let shown = navigator.rendering(of: route, for: client)?.route, shown.id != route.id {
+            names += shown.requires.filter { !names.contains($0) }
+        }
+        var inputs: RouteInputs = [:]
+        for name in names {
+            if requested, let value = self.requested[name] {
+                inputs[name] = value
+            } else if let value = own?[name] {
+                inputs[name] = value
+            } else if let value = below.last(where: { provides($0, name) })?.inputs[name] {
+                inputs[name] = value
+            } else if let value = fallbacks[name] {
+                inputs[name] = value
+            } else if let value = try navigator.deriveInput?(name, context) {
+                fallbacks[name] = value
+                inputs[name] = value
+            } else {
                 throw NavigationError.missingInput(name: name, route: route.id)
             }
-            inputs[name] = value
         }
         return try navigator.screen(for: route, inputs: inputs, context: context, client: client)
+    }
+
+    private func provides(_ entry: StackEntry, _ name: String) -> Bool {
+        entry.inputs[name] != nil && registry[entry.route]?.provides.contains(name) == true
+    }
+
+    /// Where the top screen starts: its root, pushed, presented or `sub` entry.
+    private var topScreenStart: Int { stack.lastIndex(where: navigator.startsScreen) ?? 0 }
+
+    /// The index just above the topmost listing of `parent`: where a child of it goes. The
+    /// walk only shows a route over a listed parent; the top of the stack stands in otherwise.
+    private func listing(of parent: RouteID?) -> Int {
+        guard let index = stack.lastIndex(where: { $0.route == parent }) else {
+            assertionFailure("the walk shows a child of \(parent?.rawValue ?? "nothing"), which the stack does not list")
+            return stack.count
+        }
+        return index + 1
     }
 
     private func degraded(_ options: PresentationOptions) -> PresentationOptions {

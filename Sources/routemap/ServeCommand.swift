@@ -15,6 +15,7 @@ struct ServeCommand: ParsableCommand {
         abstract: "Run the HTTP server (the default command).")
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var webClient: WebClientOptions
 
     @Option(help: "Address to listen on (0.0.0.0 for all IPv4, :: for all). Env: ROUTEMAP_HOST. Default: 127.0.0.1")
     var host: String?
@@ -89,10 +90,11 @@ struct ServeCommand: ParsableCommand {
         let stopSignals = SignalSet([SIGINT, SIGTERM])
         stopSignals.block()
 
+        let webClient = try self.webClient.load()
         let database = try SQLiteStore(path: settings.databasePath, migrations: try store.loadMigrations())
         let till = Till(store: database, taxRate: settings.taxRate, currency: settings.currency)
         let access = API.Configuration(enrollmentCode: settings.enrollmentCode, rateLimit: settings.rateLimit)
-        let api = try API(till: till, devices: DeviceDirectory(store: database), configuration: access, logger: logger)
+        let api = try API(till: till, devices: DeviceDirectory(store: database), configuration: access, logger: logger, webClient: webClient)
         let server = HTTPServer(configuration: settings.http, responder: api.makeRouter(), logger: logger)
         try server.start()
         logger.info(

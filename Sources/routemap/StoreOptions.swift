@@ -21,20 +21,7 @@ struct StoreOptions: ParsableArguments {
     /// The migrations directory: the flag, the environment, the installed location beside the
     /// binary (as in the container image), or the source tree's `Migrations/`.
     func resolvedMigrationsDirectory() throws -> URL {
-        if let explicit = migrations ?? Environment.value("ROUTEMAP_MIGRATIONS") {
-            return URL(fileURLWithPath: explicit, isDirectory: true)
-        }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let installed = executable.deletingLastPathComponent()
-            .appendingPathComponent("../share/routemap/Migrations", isDirectory: true).standardizedFileURL
-        for candidate in [installed, URL(fileURLWithPath: "Migrations", isDirectory: true)] {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                return candidate
-            }
-        }
-        throw ValidationError(
-            "No migrations directory found (looked in \(installed.path) and ./Migrations). Pass --migrations or set ROUTEMAP_MIGRATIONS.")
+        try InstalledDirectory.locate("Migrations", explicit: migrations, flag: "--migrations", variable: "ROUTEMAP_MIGRATIONS")
     }
 
     func loadMigrations() throws -> [Migration] {

@@ -51,14 +51,26 @@ final class InProcessAPI: Sendable {
         _ method: String, _ path: String, json body: JSON? = nil, headers: [(String, String)] = [], authorized: Bool = true,
         rawBody: [UInt8]? = nil
     ) async -> TestResponse {
+        await Self.respond(responder, request(method, path, json: body, headers: headers, authorized: authorized, rawBody: rawBody), maxBodyBytes: maxBodyBytes)
+    }
+
+    /// What the pipeline decides for a request built as `send` builds it, before anything runs
+    /// that waits: to tell answers given at once from those that suspend.
+    func dispatch(_ method: String, _ path: String, json body: JSON? = nil) -> Dispatch {
+        responder.dispatch(request(method, path, json: body), Reception(maxBodyBytes: maxBodyBytes))
+    }
+
+    private func request(
+        _ method: String, _ path: String, json body: JSON? = nil, headers: [(String, String)] = [], authorized: Bool = true,
+        rawBody: [UInt8]? = nil
+    ) -> Request {
         var fields = HTTPHeaders(headers)
         if authorized, fields["Authorization"] == nil { fields.add(name: "Authorization", value: "Bearer \(token)") }
         if path.hasSuffix("/pay"), fields["Idempotency-Key"] == nil { fields.add(name: "Idempotency-Key", value: UUID().uuidString) }
         if body != nil, fields["Content-Type"] == nil { fields.add(name: "Content-Type", value: "application/json") }
         let (pathOnly, query) = Self.split(path)
-        let request = Request(
+        return Request(
             method: HTTPMethod(rawValue: method), path: pathOnly, query: query, headers: fields, body: rawBody ?? body?.encoded() ?? [])
-        return await Self.respond(responder, request, maxBodyBytes: maxBodyBytes)
     }
 
     func get(_ path: String, headers: [(String, String)] = []) async -> TestResponse {

@@ -82,4 +82,26 @@ struct PipelineTests {
         #expect(again.status == 200)
         #expect(server.store.snapshot.bills.count == 1)
     }
+
+    @Test("launch, navigate and resolve answer at once when the device has a bill; only the first, which opens one, waits")
+    func answeredAtOnceUnlessWaiting() async throws {
+        let walk: JSON = ["from": "menu", "to": "orderSummary"]
+        for (method, path, body) in [("GET", "/v1/launch", nil), ("POST", "/v1/navigate", walk), ("GET", "/v1/resolve?url=routemap://menu&from=tabBar", nil)] as [(String, String, JSON?)] {
+            let server = try await InProcessAPI()  // a device without a bill
+            #expect(server.store.snapshot.bills.isEmpty)
+            guard case .suspend(let work) = server.dispatch(method, path, json: body) else {
+                Issue.record("\(method) \(path) answered at once though it must open a bill")
+                continue
+            }
+            let opened = await work()
+            #expect(opened.status == .ok)
+            #expect(server.store.snapshot.bills.count == 1)
+            guard case .answer(let now) = server.dispatch(method, path, json: body) else {
+                Issue.record("\(method) \(path) suspended though the device has its bill")
+                continue
+            }
+            #expect(now.status == .ok)
+            #expect(server.store.snapshot.bills.count == 1)
+        }
+    }
 }

@@ -4,14 +4,39 @@ import RoutemapTestSupport
 import Testing
 
 /// The navigation engine over HTTP: the registry, walks, deep links and client capabilities,
-/// against the real binary (docs/navigation.md is the contract).
+/// against the real binary (docs/navigation.md is the contract). The "why" tests each cover one
+/// question a client author asked of the contract (its "Questions client authors asked").
 @Suite("Navigation, end to end")
 struct NavigationTests {
-    private let launchStack: JSON = ["tabBar", "splitContainer"]
-    private let summaryStack: JSON = ["tabBar", "splitContainer", "bill", "orderSummary"]
+    /// A stack entry as answers carry it.
+    private func entry(_ route: String, _ inputs: [String: String] = [:], sub: Bool = false) -> JSON {
+        var object: JSONObject = ["route": .string(route), "inputs": .object(JSONObject(inputs.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))]
+        if sub { object.append("sub", true) }
+        return .object(object)
+    }
+
+    private func launchStack(_ billId: String) -> JSON { [entry("tabBar"), entry("splitContainer"), entry("bill", ["billId": billId])] }
+    private func summaryStack(_ billId: String) -> JSON { .array(launchStack(billId).array + [entry("orderSummary", ["billId": billId])]) }
+    private let menuStack: JSON = ["tabBar", "splitContainer", "menu"]
 
     private func ops(_ response: TestResponse) -> [String] {
-        response.json["navigation"]!.array.map { "\($0["op"]!.string) \($0["route"]!.string)" }
+        response.json["navigation"]!.array.map { "\($0["op"]!.string) \($0["sub"] == true ? "sub:" : "")\($0["route"]!.string)" }
+    }
+
+    private func step(_ response: TestResponse, _ index: Int) -> JSON { response.json["navigation"]!.array[index] }
+
+    /// The device's current bill, from launch's bill screen.
+    private func currentBill(_ server: Server) throws -> String {
+        let launch = try server.get("/v1/launch")
+        try #require(launch.status == 200, "\(launch.text)")
+        return launch.json["stack"]!.array[2]["inputs"]!["billId"]!.string
+    }
+
+    /// `GET /v1/resolve` for `url` from `from` (a JSON stack), both percent-encoded.
+    private func resolve(_ server: Server, _ url: String, from: JSON? = nil) throws -> TestResponse {
+        var path = "/v1/resolve?url=\(url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        if let from { path += "&from=\(from.encodedString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
+        return try server.get(path)
     }
 
     @Test("GET /v1/routes is the registry as a tree; GET /v1/routes/{id} one route; unknown ids are 404")
@@ -40,86 +65,197 @@ struct NavigationTests {
         expectProblem(try server.get("/v1/routes/nowhere"), 404, "not_found")
     }
 
-    @Test("launch returns the stack it leaves the client with")
+    @Test("launch: its steps, applied by the rules, end at its stack: the focus on the bill, with the bill's id")
     func launchAnswersWithStack() throws {
         let server = try Server()
         let launch = try server.get("/v1/launch")
-        #expect(launch.json["stack"] == launchStack)
+        #expect(ops(launch) == ["setRoot tabBar", "selectTab splitContainer", "embed menu", "embed bill"])
+        // Initial contents: the first tab, then the slots in the order the container lists them.
+        #expect(launch.json["navigation"]!.array.map { $0["slot"] } == [nil, nil, "primary", "secondary"])
+        let current = step(launch, 3)["screen"]!["inputs"]!["billId"]!.string
+        #expect(launch.json["stack"] == launchStack(current))
 
-        let current = launch.json["navigation"]!.array[3]["screen"]!["inputs"]!["billId"]!.string
         try server.add("latte", to: current)
         #expect(try server.send("POST", "/v1/bills/\(current)/checkout").status == 200)
         let checkedOut = try server.get("/v1/launch")
         #expect(ops(checkedOut) == ["setRoot tabBar", "selectTab splitContainer", "embed menu", "embed bill", "present orderSummary"])
-        #expect(checkedOut.json["stack"] == summaryStack)
+        #expect(checkedOut.json["stack"] == summaryStack(current))
         #expect(checkedOut.json["navigation"]!.array.allSatisfy { $0["animated"] == false })
     }
 
-    @Test("the worked example: to the summary derives the current bill; back to the menu only dismisses")
+    @Test("the worked example: the bill in focus provides the summary's bill; back to the menu dismisses and moves the focus")
     func workedExample() throws {
         let server = try Server()
-        let launch = try server.get("/v1/launch").json
-        let billId = launch["navigation"]!.array[3]["screen"]!["inputs"]!["billId"]!.string
+        let billId = try currentBill(server)
         try server.add("latte", 2, to: billId)
 
-        let summary = try server.navigate(["from": launchStack, "to": "orderSummary"])
+        let summary = try server.navigate(["from": launchStack(billId), "to": "orderSummary"])
         #expect(summary.status == 200, "\(summary.text)")
         #expect(ops(summary) == ["present orderSummary"])
-        #expect(summary.json["stack"] == summaryStack)
-        let step = summary.json["navigation"]!.array[0]
-        #expect(step["presentation"] == ["style": "modal", "inNavigationContainer": true])
-        let screen = step["screen"]!
+        #expect(summary.json["stack"] == summaryStack(billId))
+        let present = step(summary, 0)
+        #expect(present["presentation"] == ["style": "modal", "inNavigationContainer": true])
+        let screen = present["screen"]!
         #expect(screen["renderer"] == "declarative")
         #expect(screen["payload"]!["billId"] == .string(billId))
         let components = screen["payload"]!["components"]!.array
         #expect(components.contains { $0["type"] == "button" && $0["action"] == "pay" })
         #expect(components.first?["children"]?.array.first?["title"] == "2 × Latte")
 
-        let back = try server.navigate(["from": summaryStack, "to": "menu"])
-        #expect(ops(back) == ["dismiss orderSummary"])
-        #expect(back.json["stack"] == ["tabBar", "splitContainer", "menu"])
-
-        let sibling = try server.navigate(["from": ["tabBar", "splitContainer", "menu"], "to": "bill"])
-        #expect(ops(sibling) == [])
-        #expect(sibling.json["stack"] == ["tabBar", "splitContainer", "bill"])
+        let back = try server.navigate(["from": summaryStack(billId), "to": "menu"])
+        #expect(ops(back) == ["dismiss orderSummary", "replace menu"])
+        #expect(back.json["stack"] == [entry("tabBar"), entry("splitContainer"), entry("menu")])
     }
 
-    @Test("to the top refreshes it; parent goes one hop up; sub opens over the top and parent closes it")
-    func modes() throws {
+    @Test("why 1: a link to another bill from its summary leaves the bill screen showing the linked bill")
+    func linkToAnotherBillFromSummary() throws {
         let server = try Server()
-        let refresh = try server.navigate(["from": ["tabBar", "splitContainer", "bill"], "to": "bill"])
-        #expect(ops(refresh) == ["refresh bill"])
-        #expect(refresh.json["navigation"]!.array[0]["screen"]!["type"] == "bill")
+        let y = try currentBill(server)
+        try server.add("latte", to: y)
+        #expect(try server.send("POST", "/v1/bills/\(y)/checkout").status == 200)
+        let x = try server.newBill()["id"]!.string
 
-        let parent = try server.navigate(["from": summaryStack, "mode": "parent"])
-        #expect(ops(parent) == ["dismiss orderSummary"])
-        #expect(parent.json["stack"] == ["tabBar", "splitContainer", "bill"])
+        let resolved = try resolve(server, "routemap://bills/\(x)", from: summaryStack(y))
+        #expect(resolved.status == 200, "\(resolved.text)")
+        #expect(ops(resolved) == ["dismiss orderSummary", "replace bill"])
+        #expect(step(resolved, 1)["screen"]!["payload"]!["id"] == .string(x))
+        #expect(resolved.json["stack"] == launchStack(x))
+    }
 
-        let sub = try server.navigate(["from": ["tabBar", "splitContainer", "menu"], "mode": "sub", "to": "bill"])
+    @Test("why 1: a link to another bill's summary from a bill screen shows that bill under its summary")
+    func linkToAnotherSummaryFromBill() throws {
+        let server = try Server()
+        let y = try currentBill(server)
+        let x = try server.newBill()["id"]!.string
+        let resolved = try resolve(server, "routemap://bills/\(x)/summary", from: launchStack(y))
+        #expect(resolved.status == 200, "\(resolved.text)")
+        #expect(ops(resolved) == ["replace bill", "present orderSummary"])
+        #expect(step(resolved, 0)["screen"]!["payload"]!["id"] == .string(x))
+        #expect(step(resolved, 1)["screen"]!["payload"]!["billId"] == .string(x))
+        #expect(resolved.json["stack"] == summaryStack(x))
+        // The same from a stack in the older string form (no inputs known): the bill is replaced too.
+        let strings = try resolve(server, "routemap://bills/\(x)/summary", from: ["tabBar", "splitContainer", "bill"])
+        #expect(ops(strings) == ["replace bill", "present orderSummary"])
+        #expect(strings.json["stack"] == summaryStack(x))
+        // And in the comma-separated form.
+        let comma = try server.get("/v1/resolve?url=routemap%3A%2F%2Fbills%2F\(x)%2Fsummary&from=tabBar,splitContainer,bill")
+        #expect(comma.json["stack"] == summaryStack(x))
+    }
+
+    @Test("why 2: every focus move has a step: to the menu or the bill on display is a replace, the summary's bill is listed first")
+    func focusMovesHaveSteps() throws {
+        let server = try Server()
+        let billId = try currentBill(server)
+        let toMenu = try server.navigate(["from": ["tabBar", "splitContainer"], "to": "menu"])
+        #expect(ops(toMenu) == ["replace menu"])
+        #expect(toMenu.json["stack"] == [entry("tabBar"), entry("splitContainer"), entry("menu")])
+
+        let toBill = try server.navigate(["from": menuStack, "to": "bill"])
+        #expect(ops(toBill) == ["replace bill"])
+        #expect(toBill.json["stack"] == launchStack(billId))
+
+        let toSummary = try server.navigate(["from": ["tabBar", "splitContainer"], "to": "orderSummary"])
+        #expect(ops(toSummary) == ["replace bill", "present orderSummary"])
+        #expect(toSummary.json["stack"] == summaryStack(billId))
+    }
+
+    @Test("why 3: a sub presentation says so in its step and in its stack entry; parent closes it")
+    func subIsVisible() throws {
+        let server = try Server()
+        let billId = try currentBill(server)
+        let sub = try server.navigate(["from": menuStack, "mode": "sub", "to": "bill"])
         #expect(sub.status == 200, "\(sub.text)")
-        #expect(ops(sub) == ["present bill"])
-        #expect(sub.json["navigation"]!.array[0]["presentation"] == ["style": "modal", "inNavigationContainer": true])
-        #expect(sub.json["stack"] == ["tabBar", "splitContainer", "menu", "sub:bill"])
+        #expect(ops(sub) == ["present sub:bill"])
+        #expect(step(sub, 0)["presentation"] == ["style": "modal", "inNavigationContainer": true])
+        #expect(sub.json["stack"] == [entry("tabBar"), entry("splitContainer"), entry("menu"), entry("bill", ["billId": billId], sub: true)])
+        // A plain present carries no sub.
+        let plain = try server.navigate(["from": launchStack(billId), "to": "orderSummary"])
+        #expect(step(plain, 0)["sub"] == nil)
 
         let close = try server.navigate(["from": sub.json["stack"]!, "mode": "parent"])
         #expect(ops(close) == ["dismiss bill"])
-        #expect(close.json["stack"] == ["tabBar", "splitContainer", "menu"])
-
-        let fromRouteID = try server.navigate(["from": "menu", "to": "orderSummary"])
-        #expect(ops(fromRouteID) == ["present orderSummary"])
+        #expect(close.json["stack"] == [entry("tabBar"), entry("splitContainer"), entry("menu")])
+        // The string form of a sub entry is still read.
+        let strings = try server.navigate(["from": ["tabBar", "splitContainer", "menu", "sub:bill"], "mode": "parent"])
+        #expect(ops(strings) == ["dismiss bill"])
     }
 
-    @Test("inputs: only declared ones pass; an unknown bill is 404")
+    @Test("why 4: every screen's inputs are its route's requires and provides, as GET /v1/routes lists them")
+    func registryAndScreensAgree() throws {
+        let server = try Server()
+        let billId = try currentBill(server)
+        try server.add("latte", to: billId)
+        #expect(try server.send("POST", "/v1/bills/\(billId)/checkout").status == 200)
+        let launch = try server.get("/v1/launch")
+        #expect(ops(launch).last == "present orderSummary")
+        for step in launch.json["navigation"]!.array {
+            let route = try server.get("/v1/routes/\(step["route"]!.string)").json
+            let declared = Set((route["requires"]!.array + route["provides"]!.array).map(\.string))
+            let shown = Set(step["screen"]!["inputs"]?.objectValue?.keys ?? [])
+            #expect(shown == declared, "\(step["route"]!.string)")
+        }
+        #expect(try server.get("/v1/routes/orderSummary").json["provides"] == ["billId"])
+    }
+
+    @Test("why 5: refresh names only the top; a covered screen is not addressed until what covers it is dismissed")
+    func refreshAndCoveredScreens() throws {
+        let server = try Server()
+        let billId = try currentBill(server)
+        let refresh = try server.navigate(["from": launchStack(billId), "to": "bill"])
+        #expect(ops(refresh) == ["refresh bill"])
+        #expect(refresh.json["stack"] == launchStack(billId))
+        let top = try server.navigate(["from": summaryStack(billId), "to": "orderSummary"])
+        #expect(ops(top) == ["refresh orderSummary"])
+        // The bill under the summary is covered: another bill dismisses the summary first.
+        let other = try server.newBill()["id"]!.string
+        let replaced = try server.navigate(["from": summaryStack(billId), "to": "bill", "input": ["billId": .string(other)]])
+        #expect(ops(replaced) == ["dismiss orderSummary", "replace bill"])
+        #expect(replaced.json["stack"] == launchStack(other))
+    }
+
+    @Test("modes: parent removes the top screen; from the root's screen it has no parent; from as one route id")
+    func modes() throws {
+        let server = try Server()
+        let billId = try currentBill(server)
+        let parent = try server.navigate(["from": summaryStack(billId), "mode": "parent"])
+        #expect(ops(parent) == ["dismiss orderSummary"])
+        #expect(parent.json["stack"] == launchStack(billId))
+        expectProblem(try server.navigate(["from": launchStack(billId), "mode": "parent"]), 422, "no_parent")
+
+        let fromRouteID = try server.navigate(["from": "menu", "to": "orderSummary"])
+        #expect(ops(fromRouteID) == ["replace bill", "present orderSummary"])
+    }
+
+    @Test("inputs: only declared ones pass; a named bill replaces the bill on display; an unknown bill is 404")
     func inputs() throws {
         let server = try Server()
+        let current = try currentBill(server)
         let billId = try server.newBill()["id"]!.string
-        let summary = try server.navigate(["from": launchStack, "to": "orderSummary", "input": ["billId": .string(billId), "extra": "x"]])
+        let summary = try server.navigate([
+            "from": launchStack(current), "to": "orderSummary", "input": ["billId": .string(billId), "extra": "x"],
+        ])
         #expect(summary.status == 200)
-        // The bill beside the menu is on screen already, but the request names a bill: it is replaced.
         #expect(ops(summary) == ["replace bill", "present orderSummary"])
-        #expect(summary.json["navigation"]!.array[0]["screen"]!["payload"]!["id"] == .string(billId))
-        #expect(summary.json["navigation"]!.array[1]["screen"]!["payload"]!["billId"] == .string(billId))
-        expectProblem(try server.navigate(["from": launchStack, "to": "orderSummary", "input": ["billId": "bill_nope"]]), 404, "not_found")
+        #expect(step(summary, 0)["screen"]!["payload"]!["id"] == .string(billId))
+        #expect(step(summary, 1)["screen"]!["payload"]!["billId"] == .string(billId))
+        expectProblem(try server.navigate(["from": menuStack, "to": "orderSummary", "input": ["billId": "bill_nope"]]), 404, "not_found")
+        // A stack whose bill screen shows an unknown bill: its summary is 404 too.
+        expectProblem(try server.navigate(["from": launchStack("bill_gone"), "to": "orderSummary"]), 404, "not_found")
+    }
+
+    @Test("any Unicode within the schema's limits is accepted or answered as documented")
+    func unicode() throws {
+        let server = try Server()
+        // A route id of 100 non-ASCII characters is no route: 404, not a 400 for its 200 bytes.
+        expectProblem(try server.navigate(["from": .string(String(repeating: "é", count: 100)), "to": "menu"]), 404, "not_found")
+        expectProblem(try server.navigate(["from": .string(String(repeating: "é", count: 101)), "to": "menu"]), 400, "invalid_field")
+        // An input of 200 non-ASCII characters passes (dropped: no route on the way requires it).
+        let long = try server.navigate(["from": menuStack, "to": "menu", "input": ["note": .string(String(repeating: "ü", count: 200))]])
+        #expect(long.status == 200, "\(long.text)")
+        expectProblem(
+            try server.navigate(["from": menuStack, "to": "menu", "input": ["note": .string(String(repeating: "ü", count: 201))]]), 400,
+            "invalid_field")
+        expectProblem(try server.navigate(["from": menuStack, "to": "menu", "input": ["nöte": "x"]]), 400, "invalid_field")
     }
 
     @Test("bad navigations: each gets its problem")
@@ -128,16 +264,22 @@ struct NavigationTests {
         expectProblem(try server.navigate(["from": ["splitContainer"], "to": "menu"]), 422, "invalid_stack")
         expectProblem(try server.navigate(["from": ["tabBar", "menu"], "to": "menu"]), 422, "invalid_stack")
         expectProblem(try server.navigate(["from": ["tabBar", "nowhere"], "to": "menu"]), 404, "not_found")
-        expectProblem(try server.navigate(["from": launchStack, "to": "nowhere"]), 404, "not_found")
+        expectProblem(try server.navigate(["from": menuStack, "to": "nowhere"]), 404, "not_found")
         expectProblem(try server.navigate(["from": ["tabBar"], "mode": "parent"]), 422, "no_parent")
-        expectProblem(try server.navigate(["from": launchStack]), 400, "invalid_field")
-        expectProblem(try server.navigate(["from": launchStack, "mode": "sideways", "to": "menu"]), 400, "invalid_field")
-        expectProblem(try server.navigate(["from": launchStack, "mode": "sub", "to": "tabBar"]), 400, "invalid_field")
+        expectProblem(try server.navigate(["from": menuStack]), 400, "invalid_field")
+        expectProblem(try server.navigate(["from": menuStack, "mode": "sideways", "to": "menu"]), 400, "invalid_field")
+        expectProblem(try server.navigate(["from": menuStack, "mode": "sub", "to": "tabBar"]), 400, "invalid_field")
         expectProblem(try server.navigate(["from": 3, "to": "menu"]), 400, "invalid_field")
         expectProblem(try server.navigate(["from": [], "to": "menu"]), 400, "invalid_field")
-        expectProblem(try server.navigate(["from": launchStack, "to": "menu", "input": ["billId": 5]]), 400, "invalid_field")
-        expectProblem(try server.navigate(["from": launchStack, "to": "menu", "price": 1]), 400, "invalid_field")
+        expectProblem(try server.navigate(["from": menuStack, "to": "menu", "input": ["billId": 5]]), 400, "invalid_field")
+        expectProblem(try server.navigate(["from": menuStack, "to": "menu", "price": 1]), 400, "invalid_field")
         expectProblem(try server.navigate(["to": "menu"]), 400, "invalid_field")
+        // Entry objects are read strictly too.
+        expectProblem(try server.navigate(["from": [["route": "tabBar", "extra": 1]], "to": "menu"]), 400, "invalid_field")
+        expectProblem(try server.navigate(["from": [["inputs": [:]]], "to": "menu"]), 400, "invalid_field")
+        expectProblem(try server.navigate(["from": [["route": "tabBar", "sub": "yes"]], "to": "menu"]), 400, "invalid_field")
+        expectProblem(try server.navigate(["from": [["route": "tabBar", "inputs": ["a": 1]]], "to": "menu"]), 400, "invalid_field")
+        expectProblem(try server.navigate(["from": [["route": "tabBar", "sub": true]], "to": "menu"]), 422, "invalid_stack")
     }
 
     @Test("deep links resolve to a walk with the link's inputs; unknown links are 404")
@@ -145,28 +287,31 @@ struct NavigationTests {
         let server = try Server()
         let billId = try server.newBill()["id"]!.string
         let url = "routemap://bills/\(billId)/summary"
-        let resolved = try server.get("/v1/resolve?url=\(url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+        let resolved = try resolve(server, url)
         #expect(resolved.status == 200, "\(resolved.text)")
         #expect(ops(resolved) == ["replace bill", "present orderSummary"])
-        #expect(resolved.json["navigation"]!.array[1]["screen"]!["payload"]!["billId"] == .string(billId))
-        #expect(resolved.json["stack"] == summaryStack)
+        #expect(step(resolved, 1)["screen"]!["payload"]!["billId"] == .string(billId))
+        #expect(resolved.json["stack"] == summaryStack(billId))
 
         let fromSummary = try server.get("/v1/resolve?url=routemap%3A%2F%2Fmenu&from=tabBar,splitContainer,bill,orderSummary")
-        #expect(ops(fromSummary) == ["dismiss orderSummary"])
-        #expect(fromSummary.json["stack"] == ["tabBar", "splitContainer", "menu"])
+        #expect(ops(fromSummary) == ["dismiss orderSummary", "replace menu"])
+        #expect(fromSummary.json["stack"] == [entry("tabBar"), entry("splitContainer"), entry("menu")])
 
         expectProblem(try server.get("/v1/resolve?url=routemap%3A%2F%2Fnowhere"), 404, "not_found")
         expectProblem(try server.get("/v1/resolve?url=routemap%3A%2F%2Fbills%2Fbill_nope"), 404, "not_found")
         expectProblem(try server.get("/v1/resolve"), 400, "invalid_field")
         expectProblem(try server.get("/v1/resolve?url=routemap%3A%2F%2Fmenu&from=bill"), 422, "invalid_stack")
+        expectProblem(try server.get("/v1/resolve?url=routemap%3A%2F%2Fmenu&from=%5Bnope"), 400, "invalid_field")
+        expectProblem(try server.get("/v1/resolve?url=routemap%3A%2F%2Fmenu&from=%5B%5D"), 400, "invalid_field")
     }
 
-    @Test("capabilities: refresh degrades to replace; a malformed App-Version is 400")
+    @Test("capabilities: refresh degrades to replace, with the same stack; a malformed App-Version is 400")
     func capabilities() throws {
         let server = try Server()
         let headers = [("Navigation-Capabilities", "setRoot,selectTab,embed,present,dismiss,push,pop,replace")]
-        let refresh = try server.navigate(["from": ["tabBar", "splitContainer", "menu"], "to": "menu"], headers: headers)
+        let refresh = try server.navigate(["from": menuStack, "to": "menu"], headers: headers)
         #expect(ops(refresh) == ["replace menu"])
+        #expect(refresh.json["stack"] == [entry("tabBar"), entry("splitContainer"), entry("menu")])
         expectProblem(try server.get("/v1/launch", headers: [("App-Version", "two")]), 400, "invalid_field")
     }
 
@@ -189,6 +334,23 @@ struct NavigationTests {
         let ok = try server.send("POST", "/v1/bills/\(billId)/checkout", headers: [("Navigation-Screens", "tabBar,splitView,menu,bill")])
         #expect(ok.status == 200, "\(ok.text)")
         #expect(ok.json["navigation"]!.array.last?["screen"]?["renderer"] == "declarative")
+    }
+
+    @Test("pay replaces the paid bill with the next one, once; cancel dismisses and replaces the bill")
+    func billEndpointSteps() throws {
+        let server = try Server()
+        let billId = try currentBill(server)
+        try server.add("latte", to: billId)
+        #expect(try server.send("POST", "/v1/bills/\(billId)/checkout").status == 200)
+        let cancel = try server.send("POST", "/v1/bills/\(billId)/checkout/cancel")
+        #expect(ops(cancel) == ["dismiss orderSummary", "replace bill"])
+        let checkout = try server.send("POST", "/v1/bills/\(billId)/checkout")
+        #expect(ops(checkout) == ["replace bill", "present orderSummary"])
+        let total = checkout.json["bill"]!["totalMinor"]!.int
+        let pay = try server.send("POST", "/v1/bills/\(billId)/pay", json: ["method": "card", "amountMinor": .int(total)])
+        #expect(pay.status == 200, "\(pay.text)")
+        #expect(ops(pay) == ["dismiss orderSummary", "replace bill"])
+        #expect(step(pay, 1)["screen"]!["inputs"] == ["billId": pay.json["nextBill"]!["id"]!])
     }
 
     @Test("routemap routes prints the tree; routes check passes on the shipped registry")

@@ -166,6 +166,37 @@ struct RouterTests {
         #expect(text(await work()) == "later")
     }
 
+    @Test("a handler that answers now unless it must wait: its answer at once, its work suspended, its errors as problems")
+    func immediateUnlessWaiting() async {
+        var router = TestRouter()
+        router.on(.GET, "/maybe/{when}", access: .open, unlessWaiting: { request, _ in
+            switch request.parameters["when"] {
+            case "now": return .now(Response(body: Array("now".utf8)))
+            case "later": return .later { Response(body: Array("later".utf8)) }
+            case "failing-later": return .later { throw Problem(status: .conflict, code: "late", title: "Late", detail: "Late.") }
+            default: throw Problem(status: .conflict, code: "early", title: "Early", detail: "Early.")
+            }
+        })
+        let reception = Reception(maxBodyBytes: 10)
+        guard case .answer(let now) = router.dispatch(Request(method: .GET, path: "/maybe/now"), reception) else {
+            Issue.record("an answer ready now suspended")
+            return
+        }
+        #expect(text(now) == "now")
+        guard case .answer(let early) = router.dispatch(Request(method: .GET, path: "/maybe/fail"), reception) else {
+            Issue.record("a handler that threw at once suspended")
+            return
+        }
+        #expect(early.status == .conflict && body(early)["code"] == "early")
+        guard case .suspend(let later) = router.dispatch(Request(method: .GET, path: "/maybe/later"), reception) else {
+            Issue.record("work that waits was answered at once")
+            return
+        }
+        #expect(text(await later()) == "later")
+        let late = await router.respond(to: Request(method: .GET, path: "/maybe/failing-later"))
+        #expect(late.status == .conflict && body(late)["code"] == "late")
+    }
+
     @Test("problems name the router's type namespace, else about:blank")
     func problemTypes() async {
         var router = TestRouter()

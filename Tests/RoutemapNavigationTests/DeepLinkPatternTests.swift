@@ -147,7 +147,7 @@ struct DeepLinkPatternTests {
         let navigation = try TestTrees.posNavigator.navigate(from: ["tabBar", "splitContainer", "menu"], .to, link.route.id, input: link.inputs)
         #expect(describe(navigation.steps) == ["replace bill", "present orderSummary"])
         #expect(navigation.steps.allSatisfy { $0.screen?.payload["inputs"] == ["billId": "b7"] })
-        #expect(strings(navigation.stack) == ["tabBar", "splitContainer", "bill", "orderSummary"])
+        #expect(strings(navigation.stack) == ["tabBar", "splitContainer", "bill{billId=b7}", "orderSummary{billId=b7}"])
         let deep = try #require(TestTrees.deep.resolve(url: "app://albums/a1/tracks/t9"))
         let walk = try TestTrees.deepNavigator.navigate(from: ["app", "home"], .to, deep.route.id, input: deep.inputs)
         #expect(describe(walk.steps) == ["selectTab library", "embed folders", "embed albumList", "push album", "push track"])

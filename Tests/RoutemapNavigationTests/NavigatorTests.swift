@@ -13,7 +13,9 @@ private func posLikeRegistry() -> RouteRegistry<String> {
         ScreenContent(payload: ["context": .string(context)])
     }
     registry.register(
-        Route("right", parent: "split", presentation: .embed(slot: "secondary"), screenType: "bill", title: "Bill", provides: ["billId"])
+        Route(
+            "right", parent: "split", presentation: .embed(slot: "secondary"), screenType: "bill", title: "Bill", requires: ["billId"],
+            callerSupplied: ["billId"], provides: ["billId"])
     ) { inputs, _ in
         ScreenContent(
             payload: ["billId": .string(inputs["billId"] ?? "")],
@@ -43,6 +45,27 @@ struct NavigatorTests {
         #expect(steps[2].screen?.payload == ["context": "ctx"])
         #expect(steps[3].screen?.inputs == ["billId": "b1"])
         #expect(steps.allSatisfy { !$0.animated })
+    }
+
+    @Test("launch's stack ends at the last route its initial contents embed, with the inputs its screen shows")
+    func launchStack() throws {
+        let launch = try navigator.launch(inputs: ["billId": "b1"], context: "ctx")
+        #expect(strings(launch.stack) == ["tabs", "split", "right{billId=b1}"])
+    }
+
+    @Test("a builder gets exactly its route's required inputs; the screen's inputs are the required and provided ones")
+    func builderInputs() throws {
+        var registry = RouteRegistry<String>()
+        registry.register(Route("root", parent: nil, presentation: .root, screenType: "root", title: "Root"))
+        registry.register(
+            Route("a", parent: "root", presentation: .push, screenType: "a", title: "A", requires: ["x"], callerSupplied: ["x"], provides: ["y"])
+        ) { inputs, _ in
+            ScreenContent(payload: ["inputs": echoed(inputs)], inputs: ["y": "made-from-\(inputs["x"] ?? "")", "z": "not declared"])
+        }
+        let navigation = try Navigator(registry: registry).navigate(from: ["root"], .to, "a", input: ["x": "1", "w": "2"])
+        #expect(navigation.steps[0].screen?.payload == ["inputs": ["x": "1"]])
+        #expect(navigation.steps[0].screen?.inputs == ["x": "1", "y": "made-from-1"])
+        #expect(strings(navigation.stack) == ["root", "a{x=1,y=made-from-1}"])
     }
 
     @Test("launch walks only into the first registered tab; pushed and presented routes stay hidden")
@@ -98,5 +121,14 @@ struct StepJSONTests {
                 == #"{"op":"present","route":"summary","animated":true,"presentation":{"style":"popover","anchor":"checkoutButton","inNavigationContainer":false},"screen":{"type":"summary","renderer":"declarative","title":"Summary","payload":{"a":1},"actions":[{"name":"pay","method":"POST","path":"/p/{billId}","body":{"m":"{value.method}"}}],"inputs":{"billId":"b"}}}"#
         )
         #expect(Step(op: .dismiss, route: "summary", animated: true).json.encodedString == #"{"op":"dismiss","route":"summary","animated":true}"#)
+    }
+
+    @Test("a sub step carries sub: true; stack entries encode route, inputs, and sub only when true")
+    func subAndStack() throws {
+        #expect(Step(op: .push, route: "a", animated: false, sub: true).json.encodedString == #"{"op":"push","route":"a","animated":false,"sub":true}"#)
+        let stack = NavigationStack([StackEntry("root"), StackEntry("bill", inputs: ["billId": "b1", "a": "z"]), StackEntry("bill", openedAsSub: true)])
+        #expect(
+            stack.json.encodedString
+                == #"[{"route":"root","inputs":{}},{"route":"bill","inputs":{"a":"z","billId":"b1"}},{"route":"bill","inputs":{},"sub":true}]"#)
     }
 }

@@ -6,52 +6,84 @@ import Testing
 /// `billId` is derived as `current-bill` when a request does not name it.
 @Suite("Walks over the POS tree")
 struct POSWalkTests {
-    static let launchStack = ["tabBar", "splitContainer"]
-    static let summaryStack = ["tabBar", "splitContainer", "bill", "orderSummary"]
+    /// Where launch leaves the client: the focus on the bill, the last route it embeds.
+    static let launchStack = ["tabBar", "splitContainer", "bill{billId=current-bill}"]
+    static let summaryStack = launchStack + ["orderSummary{billId=current-bill}"]
+    static let menuStack = ["tabBar", "splitContainer", "menu"]
 
     static let rows: [WalkRow] = [
-        // The worked example: bill needs no step, it is alone in its slot of a container on screen.
+        // The worked example: the bill in focus provides the summary's billId.
         WalkRow(launchStack, .to, "orderSummary", steps: ["present orderSummary"], stack: summaryStack),
-        WalkRow(["tabBar", "splitContainer", "menu"], .to, "orderSummary", steps: ["present orderSummary"], stack: summaryStack),
-        // Going back to the menu dismisses the summary and nothing else.
-        WalkRow(summaryStack, .to, "menu", steps: ["dismiss orderSummary"], stack: ["tabBar", "splitContainer", "menu"]),
-        WalkRow(summaryStack, .to, "bill", steps: ["dismiss orderSummary"], stack: ["tabBar", "splitContainer", "bill"]),
+        // The bill not listed: the stack does not say what it shows, so it is replaced (and listed) first.
+        WalkRow(menuStack, .to, "orderSummary", steps: ["replace bill", "present orderSummary"], stack: summaryStack),
+        WalkRow(["tabBar", "splitContainer"], .to, "orderSummary", steps: ["replace bill", "present orderSummary"], stack: summaryStack),
+        // Back to the menu: the summary is dismissed, the menu gets the focus with a replace.
+        WalkRow(summaryStack, .to, "menu", steps: ["dismiss orderSummary", "replace menu"], stack: menuStack),
+        WalkRow(summaryStack, .to, "bill", steps: ["dismiss orderSummary"], stack: launchStack),
         WalkRow(summaryStack, .to, "splitContainer", steps: ["dismiss orderSummary"], stack: launchStack),
         WalkRow(summaryStack, .to, "tabBar", steps: ["dismiss orderSummary"], stack: launchStack),
-        // Into an embedded sibling already on screen: no step; a named input replaces it.
-        WalkRow(["tabBar", "splitContainer", "menu"], .to, "bill", steps: [], stack: ["tabBar", "splitContainer", "bill"]),
-        WalkRow(
-            ["tabBar", "splitContainer", "menu"], .to, "bill", input: ["billId": "b2"], steps: ["replace bill"],
-            stack: ["tabBar", "splitContainer", "bill"]),
-        WalkRow(launchStack, .to, "menu", steps: [], stack: ["tabBar", "splitContainer", "menu"]),
-        // To the top: one refresh.
-        WalkRow(["tabBar", "splitContainer", "bill"], .to, "bill", steps: ["refresh bill"], stack: ["tabBar", "splitContainer", "bill"]),
+        // An embedded sibling on display: a replace moves the focus to it.
+        WalkRow(menuStack, .to, "bill", steps: ["replace bill"], stack: launchStack),
+        WalkRow(menuStack, .to, "bill", input: ["billId": "b2"], steps: ["replace bill"], stack: ["tabBar", "splitContainer", "bill{billId=b2}"]),
+        WalkRow(["tabBar", "splitContainer"], .to, "menu", steps: ["replace menu"], stack: menuStack),
+        WalkRow(launchStack, .to, "menu", steps: ["replace menu"], stack: menuStack),
+        // To the top: one refresh; to a container whose focus the stack lists: nothing to do.
+        WalkRow(launchStack, .to, "bill", steps: ["refresh bill"], stack: launchStack),
         WalkRow(summaryStack, .to, "orderSummary", steps: ["refresh orderSummary"], stack: summaryStack),
-        WalkRow(launchStack, .to, "splitContainer", steps: ["refresh splitContainer"], stack: launchStack),
-        // From the bare root, the tab and its initial contents.
+        WalkRow(["tabBar", "splitContainer"], .to, "splitContainer", steps: ["refresh splitContainer"], stack: ["tabBar", "splitContainer"]),
+        WalkRow(launchStack, .to, "splitContainer", steps: [], stack: launchStack),
+        // From the bare root, the tab and its initial contents, the walk's own route last.
         WalkRow(["tabBar"], .to, "splitContainer", steps: ["selectTab splitContainer", "embed menu", "embed bill"], stack: launchStack),
-        WalkRow(["tabBar"], .to, "bill", steps: ["selectTab splitContainer", "embed menu", "embed bill"], stack: ["tabBar", "splitContainer", "bill"]),
-        // parent: one hop up.
-        WalkRow(summaryStack, .parent, steps: ["dismiss orderSummary"], stack: ["tabBar", "splitContainer", "bill"]),
-        WalkRow(["tabBar", "splitContainer", "bill"], .parent, steps: [], stack: launchStack),
-        // sub: over the top, as a modal in a navigation container for an embedded route; parent closes it.
-        WalkRow(summaryStack, .sub, "menu", steps: ["present menu"], stack: summaryStack + ["sub:menu"]),
+        WalkRow(["tabBar"], .to, "bill", steps: ["selectTab splitContainer", "embed menu", "embed bill"], stack: launchStack),
+        WalkRow(["tabBar"], .to, "menu", steps: ["selectTab splitContainer", "embed bill", "embed menu"], stack: menuStack),
+        // Another bill: the bill screen is replaced, after dismissing what covers it.
+        WalkRow(
+            ["tabBar", "splitContainer", "bill{billId=Y}", "orderSummary{billId=Y}"], .to, "bill", input: ["billId": "X"],
+            steps: ["dismiss orderSummary", "replace bill"], stack: ["tabBar", "splitContainer", "bill{billId=X}"]),
+        WalkRow(
+            ["tabBar", "splitContainer", "bill{billId=Y}"], .to, "orderSummary", input: ["billId": "X"], steps: ["replace bill", "present orderSummary"],
+            stack: ["tabBar", "splitContainer", "bill{billId=X}", "orderSummary{billId=X}"]),
+        WalkRow(
+            ["tabBar", "splitContainer", "bill{billId=Y}", "orderSummary{billId=Y}"], .to, "orderSummary", input: ["billId": "X"],
+            steps: ["dismiss orderSummary", "replace bill", "present orderSummary"],
+            stack: ["tabBar", "splitContainer", "bill{billId=X}", "orderSummary{billId=X}"]),
+        // The bill on display is kept, and provides the summary's bill (no derived one).
+        WalkRow(
+            ["tabBar", "splitContainer", "bill{billId=Y}"], .to, "orderSummary", steps: ["present orderSummary"],
+            stack: ["tabBar", "splitContainer", "bill{billId=Y}", "orderSummary{billId=Y}"]),
+        // parent: the top screen leaves.
+        WalkRow(summaryStack, .parent, steps: ["dismiss orderSummary"], stack: launchStack),
+        // sub: over the top, the step marked sub, as a modal in a navigation container for an
+        // embedded route; parent closes it.
+        WalkRow(summaryStack, .sub, "menu", steps: ["present sub:menu"], stack: summaryStack + ["sub:menu"]),
         WalkRow(summaryStack + ["sub:menu"], .parent, steps: ["dismiss menu"], stack: summaryStack),
         WalkRow(
-            launchStack, .sub, "splitContainer", steps: ["present splitContainer", "embed menu", "embed bill"],
-            stack: launchStack + ["sub:splitContainer"]),
-        WalkRow(launchStack + ["sub:splitContainer"], .parent, steps: ["dismiss splitContainer"], stack: launchStack),
+            launchStack, .sub, "splitContainer", steps: ["present sub:splitContainer", "embed menu", "embed bill"],
+            stack: launchStack + ["sub:splitContainer", "bill{billId=current-bill}"]),
+        WalkRow(launchStack + ["sub:splitContainer", "bill{billId=current-bill}"], .parent, steps: ["dismiss splitContainer"], stack: launchStack),
+        // A sub entry takes its inputs from the stack below it.
+        WalkRow(
+            ["tabBar", "splitContainer", "bill{billId=Y}"], .sub, "orderSummary", steps: ["present sub:orderSummary"],
+            stack: ["tabBar", "splitContainer", "bill{billId=Y}", "sub:orderSummary{billId=Y}"]),
         // to inside a sub entry's subtree stays inside it; outside, the sub entry goes.
         WalkRow(
-            launchStack + ["sub:splitContainer"], .to, "orderSummary", steps: ["present orderSummary"],
-            stack: launchStack + ["sub:splitContainer", "bill", "orderSummary"]),
-        WalkRow(launchStack + ["sub:bill"], .to, "orderSummary", steps: ["present orderSummary"], stack: launchStack + ["sub:bill", "orderSummary"]),
-        WalkRow(launchStack + ["sub:bill"], .to, "menu", steps: ["dismiss bill"], stack: ["tabBar", "splitContainer", "menu"]),
+            launchStack + ["sub:splitContainer"], .to, "orderSummary", steps: ["replace bill", "present orderSummary"],
+            stack: launchStack + ["sub:splitContainer", "bill{billId=current-bill}", "orderSummary{billId=current-bill}"]),
+        WalkRow(
+            launchStack + ["sub:bill{billId=current-bill}"], .to, "orderSummary", steps: ["present orderSummary"],
+            stack: launchStack + ["sub:bill{billId=current-bill}", "orderSummary{billId=current-bill}"]),
+        WalkRow(launchStack + ["sub:bill{billId=current-bill}"], .to, "menu", steps: ["dismiss bill", "replace menu"], stack: menuStack),
         // The same route presented twice: each dismiss names the topmost entry of its route.
         WalkRow(
-            summaryStack + ["sub:orderSummary"], .to, "menu", steps: ["dismiss orderSummary", "dismiss orderSummary"],
-            stack: ["tabBar", "splitContainer", "menu"]),
-        WalkRow(summaryStack + ["sub:orderSummary"], .parent, steps: ["dismiss orderSummary"], stack: summaryStack),
+            summaryStack + ["sub:orderSummary{billId=current-bill}"], .to, "menu",
+            steps: ["dismiss orderSummary", "dismiss orderSummary", "replace menu"], stack: menuStack),
+        WalkRow(summaryStack + ["sub:orderSummary{billId=current-bill}"], .parent, steps: ["dismiss orderSummary"], stack: summaryStack),
+        // Regression (found by the walk property test): a sub entry whose base shows another bill
+        // goes with it; the walk does not open it again.
+        WalkRow(
+            ["tabBar", "splitContainer", "bill{billId=v2}", "orderSummary{billId=v1}", "sub:bill{billId=v2}", "orderSummary{billId=v2}"], .to,
+            "orderSummary", input: ["billId": "v1"], steps: ["dismiss orderSummary", "dismiss orderSummary", "replace bill", "present orderSummary"],
+            stack: ["tabBar", "splitContainer", "bill{billId=v1}", "orderSummary{billId=v1}"]),
     ]
 
     @Test("walk table", arguments: rows)
@@ -59,7 +91,7 @@ struct POSWalkTests {
         try row.check(TestTrees.posNavigator, registry: TestTrees.pos)
     }
 
-    @Test("launch: setRoot with its tabs, the first tab, its slots in order; the stack lists the selected tab")
+    @Test("launch: setRoot with its tabs, the first tab, its slots in order; the stack ends at the last embedded route, with its inputs")
     func launch() throws {
         let launch = try TestTrees.posNavigator.launch(inputs: [:], context: "ctx")
         #expect(describe(launch.steps) == ["setRoot tabBar", "selectTab splitContainer", "embed menu", "embed bill"])
@@ -83,7 +115,7 @@ struct POSWalkTests {
     @Test("sub then parent returns exactly to from, for every route")
     func subThenParent() throws {
         let navigator = TestTrees.posNavigator
-        for from in [Self.launchStack, Self.summaryStack, ["tabBar", "splitContainer", "menu"]] {
+        for from in [Self.launchStack, Self.summaryStack, Self.menuStack] {
             for route in TestTrees.pos.routes where route.presentation != .root {
                 let sub = try navigator.navigate(from: from, .sub, route.id)
                 let back = try navigator.navigate(from: strings(sub.stack), .parent)
@@ -93,9 +125,10 @@ struct POSWalkTests {
         }
     }
 
-    @Test("parent from the root screen has no parent")
+    @Test("parent from the root's screen (the root, its tab, an embedded route) has no parent")
     func noParent() {
-        #expect(throws: NavigationError.noParent) { try TestTrees.posNavigator.navigate(from: ["tabBar"], .parent) }
-        #expect(throws: NavigationError.noParent) { try TestTrees.posNavigator.navigate(from: Self.launchStack, .parent) }
+        for from in [["tabBar"], ["tabBar", "splitContainer"], Self.launchStack, Self.menuStack] {
+            #expect(throws: NavigationError.noParent) { try TestTrees.posNavigator.navigate(from: from, .parent) }
+        }
     }
 }

@@ -1,45 +1,45 @@
 import RoutemapNavigation
 
-/// A model of the client's screen stack, written from docs/navigation.md ("The client's stack",
+/// A model of the client's stack, written from docs/navigation.md ("The client's stack",
 /// "Applying steps to a stack") and deliberately not from the engine's code: it reads the
 /// registry only as data (each route's parent, presentation and slots).
 ///
-/// The stack is divided into *screens*: an entry that is the root, pushed, presented or opened
-/// with `sub` starts one; the tabs and embedded routes listed above it belong to it. The model
-/// also remembers what each container's slots and tab bar show, because embedded routes of a
-/// container on the stack are on screen without being listed.
-///
-/// `apply` checks each step is legal at the time it is applied, and that no step undoes an
-/// earlier one of the same navigation (nothing shown then removed, nothing removed then shown
-/// again); `finish` checks where the navigation ended.
+/// It applies every step of an answer by the documented rules, checking each is legal when it
+/// is applied, and then requires the model's stack to be exactly the answer's `stack`, inputs
+/// included. It also checks that no step undoes an earlier one of the same navigation (nothing
+/// shown then removed, nothing removed then shown again) and that every container a navigation
+/// shows gets its initial contents in the documented order.
 struct ScreenModel {
     struct Violation: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
     }
 
-    /// A container inside the screen that starts at stack index `screen`.
+    /// How an entry came onto the stack: what rule 4 (`dismiss`) and rule 5 (`pop`) look for.
+    private enum Kind { case root, tab, embedded, pushed, presented }
+
+    private struct Entry {
+        var entry: StackEntry
+        var kind: Kind
+        var startsScreen: Bool { entry.openedAsSub || [.root, .pushed, .presented].contains(kind) }
+    }
+
+    /// A container's slot (or, with `slot` nil, its tab bar) in the screen starting at `screen`.
     private struct Place: Hashable {
         var screen: Int
         var container: RouteID
         var slot: String?
     }
 
-    /// One screen instance: a route, where it is shown (the stack index of the screen it
-    /// starts or belongs to) and whether it was opened with `sub`. The same route shown
-    /// elsewhere (a `sub` copy, another screen) is another instance.
-    private struct Instance: Hashable, CustomStringConvertible {
-        var route: RouteID
-        var screen: Int
-        var openedAsSub: Bool
-        var description: String { "\(openedAsSub ? "sub:" : "")\(route)" }
-    }
+    /// One screen shown during a navigation: its route and inputs over the screens below it.
+    private typealias Instance = [StackEntry]
 
     private let routes: [RouteID: Route]
     private let order: [RouteID]
-    private(set) var stack: [StackEntry]
-    /// What a slot of a container shows (`slot` set), or which tab a container has selected (`slot` nil).
-    private var shows: [Place: RouteID] = [:]
+    private var entries: [Entry] = []
+    /// What each slot of a container on the stack shows, or which tab it has selected, as far
+    /// as the model has seen.
+    private var shows: [Place: StackEntry] = [:]
 
     // The navigation being applied.
     private var mode: NavigationMode = .to
@@ -47,29 +47,47 @@ struct ScreenModel {
     private var subShown = false
     private var shownNow: Set<Instance> = []
     private var removedNow: Set<Instance> = []
+    /// The containers shown by this navigation, with the steps that showed their children, in order.
+    private var filled: [(container: Instance, children: [Step])] = []
 
-    init(registry: RouteRegistry<String>, stack entries: [StackEntry] = []) {
+    init(registry: RouteRegistry<String>, stack: [StackEntry] = []) {
         var routes: [RouteID: Route] = [:]
         for route in registry.routes { routes[route.id] = route }
         self.routes = routes
         self.order = registry.routes.map(\.id)
-        self.stack = []
-        reset(to: entries)
+        reset(to: stack)
     }
 
-    /// Takes `entries` as the stack (as a client does with each answer's `stack`), keeping what
-    /// it knows about slots and tabs of the screens that stay, and learning from what it lists.
-    mutating func reset(to entries: [StackEntry]) {
-        let keep = zip(stack, entries).prefix { $0 == $1 }.count
-        stack = entries
-        forgetScreens(from: keep)
-        for index in stack.indices where !stack[index].openedAsSub {
-            guard let route = routes[stack[index].route], let parent = route.parent else { continue }
-            switch route.presentation {
-            case .embed(let slot): shows[Place(screen: screenStart(of: index), container: parent, slot: slot)] = route.id
-            case .tab: shows[Place(screen: screenStart(of: index), container: parent, slot: nil)] = route.id
-            default: break
-            }
+    /// The model's stack.
+    var stack: [StackEntry] { entries.map(\.entry) }
+
+    /// Takes `stack` as the client's (as a client does with each answer's `stack`), keeping what
+    /// it knows about the slots and tabs of the screens that stay, and learning from what it lists.
+    mutating func reset(to stack: [StackEntry]) {
+        let keep = zip(self.stack, stack).prefix { $0 == $1 }.count
+        entries = stack.map { Entry(entry: $0, kind: declaredKind($0)) }
+        shows = shows.filter { $0.key.screen < keep }
+        for index in entries.indices { learn(index) }
+    }
+
+    private func declaredKind(_ entry: StackEntry) -> Kind {
+        switch routes[entry.route]?.presentation {
+        case .root?: .root
+        case .tab?: entry.openedAsSub ? .presented : .tab
+        case .embed?: entry.openedAsSub ? .presented : .embedded
+        case .push?: .pushed
+        case .present?, nil: .presented
+        }
+    }
+
+    /// Records what the tab or embedded entry at `index` says about its container.
+    private mutating func learn(_ index: Int) {
+        let entry = entries[index].entry
+        guard !entry.openedAsSub, let route = routes[entry.route], let parent = route.parent else { return }
+        switch route.presentation {
+        case .embed(let slot): shows[Place(screen: screenStart(of: index), container: parent, slot: slot)] = entry
+        case .tab: shows[Place(screen: screenStart(of: index), container: parent, slot: nil)] = entry
+        default: break
         }
     }
 
@@ -80,9 +98,10 @@ struct ScreenModel {
         subShown = false
         shownNow = []
         removedNow = []
+        filled = []
     }
 
-    // MARK: Registry facts
+    // MARK: Screens
 
     private func route(_ id: RouteID) throws -> Route {
         guard let route = routes[id] else { throw Violation("\(id) is not a registered route") }
@@ -91,134 +110,81 @@ struct ScreenModel {
 
     private func children(of id: RouteID) -> [Route] { order.compactMap { routes[$0] }.filter { $0.parent == id } }
 
-    private func isPushed(_ entry: StackEntry) -> Bool { routes[entry.route]?.presentation == .push }
-
-    /// Presented: declared `present`, or opened with `sub` while declared a tab or embedded
-    /// (then it is a modal in a navigation container).
-    private func isPresented(_ entry: StackEntry) -> Bool {
-        switch routes[entry.route]?.presentation {
-        case .present: true
-        case .tab, .embed: entry.openedAsSub
-        default: false
-        }
-    }
-
-    private func startsScreen(_ entry: StackEntry) -> Bool {
-        entry.openedAsSub || isPushed(entry) || isPresented(entry) || routes[entry.route]?.presentation == .root
-    }
-
-    // MARK: Screens
-
     private func screenStart(of index: Int) -> Int {
         var start = index
-        while start > 0 && !startsScreen(stack[start]) { start -= 1 }
+        while start > 0 && !entries[start].startsScreen { start -= 1 }
         return start
     }
 
-    private var topScreen: Int { screenStart(of: stack.count - 1) }
+    private var topScreen: Int { entries.isEmpty ? 0 : screenStart(of: entries.count - 1) }
 
-    private func screenEnd(_ start: Int) -> Int {
-        var end = start + 1
-        while end < stack.count && !startsScreen(stack[end]) { end += 1 }
-        return end
+    /// The topmost listing of `id` in the top screen.
+    private func listing(_ id: RouteID?) -> Int? {
+        (topScreen..<entries.count).last { entries[$0].entry.route == id }
     }
 
-    private var screenStarts: [Int] { stack.indices.filter { startsScreen(stack[$0]) || $0 == 0 } }
-
-    /// The routes on screen in the screen starting at `start`: its listed entries, and what the
-    /// slots and tab bars of those show, recursively. A slot nobody told the model about shows
-    /// its only registered route — unless its container was shown by the navigation being
-    /// applied, which must then embed it with a step of its own.
-    private func onScreen(_ start: Int) -> Set<RouteID> {
-        var result = Set(stack[start..<screenEnd(start)].map(\.route))
-        var queue = Array(result)
-        while let id = queue.popLast() {
-            guard let route = routes[id] else { continue }
-            var contents: [RouteID] = []
-            for slot in route.slots {
-                if let shown = shows[Place(screen: start, container: id, slot: slot)] {
-                    contents.append(shown)
-                } else if !shownNow.contains(instance(id, in: start)) {
-                    let candidates = children(of: id).filter { $0.presentation == .embed(slot: slot) }
-                    if candidates.count == 1 { contents.append(candidates[0].id) }
-                }
-            }
-            if let tab = shows[Place(screen: start, container: id, slot: nil)] { contents.append(tab) }
-            for content in contents where result.insert(content).inserted { queue.append(content) }
-        }
-        return result
+    /// What the slot shows in the screen starting at `screen`: what the model saw, else the only
+    /// route registered for the slot (unless the container was shown by this navigation, which
+    /// must then fill it with a step of its own).
+    private func content(of container: RouteID, slot: String, in screen: Int) -> RouteID? {
+        if let shown = shows[Place(screen: screen, container: container, slot: slot)] { return shown.route }
+        guard let index = listing(container), !shownNow.contains(instance(at: index)) else { return nil }
+        let candidates = children(of: container).filter { $0.presentation == .embed(slot: slot) }
+        return candidates.count == 1 ? candidates[0].id : nil
     }
 
-    /// Whether `id` is on screen on top (not covered by a pushed or presented screen).
-    func isOnTop(_ id: RouteID) -> Bool { !stack.isEmpty && onScreen(topScreen).contains(id) }
-
-    /// The stack up to `id`, which is on screen on top: its listed part, then the embedded
-    /// routes and tabs leading to it from the nearest listed ancestor.
-    private func stack(upTo id: RouteID) throws -> [StackEntry] {
-        let start = topScreen
-        var chain: [RouteID] = []
-        var current: RouteID? = id
-        while let next = current {
-            if let index = (start..<stack.count).last(where: { stack[$0].route == next }) {
-                return Array(stack[...index]) + chain.reversed().map { StackEntry($0) }
-            }
-            chain.append(next)
-            current = routes[next]?.parent
-        }
-        throw Violation("\(id) is on screen but not below the top screen")
-    }
-
-    private mutating func forgetScreens(from index: Int) {
-        shows = shows.filter { $0.key.screen < index }
-    }
+    private func instance(at index: Int) -> Instance { entries[...index].map(\.entry) }
 
     // MARK: Undoing
 
-    /// The instance of `id` on screen in the screen starting at `start`.
-    private func instance(_ id: RouteID, in start: Int) -> Instance {
-        let starts = start < stack.count && stack[start].route == id
-        return Instance(route: id, screen: start, openedAsSub: starts && stack[start].openedAsSub)
+    private mutating func markShown(_ instance: Instance) throws {
+        if removedNow.contains(instance) { throw Violation("\(describe(instance)) was removed and then shown again") }
+        shownNow.insert(instance)
     }
 
-    private mutating func markShown(_ id: RouteID) throws {
-        let shown = instance(id, in: topScreen)
-        if removedNow.contains(shown) { throw Violation("\(shown) was removed and then shown again") }
-        shownNow.insert(shown)
+    private mutating func markRemoved(_ instance: Instance) throws {
+        if shownNow.contains(instance) { throw Violation("\(describe(instance)) was shown and then removed") }
+        removedNow.insert(instance)
     }
 
-    private mutating func markRemoved(_ id: RouteID, in start: Int) throws {
-        let removed = instance(id, in: start)
-        if shownNow.contains(removed) { throw Violation("\(removed) was shown and then removed") }
-        removedNow.insert(removed)
-    }
-
-    /// Removes the stack from `index` up: every screen starting there leaves with all it
-    /// shows; tabs and embedded routes above `index` in the screen below stay on screen.
+    /// Removes the entries from `index` up.
     private mutating func remove(from index: Int) throws {
-        for start in screenStarts where start >= index {
-            for id in onScreen(start) { try markRemoved(id, in: start) }
-        }
-        stack.removeSubrange(index...)
-        forgetScreens(from: index)
+        for removed in (index..<entries.count).reversed() { try markRemoved(instance(at: removed)) }
+        entries.removeSubrange(index...)
+        shows = shows.filter { $0.key.screen < index }
+    }
+
+    /// Cuts the stack after `index` (`nil`: to nothing) and adds `entry` on top.
+    private mutating func place(_ entry: StackEntry, _ kind: Kind, over index: Int?) {
+        let keep = index.map { $0 + 1 } ?? 0
+        // Tabs and embedded entries above the cut stay on display (what the model knows of their
+        // screen stays); screens above it are gone.
+        entries.removeSubrange(keep...)
+        shows = shows.filter { $0.key.screen < keep }
+        entries.append(Entry(entry: entry, kind: kind))
+        learn(entries.count - 1)
     }
 
     // MARK: Steps
 
-    /// Applies one step (docs/navigation.md, "Applying steps to a stack"), or says why it is illegal now.
+    /// Applies one step (docs/navigation.md, "Applying steps to a stack"), or says why it is
+    /// illegal now.
     mutating func apply(_ step: Step) throws {
         let id = step.route
         let route = try route(id)
+        let shown = StackEntry(id, inputs: step.screen?.inputs ?? [:], openedAsSub: step.sub)
+        if step.sub, step.op != .push && step.op != .present { throw Violation("\(step.op) \(id) carries sub") }
         switch step.op {
         case .setRoot:
             guard route.presentation == .root else { throw Violation("setRoot \(id): not the root") }
-            if !stack.isEmpty { try remove(from: 0) }
-            stack = [StackEntry(id)]
+            if !entries.isEmpty { try remove(from: 0) }
             shows = [:]
-            try markShown(id)
+            place(shown, .root, over: nil)
+            try markShown(stack)
 
         case .selectTab, .embed:
-            guard let parent = route.parent, isOnTop(parent) else {
-                throw Violation("\(step.op) \(id): its parent \(route.parent?.rawValue ?? "-") is not on screen on top")
+            guard let parent = route.parent, let index = listing(parent) else {
+                throw Violation("\(step.op) \(id): its parent \(route.parent?.rawValue ?? "-") is not listed in the top screen")
             }
             let slot: String?
             if step.op == .selectTab {
@@ -229,121 +195,144 @@ struct ScreenModel {
                 guard step.slot == declared else { throw Violation("embed \(id): slot \(step.slot ?? "nil"), declared \(declared)") }
                 slot = declared
             }
-            let place = Place(screen: topScreen, container: parent, slot: slot)
-            let previous: RouteID? =
-                shows[place]
-                ?? (slot != nil && !shownNow.contains(instance(parent, in: topScreen))
-                    && children(of: parent).filter { $0.presentation == route.presentation }.count == 1 ? id : nil)
-            if let previous, previous != id { try markRemoved(previous, in: topScreen) }
-            stack = try stack(upTo: parent) + [StackEntry(id)]
-            shows[place] = id
-            try markShown(id)
+            let start = topScreen
+            let holder = Place(screen: start, container: parent, slot: slot)
+            let containerInstance = instance(at: index)
+            if let previous = shows[holder] ?? slot.flatMap({ content(of: parent, slot: $0, in: start) }).map({ StackEntry($0) }),
+                previous.route != id
+            {
+                try markRemoved(containerInstance + [previous])
+            }
+            place(shown, step.op == .selectTab ? .tab : .embedded, over: index)
+            shows[holder] = shown
+            try markShown(stack)
+            record(step, in: containerInstance)
 
         case .push, .present:
             let declaredOp: StepOperation = route.presentation == .push ? .push : .present
-            if mode == .sub, id == target, !subShown {
+            if step.sub {
                 // The target of `sub`, over whatever is on top: push or present as declared, a
                 // modal in a navigation container for a tab or an embedded route.
+                guard mode == .sub, id == target, !subShown else { throw Violation("\(step.op) \(id) with sub, but the request is not sub \(id)") }
                 subShown = true
                 guard step.op == declaredOp else { throw Violation("sub \(id): \(step.op), but declared \(route.presentation)") }
-                if case .tab = route.presentation, step.presentation?.style != .modal || step.presentation?.inNavigationContainer != true {
-                    throw Violation("sub \(id): a tab opened with sub is a modal in a navigation container")
+                switch route.presentation {
+                case .tab, .embed:
+                    guard step.presentation?.style == .modal, step.presentation?.inNavigationContainer == true else {
+                        throw Violation("sub \(id): a tab or embedded route opened with sub is a modal in a navigation container")
+                    }
+                default: break
                 }
-                if case .embed = route.presentation, step.presentation?.style != .modal || step.presentation?.inNavigationContainer != true {
-                    throw Violation("sub \(id): an embedded route opened with sub is a modal in a navigation container")
-                }
-                stack.append(StackEntry(id, openedAsSub: true))
+                place(shown, declaredOp == .push ? .pushed : .presented, over: entries.count - 1)
             } else {
+                if mode == .sub, id == target, !subShown { throw Violation("sub \(id): the step does not carry sub") }
                 guard step.op == declaredOp else { throw Violation("\(step.op) \(id): declared \(route.presentation)") }
-                guard let parent = route.parent, isOnTop(parent) else {
-                    throw Violation("\(step.op) \(id): its parent \(route.parent?.rawValue ?? "-") is not on screen on top")
+                guard let parent = route.parent, let index = listing(parent) else {
+                    throw Violation("\(step.op) \(id): its parent \(route.parent?.rawValue ?? "-") is not listed in the top screen")
                 }
-                stack = try stack(upTo: parent) + [StackEntry(id)]
+                place(shown, step.op == .push ? .pushed : .presented, over: index)
             }
             if step.op == .present && step.presentation == nil { throw Violation("present \(id) without presentation") }
-            forgetScreens(from: stack.count - 1)
-            try markShown(id)
+            try markShown(stack)
 
         case .dismiss:
-            guard let index = stack.indices.last(where: { stack[$0].route == id && isPresented(stack[$0]) }) else {
-                throw Violation("dismiss \(id): not a presented entry")
+            guard let index = entries.indices.last(where: { entries[$0].entry.route == id && entries[$0].kind == .presented }) else {
+                throw Violation("dismiss \(id): no presented entry of it")
             }
             try remove(from: index)
 
         case .pop:
-            // The top screen: the entry on top, or the entry only its own tabs and embedded
-            // routes are listed above (a stack ending at a tab container lists its tab).
             let top = topScreen
-            guard top >= 0, stack[top].route == id, isPushed(stack[top]) else { throw Violation("pop \(id): not the pushed top screen") }
+            guard top < entries.count, entries[top].entry.route == id, entries[top].kind == .pushed else {
+                throw Violation("pop \(id): not the pushed first entry of the top screen")
+            }
             try remove(from: top)
 
         case .popTo:
-            guard let index = stack.indices.last(where: { stack[$0].route == id }) else { throw Violation("popTo \(id): not on the stack") }
-            let above = stack[(index + 1)...]
-            guard above.contains(where: isPushed) else { throw Violation("popTo \(id): nothing pushed above it") }
-            guard !above.contains(where: isPresented) else { throw Violation("popTo \(id): something presented above it") }
+            guard let index = entries.indices.last(where: { entries[$0].entry.route == id }) else { throw Violation("popTo \(id): not on the stack") }
+            let above = entries[(index + 1)...]
+            guard above.contains(where: { $0.kind == .pushed }) else { throw Violation("popTo \(id): nothing pushed above it") }
+            guard !above.contains(where: { $0.kind == .presented }) else { throw Violation("popTo \(id): something presented above it") }
             try remove(from: index + 1)
 
-        case .replace, .refresh:
-            guard isOnTop(id) else { throw Violation("\(step.op) \(id): not on screen") }
+        case .replace:
+            if let index = listing(id) {
+                // Listed in the top screen: it stays where it is and becomes the top.
+                entries.removeSubrange((index + 1)...)
+                entries[index].entry.inputs = shown.inputs
+                learn(index)
+            } else {
+                // Embedded in a slot of a container the top screen lists.
+                guard case .embed(let slot) = route.presentation, let parent = route.parent, let index = listing(parent),
+                    content(of: parent, slot: slot, in: topScreen) == id
+                else { throw Violation("replace \(id): not on display") }
+                place(shown, .embedded, over: index)
+            }
+
+        case .refresh:
+            guard let top = entries.indices.last, entries[top].entry.route == id else { throw Violation("refresh \(id): not the top entry") }
+            entries[top].entry.inputs = shown.inputs
+            learn(top)
         }
     }
 
-    /// After the last step: every container the navigation showed has its initial contents
-    /// (a selected tab, every slot filled), and the model agrees with the returned `stack`:
-    /// the same entries except embedded routes listed on top (they only say which has the
-    /// focus), which must be on screen on top.
+    /// Notes that `step` showed a child of the container `container` (for the order check).
+    private mutating func record(_ step: Step, in container: Instance) {
+        if let index = filled.firstIndex(where: { $0.container == container }) {
+            filled[index].children.append(step)
+        } else {
+            filled.append((container, [step]))
+        }
+    }
+
+    // MARK: Ending
+
+    /// After the last step: every container the navigation showed got its initial contents in
+    /// the documented order (its first tab, then the first route of each slot in the order of
+    /// its `slots`, the one the walk continues into left out and its own step last), and the
+    /// model's stack is exactly the answer's `stack`.
     func finish(expecting returned: NavigationStack) throws {
-        for start in screenStarts {
-            for id in onScreen(start) where shownNow.contains(instance(id, in: start)) {
-                let route = try route(id)
-                if children(of: id).contains(where: { $0.presentation == .tab }), shows[Place(screen: start, container: id, slot: nil)] == nil {
-                    throw Violation("\(id) was shown without selecting a tab")
-                }
-                for slot in route.slots where children(of: id).contains(where: { $0.presentation == .embed(slot: slot) }) {
-                    if shows[Place(screen: start, container: id, slot: slot)] == nil {
-                        throw Violation("\(id) was shown without filling its slot \(slot)")
-                    }
-                }
+        for shown in shownNow {
+            guard let last = shown.last, let route = routes[last.route] else { continue }
+            let tabs = children(of: route.id).filter { $0.presentation == .tab }
+            let slotFirsts = route.slots.compactMap { slot in children(of: route.id).first { $0.presentation == .embed(slot: slot) } }
+            let expected = (tabs.first.map { [$0] } ?? []) + slotFirsts
+            guard !expected.isEmpty else { continue }
+            let steps = filled.first { $0.container == shown }?.children.map(\.route) ?? []
+            if steps == expected.map(\.id) { continue }
+            // The walk continued into one tab or slot: left out of the initial contents, its step last.
+            guard let continued = steps.last, let continuedRoute = routes[continued],
+                let skipped = expected.firstIndex(where: { $0.presentation == continuedRoute.presentation })
+            else {
+                throw Violation("\(describe(shown)) was shown with children \(steps), not its initial contents \(expected.map(\.id))")
+            }
+            var others = expected.map(\.id)
+            others.remove(at: skipped)
+            guard Array(steps.dropLast()) == others else {
+                throw Violation("\(describe(shown)) was shown with children \(steps): expected \(others) then \(continued)")
             }
         }
-        let expected = returned.entries
-        try checkShape(expected)
-        let (modelBase, _) = split(stack)
-        let (expectedBase, expectedFocus) = split(expected)
-        guard modelBase == expectedBase else {
-            throw Violation("the model ends at \(describe(stack)), the answer says \(describe(expected))")
+        try checkShape(returned.entries)
+        guard stack == returned.entries else {
+            throw Violation("the steps lead to \(describe(stack)), the answer says \(describe(returned.entries))")
         }
-        for entry in expectedFocus where !isOnTop(entry.route) {
-            throw Violation("\(entry) is in the answer's stack but not on screen on top in the model")
-        }
-    }
-
-    /// The stack without the embedded routes listed on its top, and those routes.
-    private func split(_ entries: [StackEntry]) -> ([StackEntry], [StackEntry]) {
-        var base = entries
-        var focus: [StackEntry] = []
-        while let last = base.last, !last.openedAsSub, case .embed = routes[last.route]?.presentation {
-            focus.insert(base.removeLast(), at: 0)
-        }
-        return (base, focus)
     }
 
     /// A stack as the doc defines it: the root, then every entry a child of the one below it
     /// unless opened with `sub` (never the root).
-    private func checkShape(_ entries: [StackEntry]) throws {
-        guard let first = entries.first, !first.openedAsSub, routes[first.route]?.presentation == .root else {
-            throw Violation("the stack \(describe(entries)) does not start at the root")
+    private func checkShape(_ stack: [StackEntry]) throws {
+        guard let first = stack.first, !first.openedAsSub, routes[first.route]?.presentation == .root else {
+            throw Violation("the stack \(describe(stack)) does not start at the root")
         }
-        for (below, entry) in zip(entries, entries.dropFirst()) {
+        for (below, entry) in zip(stack, stack.dropFirst()) {
             let route = try route(entry.route)
             if entry.openedAsSub ? route.presentation == .root : route.parent != below.route {
-                throw Violation("the stack \(describe(entries)) has \(entry) over \(below)")
+                throw Violation("the stack \(describe(stack)) has \(entry) over \(below)")
             }
         }
     }
 
-    private func describe(_ entries: [StackEntry]) -> String { "[" + entries.map(\.description).joined(separator: ",") + "]" }
+    private func describe(_ stack: [StackEntry]) -> String { "[" + stack.map(\.description).joined(separator: ",") + "]" }
 
     /// Applies a whole navigation and checks where it ends; the first problem is thrown.
     mutating func follow(_ navigation: Navigation, mode: NavigationMode, target: RouteID?) throws {

@@ -171,16 +171,32 @@ enum TestTrees {
     static let deepNavigator = Navigator(registry: deep, deriveInput: deriveAll)
 }
 
-extension NavigationStack {
-    /// A stack written as route ids, `sub:` marking entries opened with `sub`.
-    init(strings: [String]) { self.init(strings.map(StackEntry.init(parsing:))) }
+extension StackEntry {
+    /// An entry written as its `description`: `bill`, `sub:bill`, `bill{billId=b1,other=x}`.
+    init(described text: String) {
+        guard let brace = text.firstIndex(of: "{"), text.hasSuffix("}") else {
+            self.init(parsing: text)
+            return
+        }
+        self.init(parsing: String(text[..<brace]))
+        for pair in text[text.index(after: brace)..<text.index(before: text.endIndex)].split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            inputs[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+    }
 }
 
-/// The stack as the strings a client sends.
+extension NavigationStack {
+    /// A stack written as entry descriptions: route ids, `sub:` marking entries opened with
+    /// `sub`, inputs in braces (`bill{billId=b1}`).
+    init(strings: [String]) { self.init(strings.map(StackEntry.init(described:))) }
+}
+
+/// The stack as entry descriptions (`bill{billId=b1}`), the form the tables use.
 func strings(_ stack: NavigationStack) -> [String] { stack.entries.map(\.description) }
 
-/// Steps as `"op route"`, the form the tables use.
-func describe(_ steps: [Step]) -> [String] { steps.map { "\($0.op.rawValue) \($0.route)" } }
+/// Steps as `"op route"`, the form the tables use (`"present sub:bill"` for a step with `sub`).
+func describe(_ steps: [Step]) -> [String] { steps.map { "\($0.op.rawValue) \($0.sub ? "sub:" : "")\($0.route)" } }
 
 extension Navigator where Context == String {
     func navigate(

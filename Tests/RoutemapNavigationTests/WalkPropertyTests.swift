@@ -25,7 +25,7 @@ struct WalkPropertyTests {
     /// Failures recorded per test before it stops, so one bug does not bury the output.
     static let failureLimit = 8
 
-    @Test("random (reachable stack, target, mode) pairs: every step legal, ends on the target, nothing undone")
+    @Test("random (reachable stack, target, mode, inputs): every step legal, the steps give exactly the answer's stack, nothing undone")
     func randomPairs() {
         var failures = 0
         for seed in Self.seeds where failures < Self.failureLimit {
@@ -34,10 +34,10 @@ struct WalkPropertyTests {
                 let navigator = Navigator(registry: registry, deriveInput: TestTrees.deriveAll)
                 for _ in 0..<12 {
                     let from = randomStack(registry, &random)
-                    let (mode, target) = randomRequest(registry, &random)
+                    let request = randomRequest(registry, from: from, &random)
                     let client = Self.clients.randomElement(using: &random)!
                     var model = ScreenModel(registry: registry, stack: from)
-                    if let failure = check(navigator, &model, from: from, mode: mode, target: target, client: client) {
+                    if let failure = check(navigator, &model, request, client: client) {
                         Issue.record("seed \(seed), \(name) tree: \(failure)")
                         failures += 1
                         break
@@ -56,25 +56,21 @@ struct WalkPropertyTests {
                 let navigator = Navigator(registry: registry, deriveInput: TestTrees.deriveAll)
                 let client = Self.clients.randomElement(using: &random)!
                 var model = ScreenModel(registry: registry)
-                var current: [StackEntry]
                 do {
                     let launch = try navigator.launch(inputs: [:], context: "", client: client)
                     try model.follow(launch, mode: .to, target: registry.root?.id)
-                    model.reset(to: launch.stack.entries)
-                    current = launch.stack.entries
                 } catch {
                     Issue.record("seed \(seed), \(name) tree: launch: \(error)")
                     failures += 1
                     continue
                 }
                 for _ in 0..<25 {
-                    let (mode, target) = randomRequest(registry, &random)
-                    if let failure = check(navigator, &model, from: current, mode: mode, target: target, client: client) {
+                    let request = randomRequest(registry, from: model.stack, &random)
+                    if let failure = check(navigator, &model, request, client: client) {
                         Issue.record("seed \(seed), \(name) tree, session: \(failure)")
                         failures += 1
                         break
                     }
-                    current = model.stack
                 }
             }
         }
@@ -82,32 +78,30 @@ struct WalkPropertyTests {
 
     // MARK: Checking one navigation
 
-    /// Navigates, follows the steps in the model and checks the answer; the failure, or `nil`.
-    /// After a `sub`, also checks that `parent` with the returned stack goes back to `from`.
-    private func check(
-        _ navigator: Navigator<String>, _ model: inout ScreenModel, from: [StackEntry], mode: NavigationMode, target: RouteID?,
-        client: ClientCapabilities
-    ) -> String? {
-        let request = NavigationRequest(from: NavigationStack(from), mode: mode, target: target)
-        let label = "\(mode.rawValue) \(target?.rawValue ?? "") from \(NavigationStack(from)) for \(client.label)"
+    /// Navigates, follows the steps in the model (which must end exactly at the answer's
+    /// stack) and checks the answer; the failure, or `nil`. After a `sub`, also checks that
+    /// `parent` with the returned stack goes back to `from`.
+    func check(_ navigator: Navigator<String>, _ model: inout ScreenModel, _ request: NavigationRequest, client: ClientCapabilities) -> String? {
+        let from = request.from.entries
+        let label =
+            "\(request.mode.rawValue) \(request.target?.rawValue ?? "")\(request.input.isEmpty ? "" : " \(request.input)") from \(request.from) for \(client.label)"
         let navigation: Navigation
         do {
             navigation = try navigator.navigate(request, context: "", client: client)
         } catch let error as NavigationError {
-            return expectedError(error, registry: navigator.registry, from: from, mode: mode, target: target)
-                ? nil : "\(label): unexpected \(error)"
+            return expectedError(error, registry: navigator.registry, request) ? nil : "\(label): unexpected \(error)"
         } catch {
             return "\(label): unexpected \(error)"
         }
         let answer = "\(label) → \(describe(navigation.steps)) stack \(navigation.stack)"
         do {
-            try model.follow(navigation, mode: mode, target: target)
-            try checkAnswer(navigation, registry: navigator.registry, from: from, mode: mode, target: target, client: client)
+            try model.follow(navigation, mode: request.mode, target: request.target)
+            try checkAnswer(navigation, registry: navigator.registry, request, client: client)
             model.reset(to: navigation.stack.entries)
         } catch {
             return "\(answer): \(error)"
         }
-        if mode == .sub {
+        if request.mode == .sub {
             let back = NavigationRequest(from: navigation.stack, mode: .parent)
             do {
                 let parent = try navigator.navigate(back, context: "", client: client)
@@ -123,57 +117,74 @@ struct WalkPropertyTests {
         return nil
     }
 
-    /// The errors a random request may legitimately get: `parent` from the root screen (the
-    /// root and its selected tabs), `sub` of the root.
-    private func expectedError(
-        _ error: NavigationError, registry: RouteRegistry<String>, from: [StackEntry], mode: NavigationMode, target: RouteID?
-    ) -> Bool {
-        switch (error, mode) {
+    /// The errors a random request may legitimately get: `parent` from the root's screen (the
+    /// root and the tabs and embedded routes listed above it), `sub` of the root.
+    private func expectedError(_ error: NavigationError, registry: RouteRegistry<String>, _ request: NavigationRequest) -> Bool {
+        switch (error, request.mode) {
         case (.noParent, .parent):
-            return from.dropFirst().allSatisfy { !$0.openedAsSub && registry[$0.route]?.presentation == .tab }
+            return request.from.entries.dropFirst().allSatisfy { !$0.openedAsSub && isTabOrEmbedded(registry, $0) }
         case (.rootAsSub, .sub):
-            return target == registry.root?.id
+            return request.target == registry.root?.id
         default:
             return false
         }
     }
 
+    private func isTabOrEmbedded(_ registry: RouteRegistry<String>, _ entry: StackEntry) -> Bool {
+        switch registry[entry.route]?.presentation {
+        case .tab?, .embed?: true
+        default: false
+        }
+    }
+
     /// What the answer must say, by mode (docs/navigation.md, "Walks"), and what its steps carry.
     private func checkAnswer(
-        _ navigation: Navigation, registry: RouteRegistry<String>, from: [StackEntry], mode: NavigationMode, target: RouteID?,
-        client: ClientCapabilities
+        _ navigation: Navigation, registry: RouteRegistry<String>, _ request: NavigationRequest, client: ClientCapabilities
     ) throws {
+        let from = request.from.entries
         let stack = navigation.stack.entries
         func fail(_ text: String) -> ScreenModel.Violation { ScreenModel.Violation(text) }
-        func tabChain(_ entries: ArraySlice<StackEntry>, below container: RouteID) -> Bool {
+        /// Tabs and embedded routes, each a child of the entry below it.
+        func focusChain(_ entries: ArraySlice<StackEntry>, below container: RouteID) -> Bool {
             var parent = container
             for entry in entries {
-                guard !entry.openedAsSub, let route = registry[entry.route], route.presentation == .tab, route.parent == parent else {
-                    return false
-                }
+                guard !entry.openedAsSub, isTabOrEmbedded(registry, entry), registry[entry.route]?.parent == parent else { return false }
                 parent = entry.route
             }
             return true
         }
-        switch mode {
+        switch request.mode {
         case .to:
-            let target = target!
-            let expected = targetStack(registry, from: from, to: target)
-            guard stack.starts(with: expected), tabChain(stack[expected.count...], below: target) else {
-                throw fail("the stack should be \(NavigationStack(expected)) and its selected tabs")
+            let target = request.target!
+            let expected = targetPath(registry, from: from, to: target, input: request.input)
+            let routes = stack.prefix(expected.count).map { StackEntry($0.route, openedAsSub: $0.openedAsSub) }
+            guard routes == expected, focusChain(stack[expected.count...], below: target) else {
+                throw fail("the stack should be \(NavigationStack(expected)) and the focus inside it")
             }
-            if expected == from {
-                let refresh: StepOperation = client.performs(.refresh) ? .refresh : .replace
-                guard navigation.steps.map(\.op) == [refresh], navigation.steps[0].route == target else {
-                    throw fail("to the top of from should be one \(refresh)")
+            // Every screen of the target path shows what the request asked for; those in common keep theirs.
+            let common = zip(from, expected).prefix { inCommon(registry, $0, $1, request.input) }.count
+            for (index, entry) in stack.prefix(expected.count).enumerated() {
+                for name in registry[entry.route]!.requires {
+                    guard let value = entry.inputs[name] else { throw fail("\(entry) shows no \(name)") }
+                    if let asked = request.input[name], value != asked { throw fail("\(entry) shows \(name) \(value), the request asked \(asked)") }
                 }
+                if index < common, entry != from[index] { throw fail("\(entry) is in common with \(from[index]) and should keep it") }
+            }
+            if common == expected.count, Array(stack) == from {
+                let expectedSteps = expected.count == from.count ? ["\(client.operation(.refresh).rawValue) \(target)"] : []
+                guard describe(navigation.steps) == expectedSteps else { throw fail("to a target the stack already shows: \(expectedSteps)") }
             }
         case .parent:
-            guard stack.count < from.count, from.starts(with: stack) else { throw fail("parent should go up from \(NavigationStack(from))") }
+            let start = from.lastIndex { $0.openedAsSub || !isTabOrEmbedded(registry, $0) }!
+            guard stack == Array(from[..<start]), navigation.steps.count == 1 else {
+                throw fail("parent should remove the top screen, from \(from[start]), with one step")
+            }
         case .sub:
-            let opened = from + [StackEntry(target!, openedAsSub: true)]
-            guard stack.starts(with: opened), tabChain(stack[opened.count...], below: target!) else {
-                throw fail("sub should open sub:\(target!) over \(NavigationStack(from))")
+            let target = request.target!
+            guard stack.count > from.count, Array(stack.prefix(from.count)) == from, stack[from.count].route == target,
+                stack[from.count].openedAsSub, focusChain(stack[(from.count + 1)...], below: target)
+            else {
+                throw fail("sub should open sub:\(target) over \(NavigationStack(from)), then its initial contents")
             }
         }
         for step in navigation.steps {
@@ -181,51 +192,88 @@ struct WalkPropertyTests {
             guard (step.screen != nil) == showsScreen else { throw fail("\(step.op) \(step.route) screen: \(step.screen == nil ? "missing" : "unexpected")") }
             guard client.performs(step.op) else { throw fail("\(step.op) is not something the client performs") }
             if let style = step.presentation?.style, style != .modal, !client.shows(style) { throw fail("\(style) is not shown by the client") }
+            if let screen = step.screen, let route = registry[step.route] {
+                let declared = Set(route.requires + route.provides)
+                guard Set(screen.inputs.keys).isSubset(of: declared), route.requires.allSatisfy({ screen.inputs[$0] != nil }) else {
+                    throw fail("\(step.op) \(step.route) has inputs \(screen.inputs), its route requires \(route.requires) and provides \(route.provides)")
+                }
+            }
         }
     }
 
-    /// The `to` target stack as the doc defines it: the target's path from the root, or, when a
-    /// `sub` entry of `from` is the target or one of its ancestors (the topmost such entry),
-    /// `from` up to that entry followed by the path below it.
-    private func targetStack(_ registry: RouteRegistry<String>, from: [StackEntry], to target: RouteID) -> [StackEntry] {
+    /// The `to` target's path as the doc defines it: the target's path from the root, or, when a
+    /// `sub` entry of `from` is the target or one of its ancestors and stays (it and every entry
+    /// below it in common; the topmost such entry), `from` up to that entry followed by the path
+    /// below it. Routes and `sub` flags only.
+    private func targetPath(_ registry: RouteRegistry<String>, from: [StackEntry], to target: RouteID, input: RouteInputs) -> [StackEntry] {
         let path = registry.path(to: target)!.map(\.id)
-        if let index = from.indices.last(where: { from[$0].openedAsSub && path.contains(from[$0].route) }) {
+        let stays = from.prefix { inCommon(registry, $0, $0, input) }.count
+        if let index = from.indices.last(where: { $0 < stays && from[$0].openedAsSub && path.contains(from[$0].route) }) {
             let below = path[(path.firstIndex(of: from[index].route)! + 1)...]
-            return Array(from[...index]) + below.map { StackEntry($0) }
+            return from[...index].map { StackEntry($0.route, openedAsSub: $0.openedAsSub) } + below.map { StackEntry($0) }
         }
         return path.map { StackEntry($0) }
     }
 
+    /// The doc's "in common": the same route and `sub` flag, and every required input present
+    /// and not named differently by the request.
+    private func inCommon(_ registry: RouteRegistry<String>, _ entry: StackEntry, _ target: StackEntry, _ input: RouteInputs) -> Bool {
+        guard entry.route == target.route, entry.openedAsSub == target.openedAsSub else { return false }
+        return registry[entry.route]!.requires.allSatisfy { name in entry.inputs[name].map { value in input[name].map { $0 == value } ?? true } ?? false }
+    }
+
     // MARK: Random input
 
+    /// Values the random stacks and requests use for inputs, so entries and requests often agree.
+    private static let values = ["v1", "v2"]
+
     /// A stack a client can hold: a route's path from the root; sometimes a `sub` entry over
-    /// it and a path below that; and the selected tab (any) of a tab container on top.
+    /// it and a path below that; and the focus (any tab or embedded route, recursively) inside
+    /// a container on top. Each entry shows random values for its route's required inputs, or
+    /// says nothing (unknown).
     private func randomStack(_ registry: RouteRegistry<String>, _ random: inout SeededRandom) -> [StackEntry] {
         let routes = registry.routes
-        var entries = registry.path(to: routes.randomElement(using: &random)!.id)!.map { StackEntry($0.id) }
+        var ids = registry.path(to: routes.randomElement(using: &random)!.id)!.map { ($0.id, false) }
         if Int.random(in: 0..<3, using: &random) == 0 {
             let opened = routes.filter { $0.presentation != .root }.randomElement(using: &random)!
-            entries.append(StackEntry(opened.id, openedAsSub: true))
+            ids.append((opened.id, true))
             let below = routes.filter { $0.id != opened.id && registry.isAncestor(opened.id, of: $0.id) }
             if let deeper = below.randomElement(using: &random), Bool.random(using: &random) {
                 let path = registry.path(to: deeper.id)!.map(\.id)
-                entries += path[(path.firstIndex(of: opened.id)! + 1)...].map { StackEntry($0) }
+                ids += path[(path.firstIndex(of: opened.id)! + 1)...].map { ($0, false) }
             }
         }
-        while let last = entries.last,
-            let tab = registry.children(of: last.route).filter({ $0.presentation == .tab }).randomElement(using: &random)
+        while let last = ids.last, Int.random(in: 0..<4, using: &random) > 0,
+            let focus = registry.children(of: last.0).filter({ isTabOrEmbedded(registry, StackEntry($0.id)) }).randomElement(using: &random)
         {
-            entries.append(StackEntry(tab.id))
+            ids.append((focus.id, false))
         }
-        return entries
+        // A tab container on top lists its selected tab.
+        while let last = ids.last, let tab = registry.children(of: last.0).filter({ $0.presentation == .tab }).randomElement(using: &random) {
+            ids.append((tab.id, false))
+        }
+        let known = Bool.random(using: &random)
+        return ids.map { id, sub in
+            var inputs: RouteInputs = [:]
+            if known || Bool.random(using: &random) {
+                for name in registry[id]!.requires { inputs[name] = Self.values.randomElement(using: &random)! }
+            }
+            return StackEntry(id, inputs: inputs, openedAsSub: sub)
+        }
     }
 
-    private func randomRequest(_ registry: RouteRegistry<String>, _ random: inout SeededRandom) -> (NavigationMode, RouteID?) {
-        let target = registry.routes.randomElement(using: &random)!.id
+    private func randomRequest(_ registry: RouteRegistry<String>, from: [StackEntry], _ random: inout SeededRandom) -> NavigationRequest {
+        let target = registry.routes.randomElement(using: &random)!
+        var input: RouteInputs = [:]
+        let names = registry.path(to: target.id)!.flatMap(\.requires)
+        if let name = names.randomElement(using: &random), Int.random(in: 0..<3, using: &random) == 0 {
+            input[name] = Self.values.randomElement(using: &random)!
+        }
+        let stack = NavigationStack(from)
         switch Int.random(in: 0..<10, using: &random) {
-        case 0..<6: return (.to, target)
-        case 6..<8: return (.parent, nil)
-        default: return (.sub, target)
+        case 0..<6: return NavigationRequest(from: stack, mode: .to, target: target.id, input: input)
+        case 6..<8: return NavigationRequest(from: stack, mode: .parent)
+        default: return NavigationRequest(from: stack, mode: .sub, target: target.id, input: input)
         }
     }
 }
@@ -235,8 +283,8 @@ struct ScreenModelTests {
     private func follow(_ registry: RouteRegistry<String>, from: [String], _ steps: [Step], stack: [String], mode: NavigationMode = .to, target: RouteID?)
         throws
     {
-        var model = ScreenModel(registry: registry, stack: from.map(StackEntry.init(parsing:)))
-        try model.follow(Navigation(steps: steps, stack: NavigationStack(stack.map(StackEntry.init(parsing:)))), mode: mode, target: target)
+        var model = ScreenModel(registry: registry, stack: NavigationStack(strings: from).entries)
+        try model.follow(Navigation(steps: steps, stack: NavigationStack(strings: stack)), mode: mode, target: target)
     }
 
     private let screen = Screen(type: "t", renderer: .native, title: "T", payload: [:], actions: [])

@@ -50,6 +50,7 @@ public final class RoutemapProcess: @unchecked Sendable {
                 "serve", "--port", "0", "--db", self.databasePath,
                 "--migrations", Self.repositoryRoot.appendingPathComponent("Migrations").path,
             ]
+            + (arguments.contains("--public") ? [] : ["--public", Self.repositoryRoot.appendingPathComponent("Public").path])
             + (arguments.contains("--enrollment-code") ? [] : ["--enrollment-code", Self.enrollmentCode])
             // Tests send bursts far above a till's rate; the rate-limit tests turn it on themselves.
             + (arguments.contains("--rate-limit") ? [] : ["--rate-limit", "0"])

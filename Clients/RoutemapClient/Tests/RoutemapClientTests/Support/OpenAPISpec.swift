@@ -14,7 +14,7 @@ struct OpenAPISpec {
             ProcessInfo.processInfo.environment["ROUTEMAP_OPENAPI"]
             ?? PackageLocation.repositoryRoot.appendingPathComponent("openapi.yaml").path
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw SpecError("cannot read the OpenAPI document at \(path) (set ROUTEMAP_OPENAPI to its path)")
+            throw TestSetupError("cannot read the OpenAPI document at \(path) (set ROUTEMAP_OPENAPI to its path)")
         }
         return OpenAPISpec(document: try convert(Yams.load(yaml: text) as Any))
     }
@@ -22,7 +22,7 @@ struct OpenAPISpec {
     var schemas: [String: JSONValue] { document["components"]?["schemas"]?.objectValue ?? [:] }
 
     func schema(_ name: String) throws -> JSONValue {
-        guard let schema = schemas[name] else { throw SpecError("openapi.yaml has no schema \(name)") }
+        guard let schema = schemas[name] else { throw TestSetupError("openapi.yaml has no schema \(name)") }
         return schema
     }
 
@@ -30,7 +30,7 @@ struct OpenAPISpec {
     func resolve(_ schema: JSONValue) throws -> JSONValue {
         guard let ref = schema["$ref"]?.stringValue else { return schema }
         let prefix = "#/components/schemas/"
-        guard ref.hasPrefix(prefix) else { throw SpecError("unsupported $ref \(ref)") }
+        guard ref.hasPrefix(prefix) else { throw TestSetupError("unsupported $ref \(ref)") }
         return try resolve(self.schema(String(ref.dropFirst(prefix.count))))
     }
 
@@ -44,7 +44,7 @@ struct OpenAPISpec {
                 }
             }
         }
-        throw SpecError("no JSON success answer for operation \(operationId)")
+        throw TestSetupError("no JSON success answer for operation \(operationId)")
     }
 
     /// Every operation's id with its 2xx JSON answer schemas and request body schema.
@@ -163,12 +163,12 @@ struct OpenAPISpec {
         case is NSNull: return .null
         default:
             if case Optional<Any>.none = value { return .null }
-            throw SpecError("unexpected YAML value \(value) (\(Swift.type(of: value)))")
+            throw TestSetupError("unexpected YAML value \(value) (\(Swift.type(of: value)))")
         }
     }
 }
 
-struct SpecError: Error, CustomStringConvertible {
+struct TestSetupError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }

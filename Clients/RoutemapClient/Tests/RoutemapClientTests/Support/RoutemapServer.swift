@@ -35,7 +35,7 @@ final class RoutemapServer: Sendable {
     init() throws {
         let binary = Self.binary
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw SpecError(
+            throw TestSetupError(
                 "The routemap binary is missing at \(binary.path). Build it first (`swift build` in the repository root, as "
                     + "./scripts/test does before these tests) or set ROUTEMAP_BINARY to a built binary.")
         }
@@ -69,7 +69,7 @@ final class RoutemapServer: Sendable {
         }
         guard let port else {
             if process.isRunning { process.terminate() }
-            throw SpecError("routemap did not start listening; it wrote:\n" + String(decoding: log, as: UTF8.self))
+            throw TestSetupError("routemap did not start listening; it wrote:\n" + String(decoding: log, as: UTF8.self))
         }
         // Keep draining its output so the server never blocks on a full pipe.
         reader.readabilityHandler = { handle in _ = handle.availableData }

@@ -1,0 +1,949 @@
+// routemap's web till: a thin client that draws what the server sends and performs its steps.
+//
+// It has no navigation logic and writes no endpoint path but enrollment, launch, navigate and
+// resolve: every control performs an action its screen declares (screen.actions), and every
+// answer's `navigation` steps are performed in order, its `stack` kept as opaque data to send
+// back as `from`. See README.md ("Screen actions") and docs/navigation.md.
+'use strict';
+
+(() => {
+  // ---------------------------------------------------------------------------------------------
+  // What this page can do, as it tells the server (Navigation-Screens, Navigation-Capabilities).
+
+  /** The operations the step performer below carries out, and the presentation styles it shows. */
+  const PERFORMS = ['setRoot', 'selectTab', 'embed', 'present', 'dismiss', 'push', 'pop', 'popTo', 'replace', 'refresh',
+    'sheet', 'popover', 'fullScreen'];
+
+  const query = new URLSearchParams(location.search);
+
+  /** `?screens=a,b` (or `?capabilities=`) declares fewer than the page has, to show how answers degrade. */
+  function declared(name, all) {
+    if (!query.has(name)) return all;
+    const wanted = query.get(name).split(',').map((token) => token.trim());
+    return all.filter((token) => wanted.includes(token));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Small DOM helpers.
+
+  /** An element with attributes (`class`, `data-*`, `aria-*`, …; `false`/`null` ones left out) and children. */
+  function el(tag, attributes = {}, ...children) {
+    const element = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) {
+      if (value === false || value === null || value === undefined) continue;
+      element.setAttribute(name, value === true ? '' : String(value));
+    }
+    return add(element, ...children);
+  }
+
+  /** Appends the children that are not `null`, `undefined` or `false` (optional parts of a screen). */
+  function add(element, ...children) {
+    element.append(...children.filter((child) => child !== null && child !== undefined && child !== false));
+    return element;
+  }
+
+  let uniqueNumber = 0;
+  const uniqueId = (prefix) => `${prefix}-${++uniqueNumber}`;
+
+  /** Money in minor units as the user's locale writes it in `currency`. */
+  function formatMoney(minor, currency) {
+    const format = moneyFormat(currency);
+    if (!format) return `${minor} ${currency}`;
+    return format.format(minor / 10 ** format.resolvedOptions().maximumFractionDigits);
+  }
+
+  const moneyFormats = new Map();
+  function moneyFormat(currency) {
+    if (!moneyFormats.has(currency)) {
+      try {
+        moneyFormats.set(currency, new Intl.NumberFormat(undefined, { style: 'currency', currency }));
+      } catch {
+        moneyFormats.set(currency, null);
+      }
+    }
+    return moneyFormats.get(currency);
+  }
+
+  /** "20", "20.5", "20.50" in `currency` as minor units; `null` when it is not an amount. No floating point. */
+  function parseMoney(text, currency) {
+    const digits = moneyFormat(currency)?.resolvedOptions().maximumFractionDigits ?? 2;
+    const match = /^(\d{1,9})(?:[.,](\d*))?$/.exec(text.trim());
+    if (!match || (match[2] ?? '').length > digits) return null;
+    return Number(match[1]) * 10 ** digits + Number((match[2] ?? '').padEnd(digits, '0') || '0');
+  }
+
+  /** A version 4 UUID (crypto.randomUUID needs a secure context; a till on the shop's network may not be one). */
+  function uuid() {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
+  const sleep = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+  // ---------------------------------------------------------------------------------------------
+  // Messages: one polite status line, one alert for problems.
+
+  const statusRegion = document.getElementById('status');
+  const alertBox = document.getElementById('alert');
+
+  function announce(text) {
+    statusRegion.textContent = text;
+  }
+
+  /** Shows `text` in the alert, inside the topmost presented layer when there is one (the page behind it is inert). */
+  function showProblem(text) {
+    document.getElementById('alert-text').textContent = text;
+    const layer = navigation.layers.at(-1)?.dialog ?? document.body;
+    if (alertBox.parentElement !== layer) layer.prepend(alertBox);
+    alertBox.hidden = false;
+  }
+
+  function clearProblem() {
+    alertBox.hidden = true;
+  }
+
+  document.getElementById('alert-close').addEventListener('click', clearProblem);
+
+  // ---------------------------------------------------------------------------------------------
+  // The device: its token, kept in localStorage so a reload stays the same till.
+
+  const TOKEN_KEY = 'routemap.token';
+  const DEVICE_KEY = 'routemap.device';
+
+  const device = {
+    get token() { return localStorage.getItem(TOKEN_KEY); },
+    get name() { return localStorage.getItem(DEVICE_KEY) ?? ''; },
+    remember(token, name) {
+      localStorage.setItem(TOKEN_KEY, token);
+      localStorage.setItem(DEVICE_KEY, name);
+    },
+    forget() {
+      localStorage.removeItem(TOKEN_KEY);
+      localStorage.removeItem(DEVICE_KEY);
+    },
+  };
+
+  // ---------------------------------------------------------------------------------------------
+  // HTTP. Requests run one at a time, in the order the user asked for them, so each starts from
+  // what the previous answer put on screen (the bill `{billId}` names, the stack).
+
+  class RequestFailed extends Error {}
+
+  /** Sends a request with the device's token and the navigation headers; `{status, json}`. */
+  async function send(method, path, { body, headers = {}, retries = 0 } = {}) {
+    const init = {
+      method,
+      cache: 'no-store',
+      headers: {
+        Accept: 'application/json, application/problem+json',
+        'Navigation-Capabilities': declared('capabilities', PERFORMS).join(','),
+        'Navigation-Screens': declared('screens', Object.keys(nativeRenderers)).join(','),
+        ...headers,
+      },
+    };
+    if (device.token) init.headers.Authorization = `Bearer ${device.token}`;
+    if (body !== undefined) {
+      init.headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    for (let attempt = 0; ; attempt += 1) {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 15000);
+      try {
+        const response = await fetch(path, { ...init, signal: controller.signal });
+        const text = await response.text();
+        let json = null;
+        try { json = text ? JSON.parse(text) : null; } catch { json = null; }
+        return { status: response.status, json };
+      } catch (error) {
+        // No answer (network down, timeout): only a request that is safe to repeat is sent again.
+        if (attempt >= retries) throw new RequestFailed(`No answer from the server (${error.message}).`);
+        await sleep(500 * (attempt + 1));
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  }
+
+  let pending = Promise.resolve();
+  let busy = 0;
+
+  /** Runs `task` after every task queued before it; a failure is shown and does not stop the queue. */
+  function enqueue(task) {
+    busy += 1;
+    document.body.setAttribute('aria-busy', 'true');
+    const run = pending.then(task).catch((error) => showProblem(error.message)).finally(() => {
+      busy -= 1;
+      if (busy === 0) document.body.removeAttribute('aria-busy');
+    });
+    pending = run;
+    return run;
+  }
+
+  /** Performs an answer: its steps, its stack; a problem is shown (a refused token means enrolling again). */
+  function handleAnswer({ status, json }, trigger) {
+    if (status === 401) {
+      device.forget();
+      showEnrollment('This till is no longer enrolled. Enter an enrollment code to set it up again.');
+      return;
+    }
+    if (status >= 400) {
+      const detail = json?.detail ? `: ${json.detail}` : '';
+      throw new RequestFailed(`${json?.title ?? `Error ${status}`}${detail}`);
+    }
+    clearProblem();
+    announce('');
+    if (json === null) return;
+    // The server's stack even if a step cannot be performed: the next walk starts where it says.
+    if ('stack' in json) navigation.stack = json.stack;
+    if (Array.isArray(json.navigation)) perform(json.navigation, trigger);
+    const change = json.payment?.changeMinor;
+    if (change > 0) announce(`Change due: ${formatMoney(change, json.bill?.currency ?? 'USD')}`);
+  }
+
+  // The four endpoints the page knows by path. Everything else comes from screen actions.
+
+  async function enroll(name, code) {
+    const answer = await send('POST', '/v1/devices', { body: { name, enrollmentCode: code } });
+    if (answer.status !== 201) {
+      throw new RequestFailed(answer.json?.detail ?? `Enrollment failed (${answer.status}).`);
+    }
+    device.remember(answer.json.token, answer.json.name);
+  }
+
+  async function launch() {
+    handleAnswer(await send('GET', '/v1/launch', { retries: 2 }), null);
+  }
+
+  /** Asks the server to walk from the current stack (`{to}`, or `{mode: 'parent'}` for back). */
+  async function navigate(request, trigger) {
+    handleAnswer(await send('POST', '/v1/navigate', { body: { from: navigation.stack, ...request }, retries: 2 }), trigger);
+  }
+
+  /** Opens a deep link: the server resolves it from the current stack. */
+  async function resolve(url) {
+    const parameters = new URLSearchParams({ url });
+    if (navigation.stack) parameters.set('from', stackParameter(navigation.stack));
+    handleAnswer(await send('GET', `/v1/resolve?${parameters}`, { retries: 2 }), null);
+  }
+
+  /** The stack as `from` in a query: JSON, or the older comma-separated form while every entry is a route id. */
+  function stackParameter(stack) {
+    return stack.every((entry) => typeof entry === 'string') ? stack.join(',') : JSON.stringify(stack);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Screen actions: fill an action's templates (README, "Screen actions") and send it.
+
+  const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_.]*)\}/g;
+  const WHOLE_PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_.]*)\}$/;
+
+  /** The names of `{value.NAME}` placeholders anywhere in `action`: what the user must enter. */
+  function valueNames(action) {
+    const names = new Set();
+    const visit = (node) => {
+      if (typeof node === 'string') {
+        for (const [, name] of node.matchAll(PLACEHOLDER)) if (name.startsWith('value.')) names.add(name.slice(6));
+      } else if (node && typeof node === 'object') {
+        Object.values(node).forEach(visit);
+      }
+    };
+    visit([action.path, action.body, action.headers]);
+    return [...names];
+  }
+
+  /** The value of placeholder `name` for an action of `view`, or `undefined` when it has none. */
+  function placeholderValue(name, context) {
+    if (name === 'idempotencyKey') return context.idempotencyKey;
+    const dot = name.indexOf('.');
+    if (dot < 0) return navigation.input(name);
+    const field = name.slice(dot + 1);
+    switch (name.slice(0, dot)) {
+      case 'item': return context.item?.[field];
+      case 'value': return context.values?.[field];
+      case 'payload': return context.view.screen.payload?.[field];
+      default: return undefined;
+    }
+  }
+
+  /** A path or header template as text; throws naming a placeholder that has no value. */
+  function fillText(template, context, encode) {
+    return template.replace(PLACEHOLDER, (whole, name) => {
+      const value = placeholderValue(name, context);
+      if (value === undefined || value === null) throw new RequestFailed(`Nothing on screen gives ${name}.`);
+      return encode ? encodeURIComponent(String(value)) : String(value);
+    });
+  }
+
+  const LEAVE_OUT = Symbol('leave out');
+
+  /** A body template: a string that is one placeholder becomes the value with its JSON type; no value leaves the member out. */
+  function fillBody(template, context) {
+    if (typeof template === 'string') {
+      const whole = WHOLE_PLACEHOLDER.exec(template);
+      if (whole) return placeholderValue(whole[1], context) ?? LEAVE_OUT;
+      try { return fillText(template, context, false); } catch { return LEAVE_OUT; }
+    }
+    if (Array.isArray(template)) {
+      return template.map((element) => fillBody(element, context)).filter((element) => element !== LEAVE_OUT);
+    }
+    if (template && typeof template === 'object') {
+      const object = {};
+      for (const [key, value] of Object.entries(template)) {
+        const filled = fillBody(value, context);
+        if (filled !== LEAVE_OUT) object[key] = filled;
+      }
+      return object;
+    }
+    return template;
+  }
+
+  /** Sends `action` of `view` (the row `item` tapped, the `values` entered) and performs the answer. */
+  function performAction(view, action, { item, values } = {}, trigger = null) {
+    // One key per user intent, made now: a retry of this same intent sends it again.
+    const idempotencyKey = uuid();
+    return enqueue(async () => {
+      const context = { view, item, values, idempotencyKey };
+      const path = fillText(action.path, context, true);
+      const headers = {};
+      for (const [name, template] of Object.entries(action.headers ?? {})) {
+        try { headers[name] = fillText(template, context, false); } catch { /* no value: not sent */ }
+      }
+      const body = action.body === undefined ? undefined : fillBody(action.body, context);
+      const repeatable = action.method === 'GET' || Object.values(action.headers ?? {}).includes('{idempotencyKey}');
+      handleAnswer(await send(action.method, path, { body, headers, retries: repeatable ? 2 : 0 }), trigger);
+    });
+  }
+
+  /** The screen's action `name`, or `undefined`. */
+  const actionNamed = (view, name) => view.screen.actions?.find((action) => action.name === name);
+
+  /** The first action of the screen bound to rows of the payload list `row`. */
+  const rowAction = (view, row) => view.screen.actions?.find((action) => action.row === row);
+
+  // ---------------------------------------------------------------------------------------------
+  // What is on screen. A *view* is one route's screen; a *host* is a navigation stack of views
+  // (the root's, each tab's, each presented layer's); a *layer* is the root or one presentation.
+
+  const rootElement = document.getElementById('root');
+
+  const navigation = {
+    /** The answer's stack, kept as it came and sent back as `from`. */
+    stack: null,
+    /** The root layer first, presented layers above it. */
+    layers: [],
+    shownCount: 0,
+
+    /** Views on display, topmost layer first; inside a layer, each container before what it shows. */
+    displayed() {
+      const views = [];
+      const visit = (view) => {
+        views.push(view);
+        if (view.selectedTab) visitHost(view.tabHosts[view.selectedTab]);
+        Object.values(view.slotViews).forEach(visit);
+      };
+      const visitHost = (host) => { if (host?.top) visit(host.top); };
+      for (const layer of [...this.layers].reverse()) visitHost(layer.host);
+      return views;
+    },
+
+    /** Every host on display, topmost layer first; inside a layer, innermost (a tab's) first. */
+    hosts() {
+      const hosts = [];
+      const visitView = (view) => {
+        if (view.selectedTab) visitHost(view.tabHosts[view.selectedTab]);
+        Object.values(view.slotViews).forEach(visitView);
+      };
+      const visitHost = (host) => {
+        if (host.top) visitView(host.top);
+        hosts.push(host);
+      };
+      for (const layer of [...this.layers].reverse()) visitHost(layer.host);
+      return hosts;
+    },
+
+    /** Every view kept, on display or not (under a pushed screen, in a tab not selected), topmost layer first. */
+    kept() {
+      const views = [];
+      const visit = (view) => {
+        views.push(view);
+        Object.values(view.tabHosts).forEach(visitHost);
+        Object.values(view.slotViews).forEach(visit);
+      };
+      const visitHost = (host) => [...host.views].reverse().forEach(visit);
+      for (const layer of [...this.layers].reverse()) visitHost(layer.host);
+      return views;
+    },
+
+    /** The topmost view on display showing `route` (steps name routes; a client looks from the top), else one kept. */
+    view(route) {
+      const matches = (candidate) => candidate.route === route;
+      const view = this.displayed().find(matches) ?? this.kept().find(matches);
+      if (!view) throw new RequestFailed(`The server named ${route}, which is not on screen.`);
+      return view;
+    },
+
+    /** A navigation input (`{billId}`) from the screens on display, the most recently shown first. */
+    input(name) {
+      const views = this.displayed().sort((a, b) => b.shownAt - a.shownAt);
+      return views.find((view) => view.screen.inputs?.[name] !== undefined)?.screen.inputs[name];
+    },
+  };
+
+  /** A view of `step.route` drawing `step.screen`. */
+  function makeView(step) {
+    const view = {
+      route: step.route,
+      screen: step.screen ?? { type: step.route, renderer: 'declarative', title: step.route, payload: {}, actions: [] },
+      tabs: step.tabs ?? null,
+      element: el('section', { class: 'screen', 'data-route': step.route }),
+      headingId: uniqueId('title'),
+      slotElements: {},
+      slotViews: {},
+      tabHosts: {},
+      selectedTab: null,
+      shownAt: ++navigation.shownCount,
+    };
+    view.element.setAttribute('aria-labelledby', view.headingId);
+    render(view);
+    return view;
+  }
+
+  /** Draws `view` (again): its renderer, then the embedded routes and selected tab it already shows. */
+  function render(view) {
+    const focusKey = view.element.contains(document.activeElement) ? document.activeElement.dataset.focusKey : null;
+    const { screen } = view;
+    view.element.replaceChildren();
+    view.element.dataset.screenType = screen.type;
+    view.element.dataset.renderer = screen.renderer;
+    view.slotElements = {};
+    const native = screen.renderer === 'native' ? nativeRenderers[screen.type] : undefined;
+    (native ?? drawDeclarative)(view);
+    for (const [slot, child] of Object.entries(view.slotViews)) slotElement(view, slot).append(child.element);
+    if (view.selectedTab) view.tabPanel?.append(view.tabHosts[view.selectedTab].element);
+    if (focusKey) view.element.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus();
+  }
+
+  /** The element of `slot` in `view` (made on demand for containers the page draws generically). */
+  function slotElement(view, slot) {
+    if (!view.slotElements[slot]) {
+      view.slotElements[slot] = el('div', { class: 'slot', 'data-slot': slot });
+      view.element.append(view.slotElements[slot]);
+    }
+    return view.slotElements[slot];
+  }
+
+  /** A navigation stack of views: shows its top one, with a back control when there is one below it. */
+  function makeHost() {
+    const back = el('button', { type: 'button', class: 'back', 'data-focus-key': 'back' });
+    back.addEventListener('click', () => goBack(back));
+    const bar = el('div', { class: 'nav-bar' }, back);
+    const body = el('div', { class: 'nav-body' });
+    const host = {
+      views: [],
+      element: el('div', { class: 'nav-host' }, bar, body),
+      get top() { return this.views.at(-1); },
+      push(view) {
+        this.views.push(view);
+        this.update();
+      },
+      pop() {
+        this.views.pop();
+        this.update();
+      },
+      update() {
+        body.replaceChildren(this.top?.element ?? '');
+        const below = this.views.at(-2);
+        bar.hidden = !below;
+        back.textContent = below ? `‹ ${below.screen.title}` : '';
+        back.setAttribute('aria-label', below ? `Back to ${below.screen.title}` : 'Back');
+      },
+    };
+    host.update();
+    return host;
+  }
+
+  /** The back control and Escape: the server decides what "back" means (navigate `parent`). */
+  function goBack(trigger) {
+    enqueue(() => navigate({ mode: 'parent' }, trigger));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The step performer: one function per operation, in docs/navigation.md's terms.
+
+  const operations = {
+    setRoot(step) {
+      for (const layer of navigation.layers.slice(1)) closeLayer(layer);
+      const host = makeHost();
+      host.push(makeView(step));
+      navigation.layers = [{ host, dialog: null }];
+      rootElement.replaceChildren(host.element);
+      document.title = step.screen?.title ?? 'routemap';
+    },
+
+    selectTab(step) {
+      const container = navigation.displayed().find((view) => view.tabs?.some((tab) => tab.route === step.route));
+      if (!container) throw new RequestFailed(`No tab bar on screen has the tab ${step.route}.`);
+      if (step.screen || !container.tabHosts[step.route]) {
+        const host = makeHost();
+        host.push(makeView(step));
+        container.tabHosts[step.route] = host;
+      }
+      container.selectedTab = step.route;
+      render(container);
+    },
+
+    embed(step) {
+      const views = navigation.displayed();
+      const container = views.find((view) => step.slot in view.slotElements) ?? views[0];
+      const view = makeView(step);
+      container.slotViews[step.slot] = view;
+      slotElement(container, step.slot).replaceChildren(view.element);
+    },
+
+    push(step) {
+      const view = makeView(step);
+      navigation.hosts()[0].push(view);
+      focusAfterSteps = () => focusHeading(view);
+    },
+
+    present(step, trigger) {
+      presentLayer(step, trigger);
+    },
+
+    dismiss(step) {
+      const index = navigation.layers.findLastIndex((layer, position) => position > 0 && layer.host.views[0]?.route === step.route);
+      if (index < 1) throw new RequestFailed(`The server dismissed ${step.route}, which is not presented.`);
+      const removed = navigation.layers.splice(index);
+      removed.reverse().forEach(closeLayer);
+      focusAfterSteps = () => restoreFocus(removed.at(-1));
+    },
+
+    pop(step) {
+      const host = navigation.hosts().find((candidate) => candidate.views.length > 1 && candidate.top.route === step.route);
+      if (!host) throw new RequestFailed(`The server popped ${step.route}, which is not pushed on top.`);
+      host.pop();
+      focusAfterSteps = () => focusHeading(host.top);
+    },
+
+    popTo(step) {
+      const host = navigation.hosts().find((candidate) => candidate.views.slice(0, -1).some((view) => view.route === step.route));
+      if (!host) throw new RequestFailed(`The server popped to ${step.route}, which is not below a pushed screen.`);
+      while (host.top.route !== step.route) host.pop();
+      focusAfterSteps = () => focusHeading(host.top);
+    },
+
+    replace(step) {
+      const view = navigation.view(step.route);
+      view.screen = step.screen;
+      if (step.tabs) view.tabs = step.tabs;
+      view.shownAt = ++navigation.shownCount;
+      render(view);
+    },
+
+    refresh(step) {
+      operations.replace(step);
+    },
+  };
+
+  /** Where focus goes once the steps are performed (the last step that moves it decides). */
+  let focusAfterSteps = null;
+
+  /** Performs `steps` in order; `trigger` is the control that asked (a popover's default anchor). */
+  function perform(steps, trigger) {
+    focusAfterSteps = null;
+    try {
+      for (const step of steps) {
+        const operation = Object.hasOwn(operations, step.op) ? operations[step.op] : null;
+        if (!operation) throw new RequestFailed(`The server sent a step this page cannot perform: ${step.op}.`);
+        operation(step, trigger);
+      }
+    } finally {
+      focusAfterSteps?.();
+      focusAfterSteps = null;
+    }
+  }
+
+  // Presented layers are <dialog>s shown modally: the page behind is inert, focus moves in, and
+  // it returns to the control that opened the layer when the layer is dismissed.
+
+  function presentLayer(step, trigger) {
+    const presentation = step.presentation ?? { style: 'modal', inNavigationContainer: false };
+    const style = ['modal', 'sheet', 'fullScreen', 'popover'].includes(presentation.style) ? presentation.style : 'modal';
+    const host = makeHost();
+    const view = makeView(step);
+    host.push(view);
+    const dialog = el('dialog', { class: `layer layer-${style}`, 'data-presented': step.route }, host.element);
+    if (step.animated) dialog.classList.add('animated');
+    const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : trigger;
+    const layer = { host, dialog, opener, openerKey: opener?.dataset?.focusKey ?? null };
+    // Escape: sheets and popovers are dismissed (by asking the server); modal screens need their
+    // own controls. The browser never closes a layer by itself: only a `dismiss` step does.
+    dialog.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      if (style === 'sheet' || style === 'popover') goBack(null);
+    });
+    dialog.addEventListener('cancel', (event) => event.preventDefault());
+    if (style === 'popover') {
+      dialog.addEventListener('click', (event) => { if (event.target === dialog) goBack(null); });
+    }
+    document.body.append(dialog);
+    navigation.layers.push(layer);
+    dialog.showModal();
+    if (style === 'popover') placePopover(dialog, anchorElement(presentation.anchor, trigger));
+    labelLayer(layer);
+    focusAfterSteps = () => focusHeading(view);
+  }
+
+  /** The control a popover points at: the one whose `data-anchor` is the step's anchor, else the one tapped. */
+  function anchorElement(anchor, trigger) {
+    const named = anchor ? document.querySelector(`[data-anchor="${CSS.escape(anchor)}"]`) : null;
+    return named ?? (trigger?.isConnected ? trigger : null);
+  }
+
+  function placePopover(dialog, anchor) {
+    if (!anchor) return;
+    const target = anchor.getBoundingClientRect();
+    const box = dialog.getBoundingClientRect();
+    const gap = 8;
+    const below = target.bottom + gap + box.height <= window.innerHeight;
+    const top = below ? target.bottom + gap : Math.max(gap, target.top - gap - box.height);
+    const left = Math.min(Math.max(gap, target.left + target.width / 2 - box.width / 2), window.innerWidth - box.width - gap);
+    dialog.style.margin = '0';
+    dialog.style.top = `${top}px`;
+    dialog.style.left = `${left}px`;
+    dialog.classList.add(below ? 'points-up' : 'points-down');
+  }
+
+  /** Names a layer after the screen on top of its stack. */
+  function labelLayer(layer) {
+    layer.dialog.setAttribute('aria-labelledby', layer.host.top.headingId);
+  }
+
+  function closeLayer(layer) {
+    if (layer.dialog.contains(alertBox)) document.body.append(alertBox);
+    if (layer.dialog.open) layer.dialog.close();
+    layer.dialog.remove();
+  }
+
+  /** Back to the control that opened `layer`, or the same control drawn again, or the screen on top. */
+  function restoreFocus(layer) {
+    let target = layer.opener?.isConnected ? layer.opener : null;
+    if (!target && layer.openerKey) target = document.querySelector(`[data-focus-key="${CSS.escape(layer.openerKey)}"]`);
+    if (target && !target.closest('dialog:not([open])')) {
+      target.focus();
+      return;
+    }
+    const top = navigation.layers.at(-1)?.host.top;
+    if (top) focusHeading(top);
+  }
+
+  function focusHeading(view) {
+    view.element.querySelector(`#${CSS.escape(view.headingId)}`)?.focus();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Renderers. Native ones for the point-of-sale screen types; the generic one for everything
+  // else (declarative component trees, docs/navigation.md "Declarative screens").
+
+  /** The screen's title as its heading (focusable from script, for moving focus to a screen). */
+  function heading(view, { hidden = false, level = 'h2' } = {}) {
+    return el(level, { id: view.headingId, tabindex: '-1', class: hidden ? 'visually-hidden' : 'screen-title' }, view.screen.title);
+  }
+
+  /** Buttons for the screen's actions that its renderer did not place (a new action shows up by itself). */
+  function otherActions(view, placed) {
+    const buttons = (view.screen.actions ?? [])
+      .filter((action) => !action.row && !placed.includes(action.name) && valueNames(action).length === 0)
+      .map((action) => actionButton(view, action, humanize(action.name), 'secondary'));
+    return buttons.length ? el('div', { class: 'actions' }, ...buttons) : null;
+  }
+
+  function actionButton(view, action, title, style = 'primary') {
+    const button = el('button', {
+      type: 'button', class: style, 'data-action': action.name, 'data-anchor': action.name,
+      'data-focus-key': `${view.route}:${action.name}`,
+    }, title);
+    button.addEventListener('click', () => performAction(view, action, {}, button));
+    return button;
+  }
+
+  const humanize = (name) => name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (letter) => letter.toUpperCase());
+
+  const nativeRenderers = {
+    tabBar(view) {
+      const panelId = uniqueId('tab-panel');
+      view.tabPanel = el('div', { class: 'tab-panel', id: panelId, role: 'tabpanel' });
+      const list = el('div', { class: 'tab-list', role: 'tablist', 'aria-label': view.screen.title });
+      for (const tab of view.tabs ?? []) {
+        const selected = tab.route === view.selectedTab;
+        const button = el('button', {
+          type: 'button', role: 'tab', class: 'tab', 'aria-selected': String(selected), 'aria-controls': panelId,
+          'data-focus-key': `tab:${tab.route}`, 'data-anchor': tab.route,
+        }, tab.title);
+        if (selected) view.tabPanel.setAttribute('aria-label', tab.title);
+        button.addEventListener('click', () => {
+          if (!selected) enqueue(() => navigate({ to: tab.route }, button));
+        });
+        list.append(button);
+      }
+      view.element.append(heading(view, { hidden: true }), view.tabPanel, list);
+    },
+
+    splitView(view) {
+      view.slotElements.primary = el('div', { class: 'pane pane-primary', 'data-slot': 'primary' });
+      view.slotElements.secondary = el('div', { class: 'pane pane-secondary', 'data-slot': 'secondary' });
+      view.element.append(heading(view, { hidden: true }), view.slotElements.primary, view.slotElements.secondary);
+    },
+
+    menu(view) {
+      const addItem = rowAction(view, 'items');
+      const categories = new Map();
+      for (const item of view.screen.payload.items ?? []) {
+        if (!categories.has(item.category)) categories.set(item.category, []);
+        categories.get(item.category).push(item);
+      }
+      const sections = [...categories].map(([category, items]) => {
+        const titleId = uniqueId('category');
+        const buttons = items.map((item) => {
+          const price = formatMoney(item.priceMinor, item.currency);
+          const button = el('button', {
+            type: 'button', class: 'menu-item', 'data-item-id': item.id, 'data-focus-key': `item:${item.id}`,
+            'data-anchor': `item:${item.id}`, disabled: !addItem || !item.available,
+            'aria-label': `${item.name}, ${price}${item.available ? '' : ', unavailable'}`,
+          }, el('span', { class: 'name' }, item.name), el('span', { class: 'price' }, item.available ? price : 'Unavailable'));
+          if (addItem) button.addEventListener('click', () => performAction(view, addItem, { item }, button));
+          return el('li', {}, button);
+        });
+        return el('section', { class: 'category', 'aria-labelledby': titleId },
+          el('h3', { id: titleId }, humanize(category)), el('ul', { class: 'menu-grid' }, ...buttons));
+      });
+      add(view.element, heading(view), ...sections, otherActions(view, addItem ? [addItem.name] : []));
+    },
+
+    bill(view) {
+      const bill = view.screen.payload;
+      const money = (minor) => formatMoney(minor, bill.currency);
+      const setQuantity = actionNamed(view, 'setQuantity');
+      const removeLine = actionNamed(view, 'removeLine');
+      const checkout = actionNamed(view, 'checkout');
+      view.element.dataset.billId = bill.id;
+      view.element.dataset.status = bill.status;
+
+      const lines = (bill.lines ?? []).map((line) => {
+        const quantity = el('span', { class: 'quantity', 'aria-label': `quantity ${line.quantity}` }, `× ${line.quantity}`);
+        const controls = el('span', { class: 'line-controls' });
+        if (setQuantity) {
+          for (const [label, change, text] of [['Fewer', -1, '−'], ['More', 1, '+']]) {
+            const button = el('button', {
+              type: 'button', class: 'stepper', 'aria-label': `${label} ${line.name}`, disabled: line.quantity + change < 1,
+              'data-focus-key': `line:${line.lineId}:${change}`,
+            }, text);
+            button.addEventListener('click', () => performAction(view, setQuantity, { item: line, values: { quantity: line.quantity + change } }, button));
+            controls.append(button);
+          }
+        }
+        if (removeLine) {
+          const button = el('button', {
+            type: 'button', class: 'remove', 'aria-label': `Remove ${line.name}`, 'data-focus-key': `line:${line.lineId}:remove`,
+          }, 'Remove');
+          button.addEventListener('click', () => performAction(view, removeLine, { item: line }, button));
+          controls.append(button);
+        }
+        return el('li', { class: 'line', 'data-line-id': line.lineId, 'data-menu-item-id': line.menuItemId, 'data-quantity': line.quantity },
+          el('span', { class: 'line-name' }, line.name), quantity, controls,
+          el('span', { class: 'line-total', 'data-minor': line.lineTotalMinor }, money(line.lineTotalMinor)));
+      });
+
+      const statusText = { open: 'Open', checked_out: 'Checked out', paid: 'Paid' }[bill.status] ?? bill.status;
+      const totals = el('dl', { class: 'totals' },
+        el('dt', {}, 'Subtotal'), el('dd', { 'data-minor': bill.subtotalMinor, class: 'subtotal' }, money(bill.subtotalMinor)),
+        el('dt', {}, 'Tax'), el('dd', { 'data-minor': bill.taxMinor, class: 'tax' }, money(bill.taxMinor)),
+        el('dt', { class: 'total-label' }, 'Total'), el('dd', { 'data-minor': bill.totalMinor, class: 'total' }, money(bill.totalMinor)));
+      add(view.element,
+        el('div', { class: 'bill-head' }, heading(view), el('span', { class: `badge badge-${bill.status}` }, statusText)),
+        el('p', { class: 'bill-id' }, bill.id),
+        lines.length ? el('ul', { class: 'lines', 'aria-label': 'Lines' }, ...lines) : el('p', { class: 'empty' }, 'No items yet. Tap the menu to add some.'),
+        totals,
+        checkout ? actionButton(view, checkout, `Check out ${money(bill.totalMinor)}`, 'primary checkout') : null,
+        otherActions(view, [checkout?.name]));
+    },
+  };
+
+  /** The generic renderer: `payload.components`; unknown component types are skipped. */
+  function drawDeclarative(view) {
+    const components = view.screen.payload?.components;
+    view.element.append(heading(view));
+    if (!Array.isArray(components)) {
+      view.element.append(el('p', { class: 'empty' }, 'This screen has nothing this page can show.'));
+      return;
+    }
+    view.element.append(...components.map((component) => drawComponent(component, view)).filter(Boolean));
+  }
+
+  function drawComponent(component, view) {
+    switch (component?.type) {
+      case 'section': {
+        const titleId = component.title ? uniqueId('section') : null;
+        return el('section', { class: 'component-section', 'aria-labelledby': titleId },
+          component.title ? el('h3', { id: titleId }, component.title) : null,
+          ...(component.children ?? []).map((child) => drawComponent(child, view)).filter(Boolean));
+      }
+      case 'row':
+        return el('div', { class: 'component-row' },
+          el('span', { class: 'row-text' }, el('span', { class: 'row-title' }, component.title),
+            component.detail ? el('span', { class: 'row-detail' }, component.detail) : null),
+          component.value ? el('span', { class: 'row-value' }, component.value) : null);
+      case 'text': {
+        const tag = { headline: 'h3', caption: 'small' }[component.style] ?? 'p';
+        return el(tag, { class: `component-text text-${component.style ?? 'body'}` }, component.text);
+      }
+      case 'image':
+        return el('img', { class: 'component-image', src: component.url, alt: component.alt ?? '' });
+      case 'divider':
+        return el('hr', { class: 'component-divider' });
+      case 'button':
+        return drawButton(component, view);
+      default:
+        return null;
+    }
+  }
+
+  /** A button performing the screen action it names; the values its action needs are entered beside it. */
+  function drawButton(component, view) {
+    const action = actionNamed(view, component.action);
+    if (!action) return null;
+    const style = ['primary', 'secondary', 'destructive'].includes(component.style) ? component.style : 'primary';
+    const names = valueNames(action);
+    if (names.length === 0) return actionButton(view, action, component.title, style);
+    const fields = names.map((name) => valueField(name, view));
+    const submit = el('button', {
+      type: 'submit', class: style, 'data-action': action.name, 'data-anchor': action.name, 'data-focus-key': `${view.route}:${action.name}`,
+    }, component.title);
+    const form = el('form', { class: 'action-form', 'data-action': action.name, novalidate: true }, ...fields.map((field) => field.element), submit);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const values = {};
+      for (const field of fields) {
+        const value = field.read();
+        if (value === null) return; // the field says what is wrong
+        if (value !== undefined) values[field.name] = value;
+      }
+      performAction(view, action, { values }, submit);
+    });
+    return form;
+  }
+
+  /** An input for `{value.NAME}`: choices for `method`, an amount for `…Minor`, a number for `quantity`. */
+  function valueField(name, view) {
+    const id = uniqueId(`value-${name}`);
+    const errorId = `${id}-error`;
+    const error = el('span', { class: 'field-error', id: errorId, 'aria-live': 'polite' });
+    if (name === 'method') {
+      const options = [['cash', 'Cash'], ['card', 'Card']].map(([value, label], index) => el('label', { class: 'choice' },
+        el('input', { type: 'radio', name, value, checked: index === 0 }), ` ${label}`));
+      const element = el('fieldset', { class: 'field' }, el('legend', {}, 'Payment method'), ...options);
+      return { name, element, read: () => element.querySelector('input:checked')?.value };
+    }
+    const currency = view.screen.payload?.currency ?? 'USD';
+    const isAmount = name.endsWith('Minor');
+    const label = { tenderedMinor: 'Cash tendered (optional)', quantity: 'Quantity' }[name] ?? humanize(isAmount ? name.slice(0, -5) : name);
+    const input = el('input', {
+      id, name, autocomplete: 'off', 'aria-describedby': errorId,
+      inputmode: isAmount ? 'decimal' : name === 'quantity' ? 'numeric' : null,
+      placeholder: isAmount ? formatMoney(0, currency).replace(/[^\d.,]/g, '') : null,
+    });
+    const element = el('div', { class: 'field' }, el('label', { for: id }, label), input, error);
+    const read = () => {
+      const text = input.value.trim();
+      error.textContent = '';
+      input.removeAttribute('aria-invalid');
+      if (text === '') return undefined;
+      const value = isAmount ? parseMoney(text, currency) : name === 'quantity' ? (/^\d+$/.test(text) ? Number(text) : null) : text;
+      if (value === null) {
+        error.textContent = isAmount ? `Enter an amount such as ${formatMoney(2000, currency)}.` : 'Enter a whole number.';
+        input.setAttribute('aria-invalid', 'true');
+        input.focus();
+      }
+      return value;
+    };
+    return { name, element, read };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Start: enroll if needed, launch, then open the deep link in the address (#routemap://…).
+
+  const enrollSection = document.getElementById('enroll');
+  const enrollForm = document.getElementById('enroll-form');
+
+  function showEnrollment(message) {
+    rootElement.replaceChildren();
+    for (const layer of navigation.layers.slice(1)) closeLayer(layer);
+    navigation.layers = [];
+    navigation.stack = null;
+    enrollSection.hidden = false;
+    document.getElementById('device').textContent = '';
+    if (message) showProblem(message);
+    document.getElementById('enroll-code').focus();
+  }
+
+  enrollForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const name = document.getElementById('enroll-name').value.trim() || 'Web till';
+    const code = document.getElementById('enroll-code').value;
+    enqueue(async () => {
+      await enroll(name, code);
+      enrollForm.reset();
+      await start();
+    });
+  });
+
+  /** The deep link in the address's fragment (`/#routemap://bills/…`), or `null`. */
+  function deepLinkInAddress() {
+    const fragment = location.hash.slice(1);
+    if (!fragment) return null;
+    try { return decodeURIComponent(fragment); } catch { return fragment; }
+  }
+
+  /** Opens the address's deep link (once: the fragment is removed, so the same link can be opened again). */
+  async function openDeepLinkInAddress() {
+    const link = deepLinkInAddress();
+    if (!link) return;
+    history.replaceState(null, '', location.pathname + location.search);
+    await resolve(link);
+  }
+
+  async function start() {
+    enrollSection.hidden = true;
+    clearProblem();
+    document.getElementById('device').textContent = device.name;
+    await launch();
+    if (device.token) await openDeepLinkInAddress();
+  }
+
+  window.addEventListener('hashchange', () => {
+    if (device.token && navigation.stack) enqueue(openDeepLinkInAddress);
+  });
+
+  // `?code=` enrolls without typing (e.g. from a QR code); the code then leaves the address bar.
+  const codeInAddress = query.get('code');
+  if (codeInAddress) {
+    query.delete('code');
+    const rest = query.toString();
+    history.replaceState(null, '', location.pathname + (rest ? `?${rest}` : '') + location.hash);
+  }
+  if (codeInAddress && !device.token) {
+    enqueue(async () => {
+      await enroll(query.get('name') ?? 'Web till', codeInAddress);
+      await start();
+    }).then(() => { if (!device.token) showEnrollment(); });
+  } else if (device.token) {
+    enqueue(start);
+  } else {
+    showEnrollment();
+  }
+})();

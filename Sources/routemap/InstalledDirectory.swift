@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+
+/// Finds a directory the binary reads at start-up (`Migrations`, `Public`): the one the operator
+/// names, else the installed one beside the binary (`<executable>/../share/routemap/<name>`, as in
+/// the container image), else the source tree's `./<name>`.
+enum InstalledDirectory {
+    /// `explicit` (a flag's value) or the environment variable `variable`, else the first of the
+    /// installed and source-tree directories that exists; throws naming the places it looked.
+    static func locate(_ name: String, explicit: String?, flag: String, variable: String) throws -> URL {
+        if let explicit = explicit ?? Environment.value(variable) {
+            return URL(fileURLWithPath: explicit, isDirectory: true)
+        }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let installed = executable.deletingLastPathComponent()
+            .appendingPathComponent("../share/routemap/\(name)", isDirectory: true).standardizedFileURL
+        for candidate in [installed, URL(fileURLWithPath: name, isDirectory: true)] {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return candidate
+            }
+        }
+        throw ValidationError(
+            "No \(name) directory found (looked in \(installed.path) and ./\(name)). Pass \(flag) or set \(variable).")
+    }
+}

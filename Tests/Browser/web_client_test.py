@@ -1,0 +1,432 @@
+#!/usr/bin/env python3
+"""The web client in a real browser against the real server.
+
+Starts the routemap binary on a free port with a temporary database, drives Debian's headless
+Chromium with selenium through a till's day (enroll, add items, check out, pay cash, reload, open
+deep links) and checks what the page shows after each step. A screenshot of each state goes to
+--screenshots. Exits 1 on the first failed check, with a screenshot, the page's HTML and the
+server's log of that moment.
+
+    Tests/Browser/web_client_test.py --binary .build/debug/routemap --screenshots .build/browser-screenshots
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from decimal import ROUND_HALF_EVEN, Decimal
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+ENROLLMENT_CODE = "browser-test-code"
+TAX_RATE_BPS = 875  # the server's default, which the test starts it with explicitly
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise CheckFailed(message)
+
+
+# ---- the server ----------------------------------------------------------------------------
+
+
+class Server:
+    """`routemap serve` on a free port with a fresh database in a temporary directory."""
+
+    def __init__(self, binary, public=ROOT / "Public"):
+        self.directory = tempfile.TemporaryDirectory(prefix="routemap-browser-")
+        self.log_path = Path(self.directory.name) / "server.log"
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen(
+            [
+                binary, "serve", "--port", "0", "--db", str(Path(self.directory.name) / "browser.sqlite"),
+                "--migrations", str(ROOT / "Migrations"), "--public", str(public),
+                "--enrollment-code", ENROLLMENT_CODE, "--rate-limit", "0", "--tax-rate-bps", str(TAX_RATE_BPS),
+                "--log-level", "warning",
+            ],
+            stdout=subprocess.PIPE, stderr=self.log, text=True,
+        )
+        self.url = None
+        deadline = time.monotonic() + 30
+        while self.url is None and time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            match = re.match(r"routemap listening on (http://\S+)", line)
+            if match:
+                self.url = match.group(1)
+        if self.url is None:
+            self.stop()
+            raise CheckFailed(f"routemap did not start:\n{self.log_path.read_text()}")
+
+    def get_json(self, path, token):
+        request = urllib.request.Request(self.url + path, headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+    def cleanup(self):
+        self.stop()
+        self.directory.cleanup()
+
+
+# ---- the browser ---------------------------------------------------------------------------
+
+
+def start_browser():
+    options = Options()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1280,860", "--lang=en-US", "--no-first-run", "--disable-extensions"]:
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": "en-US"})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"),
+                      env={**os.environ, "LANG": "en_US.UTF-8", "LANGUAGE": "en_US"})
+    return webdriver.Chrome(options=options, service=service)
+
+
+class Page:
+    """Shorthands over the driver, with waits that fail with a message."""
+
+    def __init__(self, driver, screenshots):
+        self.driver = driver
+        self.screenshots = screenshots
+        self.shots = 0
+
+    def wait(self, condition, message, timeout=10):
+        try:
+            return WebDriverWait(self.driver, timeout).until(lambda driver: condition())
+        except TimeoutException:
+            raise CheckFailed(f"timed out: {message}") from None
+
+    def find(self, css):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def find_all(self, css):
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def script(self, source, *arguments):
+        return self.driver.execute_script(source, *arguments)
+
+    def idle(self):
+        """Waits until no request is in flight and no alert is shown (a problem the server answered)."""
+        self.wait(lambda: self.script("return !document.body.hasAttribute('aria-busy')"), "the page to finish its requests")
+        alert = self.find("#alert")
+        check(not alert.is_displayed(), f"the page shows a problem: {alert.text}")
+
+    def tab_to(self, css, limit=80):
+        """Presses Tab (from where focus is) until the focused element matches `css`."""
+        for _ in range(limit):
+            ActionChains(self.driver).send_keys(Keys.TAB).perform()
+            if self.script("return document.activeElement.matches(arguments[0])", css):
+                return
+        raise CheckFailed(f"{limit} presses of Tab never reached {css}")
+
+    def press(self, key):
+        ActionChains(self.driver).send_keys(key).perform()
+
+    def screenshot(self, name):
+        self.wait(lambda: self.script("return document.getAnimations().every((animation) => animation.playState !== 'running')"),
+                  "animations to finish before the screenshot")
+        self.shots += 1
+        path = self.screenshots / f"{self.shots:02d}-{name}.png"
+        self.driver.save_screenshot(str(path))
+        print(f"  screenshot {path}")
+
+    def bill(self):
+        """What the bill pane shows: id, status, lines {menuItemId: quantity}, totals in minor units."""
+        return self.script("""
+            const bill = document.querySelector('[data-route="bill"]');
+            if (!bill) return null;
+            const minor = (css) => Number(bill.querySelector(css)?.dataset.minor);
+            return {
+              id: bill.dataset.billId, status: bill.dataset.status,
+              lines: Object.fromEntries([...bill.querySelectorAll('.line')].map((line) => [line.dataset.menuItemId, Number(line.dataset.quantity)])),
+              subtotal: minor('.subtotal'), tax: minor('.tax'), total: minor('.total'),
+              totalText: bill.querySelector('.total')?.textContent,
+            };""")
+
+
+def money(minor):
+    return f"${minor // 100}.{minor % 100:02d}"
+
+
+def expected_totals(prices, quantities):
+    """The README's rule: tax per line, rounded half to even, summed."""
+    subtotal = tax = 0
+    for item, quantity in quantities.items():
+        line = prices[item] * quantity
+        subtotal += line
+        tax += int((Decimal(line) * TAX_RATE_BPS / 10000).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
+    return subtotal, tax, subtotal + tax
+
+
+# ---- the scenario --------------------------------------------------------------------------
+
+
+def run(page, server):
+    driver = page.driver
+
+    print("enroll: type the code once")
+    driver.get(server.url + "/")
+    page.wait(lambda: page.find("#enroll").is_displayed(), "the enrollment form")
+    page.find("#enroll-code").send_keys(ENROLLMENT_CODE)
+    page.find("#enroll-form button[type=submit]").click()
+    page.wait(lambda: page.bill() is not None, "the bill after enrolling")
+    page.idle()
+    token = page.script("return localStorage.getItem('routemap.token')")
+    check(token and token.startswith("rmt_"), f"no device token kept in localStorage: {token!r}")
+    check(not page.find("#enroll").is_displayed(), "the enrollment form is still shown")
+    check(page.find('[role="tab"][aria-selected="true"]').text == "Order", "the Order tab is not selected")
+    check(len(page.find_all('[data-route="menu"] .menu-item')) > 5, "the menu shows no items")
+    first_bill = page.bill()
+    check(first_bill["status"] == "open" and first_bill["lines"] == {}, f"a new till's bill is not open and empty: {first_bill}")
+    page.screenshot("enrolled")
+
+    print("tap three menu items, one twice")
+    prices = {item["id"]: item["priceMinor"] for item in server.get_json("/v1/menu/items", token)["items"]}
+    taps = ["latte", "croissant", "latte", "espresso"]
+    for count, item in enumerate(taps, start=1):
+        page.find(f'[data-route="menu"] button[data-item-id="{item}"]').click()
+        page.wait(lambda: sum(page.bill()["lines"].values()) == count, f"{count} items on the bill")
+    page.idle()
+    bill = page.bill()
+    quantities = {"latte": 2, "croissant": 1, "espresso": 1}
+    check(bill["lines"] == quantities, f"the bill's lines are {bill['lines']}, not {quantities}")
+    subtotal, tax, total = expected_totals(prices, quantities)
+    check((bill["subtotal"], bill["tax"], bill["total"]) == (subtotal, tax, total),
+          f"the bill shows {bill['subtotal']}+{bill['tax']}={bill['total']}, not {subtotal}+{tax}={total}")
+    check(bill["totalText"] == money(total), f"the total reads {bill['totalText']!r}, not {money(total)!r}")
+    check(bill["id"] == first_bill["id"], "the items went to another bill")
+    page.screenshot("bill")
+
+    print("check out: the summary is presented as a modal")
+    page.find('[data-route="bill"] button[data-action="checkout"]').click()
+    page.wait(lambda: page.find_all('dialog[open][data-presented="orderSummary"]'), "the order summary")
+    page.idle()
+    check(page.script("return document.querySelector('dialog[data-presented=\"orderSummary\"]').matches(':modal')"),
+          "the order summary is not shown modally")
+    check(page.script("return document.activeElement.closest('dialog') !== null"), "focus did not move into the order summary")
+    summary = page.find('dialog[data-presented="orderSummary"]')
+    check(f"{total // 100}.{total % 100:02d} USD" in summary.text, f"the summary does not show the total {total}: {summary.text}")
+    check(page.bill()["status"] == "checked_out", "the bill is not checked out")
+    check(not page.find_all('[data-route="bill"] button[data-action="checkout"]'), "a checked-out bill still offers checkout")
+    page.screenshot("summary")
+
+    print("pay cash with a tender: the modal goes, the next bill is empty")
+    summary.find_element(By.CSS_SELECTOR, 'input[name="method"][value="cash"]').click()
+    summary.find_element(By.CSS_SELECTOR, 'input[name="tenderedMinor"]').send_keys("20.00")
+    summary.find_element(By.CSS_SELECTOR, 'form[data-action="pay"] button[type="submit"]').click()
+    page.wait(lambda: not page.find_all('dialog[data-presented="orderSummary"]'), "the order summary to be dismissed")
+    page.idle()
+    next_bill = page.bill()
+    check(next_bill["id"] != first_bill["id"], "the bill pane still shows the paid bill")
+    check(next_bill["status"] == "open" and next_bill["lines"] == {} and next_bill["total"] == 0,
+          f"the next bill is not open and empty: {next_bill}")
+    change = page.find("#status").text
+    check(change == f"Change due: {money(2000 - total)}", f"the change reads {change!r}")
+    check(page.script("return document.activeElement.dataset.focusKey") == "bill:checkout",
+          "focus did not come back to the bill's checkout control")
+    paid = server.get_json(f"/v1/bills/{first_bill['id']}", token)
+    check(paid["status"] == "paid", f"the server says the first bill is {paid['status']}")
+    page.screenshot("paid")
+
+    print("reload: still the same till")
+    driver.refresh()
+    page.wait(lambda: page.bill() is not None, "the bill after reloading")
+    page.idle()
+    check(not page.find("#enroll").is_displayed(), "the reloaded page asks to enroll again")
+    check(page.script("return localStorage.getItem('routemap.token')") == token, "the reloaded page has another token")
+    check(page.bill()["id"] == next_bill["id"], "the reloaded page shows another bill than this till's current one")
+    page.screenshot("reloaded")
+
+    print("the keyboard alone: add an item and remove it again")
+    page.tab_to('[data-route="menu"] button[data-item-id="cappuccino"]')
+    page.press(Keys.ENTER)
+    page.wait(lambda: page.bill()["lines"] == {"cappuccino": 1}, "the cappuccino added with Enter")
+    page.idle()
+    page.tab_to('[data-route="bill"] .line[data-menu-item-id="cappuccino"] button.remove')
+    page.press(Keys.SPACE)
+    page.wait(lambda: page.bill()["lines"] == {}, "the cappuccino removed with Space")
+    page.idle()
+
+    print("deep links: in the page, and opening the page with one")
+    driver.get(f"{server.url}/#routemap://bills/{first_bill['id']}")
+    page.wait(lambda: page.bill()["id"] == first_bill["id"], "the deep-linked bill (hash change)")
+    page.idle()
+    check(page.bill()["status"] == "paid" and page.bill()["lines"] == quantities, f"the deep-linked bill shows {page.bill()}")
+    check(page.script("return location.hash") == "", "the deep link stays in the address")
+    driver.get("about:blank")
+    driver.get(f"{server.url}/#routemap://bills/{first_bill['id']}/summary")
+    page.wait(lambda: page.find_all('dialog[open][data-presented="orderSummary"]'), "the deep-linked summary (page load)")
+    page.idle()
+    check(page.bill()["id"] == first_bill["id"], "the summary's bill is not in the bill pane")
+    page.screenshot("deep-link")
+
+    print("the browser logged no errors (script errors, Content-Security-Policy violations)")
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    check(not errors, f"browser errors: {errors}")
+
+    print("?screens= declares fewer native screens: the server refuses what the page could not draw")
+    driver.get(f"{server.url}/?screens=tabBar,splitView,menu")
+    page.wait(lambda: page.find("#alert").is_displayed(), "the server's refusal")
+    check(page.find("#alert-text").text.startswith("Unsupported client: "), f"the page shows {page.find('#alert-text').text!r}")
+    check(page.bill() is None, "a bill is drawn though the page declared no bill screen")
+    page.screenshot("fewer-screens")
+
+
+# ---- every step, in a copy of the page with a seam ----------------------------------------
+
+
+def seam_copy(directory):
+    """Public/ with one line added at the end of app.js's closure: `window.routemapPerform`, the
+    page's own step performer, so the test can perform steps the point-of-sale registry never
+    sends (push, pop, popTo, sheet, popover, fullScreen). Everything else is the page as served."""
+    copy = Path(directory) / "Public"
+    copy.mkdir()
+    for file in (ROOT / "Public").iterdir():
+        (copy / file.name).write_bytes(file.read_bytes())
+    script = (copy / "app.js").read_text()
+    ending = "})();\n"
+    check(script.endswith(ending), "app.js no longer ends with its closure: update the seam")
+    (copy / "app.js").write_text(script[: -len(ending)] + "  window.routemapPerform = (steps) => perform(steps, null);\n" + ending)
+    return copy
+
+
+def declarative(route, title, text):
+    return {"type": route, "renderer": "declarative", "title": title, "actions": [],
+            "payload": {"components": [{"type": "text", "text": text, "style": "body"}]}}
+
+
+def run_generic_steps(page, server):
+    driver = page.driver
+    perform = lambda *steps: page.script("routemapPerform(arguments[0])", list(steps))
+    shown_back = lambda: page.script(
+        "return [...document.querySelectorAll('.nav-bar')].filter((bar) => !bar.hidden).map((bar) => bar.querySelector('.back').getAttribute('aria-label'))")
+    focused_text = lambda: page.script("return document.activeElement.textContent")
+
+    print("every step: push, pop, popTo, sheet, popover, fullScreen, refresh (a copy of the page with a seam)")
+    driver.get(f"{server.url}/?code={ENROLLMENT_CODE}")
+    page.wait(lambda: page.bill() is not None, "the bill after enrolling with ?code=")
+    page.idle()
+    check("code=" not in driver.current_url, f"the enrollment code stays in the address: {driver.current_url}")
+
+    perform({"op": "push", "route": "detail", "animated": True, "screen": declarative("detail", "Detail", "Pushed once")})
+    check(shown_back() == ["Back to Order"], f"after a push the back controls are {shown_back()}")
+    check(focused_text() == "Detail", f"focus is on {focused_text()!r}, not the pushed screen's title")
+    check(page.bill() is None, "the pushed screen does not cover the split view")
+    perform({"op": "push", "route": "more", "animated": True, "screen": declarative("more", "More", "Pushed twice")})
+    check(shown_back() == ["Back to Detail"], f"after two pushes the back controls are {shown_back()}")
+
+    perform({"op": "present", "route": "options", "animated": True, "presentation": {"style": "sheet", "inNavigationContainer": True},
+             "screen": declarative("options", "Options", "A sheet")})
+    check(page.script("return document.querySelector('dialog.layer-sheet[data-presented=\"options\"]').matches(':modal')"), "no modal sheet")
+    check(focused_text() == "Options", "focus did not move into the sheet")
+    perform({"op": "present", "route": "tip", "animated": False,
+             "presentation": {"style": "popover", "anchor": "splitContainer", "inNavigationContainer": False},
+             "screen": declarative("tip", "Tip", "Anchored")})
+    gap = page.script("""
+        const popover = document.querySelector('dialog.layer-popover').getBoundingClientRect();
+        const anchor = document.querySelector('[data-anchor="splitContainer"]').getBoundingClientRect();
+        return Math.min(Math.abs(popover.bottom - anchor.top), Math.abs(popover.top - anchor.bottom));""")
+    check(gap <= 10, f"the popover is {gap}px from its anchor")
+    page.screenshot("popover-over-sheet")
+
+    print("Escape on a popover asks the server for `parent` (here refused: the stack never held these screens)")
+    page.press(Keys.ESCAPE)
+    page.wait(lambda: page.find("#alert").is_displayed(), "the server's answer to `parent`")
+    check(page.find("#alert-text").text.startswith("No parent"), f"the page shows {page.find('#alert-text').text!r}")
+    page.find("#alert-close").click()
+
+    perform({"op": "dismiss", "route": "options", "animated": True})
+    check(not page.find_all("dialog"), "dismissing the sheet left a layer (the popover above it goes too)")
+    check(focused_text() == "More", f"focus went to {focused_text()!r}, not back to the screen that presented the sheet")
+
+    perform({"op": "present", "route": "full", "animated": True, "presentation": {"style": "fullScreen", "inNavigationContainer": True},
+             "screen": declarative("full", "Full", "Full screen")},
+            {"op": "push", "route": "inner", "animated": True, "screen": declarative("inner", "Inner", "Pushed in a presentation")})
+    check(shown_back() == ["Back to Detail", "Back to Full"], f"the back controls of the root's and the presentation's stacks: {shown_back()}")
+    perform({"op": "pop", "route": "inner", "animated": True})
+    check(shown_back() == ["Back to Detail"], f"after the pop the back controls are {shown_back()}")
+    perform({"op": "dismiss", "route": "full", "animated": True}, {"op": "popTo", "route": "splitContainer", "animated": True})
+    check(shown_back() == [] and page.bill() is not None, "popTo did not bring the split view back")
+    bill_id = page.bill()["id"]
+    perform({"op": "refresh", "route": "splitContainer", "animated": False,
+             "screen": {"type": "splitView", "renderer": "native", "title": "Order", "payload": {}, "actions": []}})
+    check(page.bill() is not None and page.bill()["id"] == bill_id and page.find_all('[data-route="menu"] .menu-item'),
+          "refreshing the split view lost what its slots showed")
+    page.idle()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True, help="the routemap binary to serve")
+    parser.add_argument("--screenshots", required=True, type=Path, help="directory for the screenshots")
+    arguments = parser.parse_args()
+    arguments.screenshots.mkdir(parents=True, exist_ok=True)
+    for old in arguments.screenshots.glob("*.png"):
+        old.unlink()
+
+    started = time.monotonic()
+    seam = tempfile.TemporaryDirectory(prefix="routemap-browser-seam-")
+    server = Server(arguments.binary)
+    driver = None
+    try:
+        driver = start_browser()
+        page = Page(driver, arguments.screenshots)
+        run(page, server)
+        server.cleanup()
+        server = Server(arguments.binary, public=seam_copy(seam.name))
+        driver.delete_all_cookies()
+        driver.execute_script("localStorage.clear()")
+        run_generic_steps(page, server)
+    except (CheckFailed, Exception) as failure:
+        print(f"browser test FAILED: {failure}", file=sys.stderr)
+        if driver is not None:
+            driver.save_screenshot(str(arguments.screenshots / "failure.png"))
+            (arguments.screenshots / "failure.html").write_text(driver.page_source)
+            print(f"  the page as it was: {arguments.screenshots / 'failure.png'} and failure.html", file=sys.stderr)
+            for entry in driver.get_log("browser"):
+                print(f"  browser: {entry['level']} {entry['message']}", file=sys.stderr)
+        server.stop()
+        print(f"  server log:\n{server.log_path.read_text()}", file=sys.stderr)
+        return 1
+    finally:
+        if driver is not None:
+            driver.quit()
+        server.cleanup()
+        seam.cleanup()
+    print(f"browser test passed in {time.monotonic() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
