@@ -22,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -47,6 +50,7 @@ let package = Package(
             dependencies: [
                 "RoutemapDomain",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         .target(name: "RoutemapNavigation", dependencies: ["RoutemapJSON"]),
@@ -59,6 +63,7 @@ let package = Package(
                 "RoutemapNavigation",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         .executableTarget(
@@ -70,6 +75,9 @@ let package = Package(
                 "RoutemapDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Shared by the test targets only: a blocking raw-socket HTTP client and a launcher for

@@ -663,13 +663,19 @@
     return buttons.length ? el('div', { class: 'actions' }, ...buttons) : null;
   }
 
-  function actionButton(view, action, title, style = 'primary') {
+  /** A button sending `action`; `filling` is the row `item` it acts on and the `values` it supplies, if any. */
+  function actionButton(view, action, title, style = 'primary', filling = {}) {
     const button = el('button', {
       type: 'button', class: style, 'data-action': action.name, 'data-anchor': action.name,
-      'data-focus-key': `${view.route}:${action.name}`,
+      'data-focus-key': focusKey(view, action, filling.item, title),
     }, title);
-    button.addEventListener('click', () => performAction(view, action, {}, button));
+    button.addEventListener('click', () => performAction(view, action, filling, button));
     return button;
+  }
+
+  /** What names a control across redraws: its screen and action, and for one of a row's controls, the row and its title. */
+  function focusKey(view, action, item, title) {
+    return item === undefined ? `${view.route}:${action.name}` : `${view.route}:${action.name}:${JSON.stringify(item)}:${title}`;
   }
 
   const humanize = (name) => name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (letter) => letter.toUpperCase());
@@ -782,7 +788,19 @@
       view.element.append(el('p', { class: 'empty' }, 'This screen has nothing this page can show.'));
       return;
     }
-    view.element.append(...components.map((component) => drawComponent(component, view)).filter(Boolean));
+    view.element.append(...drawComponents(components, view));
+  }
+
+  /** The elements of `components`; buttons next to each other share one row. */
+  function drawComponents(components, view) {
+    const elements = [];
+    for (const element of components.map((component) => drawComponent(component, view)).filter(Boolean)) {
+      const previous = elements.at(-1);
+      if (element.tagName !== 'BUTTON') elements.push(element);
+      else if (previous?.classList.contains('component-buttons')) previous.append(element);
+      else elements.push(el('div', { class: 'component-buttons' }, element));
+    }
+    return elements;
   }
 
   function drawComponent(component, view) {
@@ -791,7 +809,7 @@
         const titleId = component.title ? uniqueId('section') : null;
         return el('section', { class: 'component-section', 'aria-labelledby': titleId },
           component.title ? el('h3', { id: titleId }, component.title) : null,
-          ...(component.children ?? []).map((child) => drawComponent(child, view)).filter(Boolean));
+          ...drawComponents(Array.isArray(component.children) ? component.children : [], view));
       }
       case 'row':
         return el('div', { class: 'component-row' },
@@ -813,16 +831,23 @@
     }
   }
 
-  /** A button performing the screen action it names; the values its action needs are entered beside it. */
+  /**
+   * A button performing the screen action it names: its `item` fills `{item.FIELD}`, its `values`
+   * fill `{value.NAME}`, and the values it does not supply are entered beside it.
+   */
   function drawButton(component, view) {
     const action = actionNamed(view, component.action);
     if (!action) return null;
     const style = ['primary', 'secondary', 'destructive'].includes(component.style) ? component.style : 'primary';
-    const names = valueNames(action);
-    if (names.length === 0) return actionButton(view, action, component.title, style);
+    const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+    const item = isObject(component.item) ? component.item : undefined;
+    const given = isObject(component.values) ? component.values : {};
+    const names = valueNames(action).filter((name) => !Object.hasOwn(given, name));
+    if (names.length === 0) return actionButton(view, action, component.title, style, { item, values: given });
     const fields = names.map((name) => valueField(name, view));
     const submit = el('button', {
-      type: 'submit', class: style, 'data-action': action.name, 'data-anchor': action.name, 'data-focus-key': `${view.route}:${action.name}`,
+      type: 'submit', class: style, 'data-action': action.name, 'data-anchor': action.name,
+      'data-focus-key': focusKey(view, action, item, component.title),
     }, component.title);
     const form = el('form', { class: 'action-form', 'data-action': action.name, novalidate: true }, ...fields.map((field) => field.element), submit);
     form.addEventListener('submit', (event) => {
@@ -833,7 +858,7 @@
         if (value === null) return; // the field says what is wrong
         if (value !== undefined) values[field.name] = value;
       }
-      performAction(view, action, { values }, submit);
+      performAction(view, action, { item, values: { ...given, ...values } }, submit);
     });
     return form;
   }

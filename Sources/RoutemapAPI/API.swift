@@ -13,10 +13,13 @@ public struct API: Sendable {
         /// Requests per second each device token may make (bursts up to one second's worth);
         /// 0 turns the limit off.
         public var rateLimit: Double
+        /// `GET /metrics`, when the program serves metrics.
+        public var metrics: MetricsEndpoint?
 
-        public init(enrollmentCode: String, rateLimit: Double = 100) {
+        public init(enrollmentCode: String, rateLimit: Double = 100, metrics: MetricsEndpoint? = nil) {
             self.enrollmentCode = enrollmentCode
             self.rateLimit = rateLimit
+            self.metrics = metrics
         }
     }
 
@@ -48,6 +51,7 @@ public struct API: Sendable {
     /// A router with every endpoint, each registered with its access: device routes behind
     /// the bearer token and the per-device rate limit.
     public func makeRouter() -> some HTTPResponder {
+        APIMetrics.register()
         var router = Router<APIContext>(defaultAccess: .device, admit: makeAdmission())
         router.acceptsBody = MediaType.isJSON
         router.problemTypeNamespace = Problem.routemapNamespace
@@ -60,6 +64,7 @@ public struct API: Sendable {
         NavigateController(api: self).register(on: &router)
         HealthController(till: till).register(on: &router)
         StaticFilesController(files: webClient).register(on: &router)
+        if let metrics = configuration.metrics { MetricsController(endpoint: metrics).register(on: &router) }
         return router
     }
 
@@ -72,6 +77,7 @@ public struct API: Sendable {
             guard case .device = access else { return APIContext(device: nil) }
             let device = try authenticator.authenticate(request)
             if let limiter, let wait = limiter.spend(device.id) {
+                APIMetrics.rateLimited.increment()
                 throw Problem.tooManyRequests("This device is over its limit of requests per second.", retryAfter: wait)
             }
             return APIContext(device: device)

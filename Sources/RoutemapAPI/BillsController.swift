@@ -99,7 +99,9 @@ struct BillsController {
             tenderedMinor: try body.optionalInteger("tenderedMinor", in: moneyRange))
         let billId = try request.parameter("billId")
         return try await api.idempotency.perform(request, body: body, device: device, keyRequired: true) { key in
-            try await till.pay(billId: billId, device: device.id, payment, idempotency: key)
+            let outcome = try await till.pay(billId: billId, device: device.id, payment, idempotency: key)
+            if case .performed(let done, _) = outcome { APIMetrics.committed(done.payment) }
+            return outcome
         } answer: { outcome in
             let context = api.screenContext(device, outcome.nextBill)
             // The bill screen shows the paid bill: the walk to the next one replaces it.

@@ -1,6 +1,7 @@
 import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON
+import RoutemapNavigation
 
 /// The menu, encoded once at start-up: the bodies and `ETag`s of `GET /v1/menu/items` (whole and
 /// per category) and the menu screen's payload. The menu changes only through migrations, so a
@@ -19,11 +20,15 @@ struct MenuCatalog: Sendable {
     let emptyListing: Listing
     /// `{items: [...]}`, encoded once, spliced into every menu screen.
     let screenPayload: JSON
+    /// The menu screen's component tree, for clients without a native menu: built once.
+    let screenComponents: @Sendable () -> [Component]
 
     init(items: [MenuItem]) {
         self.items = items
         let allPayload = JSONFragment(MenuCatalog.listingJSON(items))
         screenPayload = .fragment(allPayload)
+        let components = POSNavigation.menuComponents(items)
+        screenComponents = { components }
         all = Listing(bytes: allPayload.bytes)
         var byCategory: [String: Listing] = [:]
         for category in Set(items.map(\.category)) {

@@ -19,10 +19,10 @@ enum POSNavigation {
         RouteNode(POSRoute.tabBar, .root, screenType: "tabBar", title: "routemap") {
             RouteNode(POSRoute.splitContainer, .tab, screenType: "splitView", title: "Order", slots: ["primary", "secondary"]) {
                 RouteNode(
-                    POSRoute.menu, .embed(slot: "primary"), screenType: "menu", title: "Menu", deepLinks: ["routemap://menu"],
-                    payload: menuScreen)
+                    POSRoute.menu, .embed(slot: "primary"), screenType: "menu", title: "Menu", offersDeclarative: true,
+                    deepLinks: ["routemap://menu"], payload: menuScreen)
                 RouteNode(
-                    POSRoute.bill, .embed(slot: "secondary"), screenType: "bill", title: "Bill",
+                    POSRoute.bill, .embed(slot: "secondary"), screenType: "bill", title: "Bill", offersDeclarative: true,
                     requires: [POSInput.billId], callerSupplied: [POSInput.billId], provides: [POSInput.billId],
                     deepLinks: ["routemap://bills/{billId}"], payload: billScreen
                 ) {
@@ -36,9 +36,10 @@ enum POSNavigation {
         }
     }
 
-    /// The menu, with an "add" control on every row that posts to the bill beside it.
+    /// The menu, with an "add" control on every row that posts to the bill beside it. Its
+    /// component tree is built once with the menu (`MenuCatalog.screenComponents`).
     @Sendable static func menuScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {
-        ScreenContent(payload: context.menu.screenPayload, actions: menuActions)
+        ScreenContent(payload: context.menu.screenPayload, actions: menuActions, components: context.menu.screenComponents)
     }
 
     // The screens' actions never change: built once, not on every request.
@@ -53,7 +54,8 @@ enum POSNavigation {
     @Sendable static func billScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {
         let bill = try context.bill(id: try required(POSInput.billId, in: inputs))
         return ScreenContent(
-            payload: context.json(of: bill), actions: bill.status == .open ? openBillActions : [], inputs: [POSInput.billId: bill.id])
+            payload: context.json(of: bill), actions: bill.status == .open ? openBillActions : [], inputs: [POSInput.billId: bill.id],
+            components: { billComponents(bill) })
     }
 
     private static let openBillActions = [
@@ -77,23 +79,8 @@ enum POSNavigation {
             "totalMinor": .int(bill.totalMinor),
             "currency": .string(bill.currency.rawValue),
         ]
-        let money = { (minor: Int64) in MoneyText.format(minor, bill.currency) }
-        let components: [Component] = [
-            .section(
-                title: "Items",
-                children: bill.lines.map { .row(title: "\($0.quantity) × \($0.name)", detail: "\(money($0.unitPriceMinor)) each", value: money($0.lineTotalMinor)) }),
-            .divider,
-            .section(
-                title: nil,
-                children: [
-                    .row(title: "Subtotal", value: money(bill.subtotalMinor)),
-                    .row(title: "Tax", value: money(bill.taxMinor)),
-                    .row(title: "Total", value: money(bill.totalMinor)),
-                ]),
-            .button(title: "Pay \(money(bill.totalMinor))", action: "pay", style: .primary),
-            .button(title: "Back to bill", action: "cancel", style: .secondary),
-        ]
-        return ScreenContent(payload: payload, actions: orderSummaryActions, inputs: [POSInput.billId: bill.id], components: components)
+        return ScreenContent(
+            payload: payload, actions: orderSummaryActions, inputs: [POSInput.billId: bill.id], components: { orderSummaryComponents(bill) })
     }
 
     private static let orderSummaryActions = [

@@ -21,7 +21,7 @@ extension HTTPServer {
             server.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
             guard let early = server.earlyResponse(state) else { return CMHD_YES }
             state.responded = true
-            return server.queue(early, on: connection)
+            return server.queue(early, for: state, on: connection)
         }
 
         let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
@@ -37,13 +37,13 @@ extension HTTPServer {
             // Resumed: the handler, the timeout or the shutdown left the answer.
             guard let answer = suspension.takeAnswer() else { return CMHD_YES }
             state.responded = true
-            return server.queue(answer, on: connection)
+            return server.queue(answer, for: state, on: connection)
         }
         server.tracked(connection).map { server.connections.received($0) }
         switch server.finish(state) {
         case .answer(let response):
             state.responded = true
-            return server.queue(response, on: connection)
+            return server.queue(response, for: state, on: connection)
         case .suspend(let work):
             return server.suspend(state, on: connection, running: work)
         }

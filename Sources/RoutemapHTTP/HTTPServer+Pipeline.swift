@@ -19,6 +19,7 @@ extension HTTPServer {
         }
         if headers.invalid { state.badRequest = state.badRequest ?? "A header field is not valid UTF-8." }
         state.headers = HTTPHeaders(fields: headers.fields)
+        state.id = RequestID.take(from: state.headers[RequestID.headerName])
         if let conflict = HTTPServer.framingConflict(state.headers) {
             state.badRequest = state.badRequest ?? conflict
             state.answerEarly = true
@@ -52,7 +53,7 @@ extension HTTPServer {
         } else {
             return nil
         }
-        switch responder.dispatch(state.head(), reception) {
+        switch responder.dispatch(state.head(), reception, labels: &state.labels) {
         case .answer(let response): return response
         // Unreachable: a body too large is refused before any handler.
         case .suspend: return responder.response(for: .internalError())
@@ -77,7 +78,8 @@ extension HTTPServer {
         request.body = state.body
         state.body = []
         return responder.dispatch(
-            request, Reception(maxBodyBytes: configuration.maxBodyBytes, bodyTooLarge: state.tooLarge, unreadable: state.badRequest))
+            request, Reception(maxBodyBytes: configuration.maxBodyBytes, bodyTooLarge: state.tooLarge, unreadable: state.badRequest),
+            labels: &state.labels)
     }
 
     /// Runs `work` in Swift concurrency with the connection suspended, and queues its answer
@@ -86,7 +88,7 @@ extension HTTPServer {
     func suspend(_ state: RequestState, on connection: OpaquePointer, running work: @escaping @Sendable () async -> Response) -> MHD_Result {
         guard let suspension = suspended.suspend(connection) else {
             state.responded = true
-            return queue(responder.response(for: .overloaded(retryAfter: 1)), on: connection)
+            return queue(responder.response(for: .overloaded(retryAfter: 1)), for: state, on: connection)
         }
         state.suspension = suspension
         let suspended = self.suspended
@@ -97,30 +99,42 @@ extension HTTPServer {
         return CMHD_YES
     }
 
-    /// Hands `response` to MHD: its prepared copy as it is (`PreparedResponse`), else a new one
-    /// (the body is copied). Header fields MHD refuses (line breaks in a value...) are dropped
+    /// Hands the answer to `state`'s request to MHD, with its `X-Request-Id`, and tells the
+    /// observer. A prepared response (`PreparedResponse`) lends its body without a copy; any
+    /// other body is copied. Header fields MHD refuses (line breaks in a value...) are dropped
     /// and logged.
-    func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
-        if let handle = response.prepared?.handle, !shuttingDown.load(ordering: .relaxed) {
-            return MHD_queue_response(connection, UInt32(response.status.code), handle)
-        }
+    func queue(_ response: Response, for state: RequestState, on connection: OpaquePointer) -> MHD_Result {
         var response = response
         if !(100...999).contains(response.status.code) {
-            logger.error("handler answered an invalid status", metadata: ["status": "\(response.status.code)"])
+            logger.error("handler answered an invalid status", metadata: ["status": "\(response.status.code)", "requestId": "\(state.id)"])
             response = responder.response(for: .internalError())
         }
-        let created = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), CMHD_RESPMEM_MUST_COPY)
+        let created: OpaquePointer?
+        if let prepared = response.prepared, prepared.handle != nil {
+            created = prepared.lendBody()
+        } else {
+            created = response.body.withUnsafeBytes { bytes in
+                MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), CMHD_RESPMEM_MUST_COPY)
+            }
         }
         guard let created else { return CMHD_NO }
         defer { MHD_destroy_response(created) }
+        _ = MHD_add_response_header(created, RequestID.headerName, state.id)
         for (name, value) in response.headers where MHD_add_response_header(created, name, value) != CMHD_YES {
             logger.warning("dropped a response header field MHD refused", metadata: ["name": "\(name)"])
         }
         if shuttingDown.load(ordering: .relaxed) {
             _ = MHD_add_response_header(created, "Connection", "close")
         }
-        return MHD_queue_response(connection, UInt32(response.status.code), created)
+        let queued = MHD_queue_response(connection, UInt32(response.status.code), created)
+        if let observer {
+            let labels = state.labels
+            observer.requestAnswered(
+                RequestRecord(
+                    id: state.id, method: state.method, route: labels.route, status: response.status.code, bytes: response.body.count,
+                    duration: ContinuousClock.Instant.now - state.started, caller: labels.caller))
+        }
+        return queued
     }
 
     /// Why the body's length is ambiguous, or `nil`: `Content-Length` fields that disagree, or

@@ -48,7 +48,15 @@ extension HTTPServer {
 
         let reception = Reception(maxBodyBytes: configuration.maxBodyBytes, targetTooLong: (length, arguments))
         guard case .answer(let response) = responder.dispatch(Request(method: .GET, path: "/"), reception) else { return }
-        var head = "HTTP/1.1 \(response.status)\r\n"
+        let id = RequestID.make()
+        if let observer {
+            // The method is not known yet: the request line is still being parsed.
+            observer.requestAnswered(
+                RequestRecord(
+                    id: id, method: HTTPMethod(rawValue: "-"), route: nil, status: response.status.code, bytes: response.body.count,
+                    duration: .zero, caller: nil))
+        }
+        var head = "HTTP/1.1 \(response.status)\r\n\(RequestID.headerName): \(id)\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
         let bytes = Array(head.utf8) + response.body

@@ -25,6 +25,8 @@ public final class HTTPServer: Sendable {
     public let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
     let logger: Logger
+    /// Hears of every request and its answer (access log, metrics); `nil` for none.
+    let observer: (any RequestObserver)?
     /// The requests whose handlers are running with their connection suspended.
     let suspended: SuspendedRequests
 
@@ -58,10 +60,12 @@ public final class HTTPServer: Sendable {
         let logTarget: UnsafeMutablePointer<CMHD_LogTarget>
     }
 
-    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger) {
+    /// - Parameter observer: hears of every request and its answer (see `RequestObserver`).
+    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger, observer: (any RequestObserver)? = nil) {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
+        self.observer = observer
         let timeout = configuration.requestTimeout
         suspended = SuspendedRequests(limit: configuration.requestsInFlightLimit, timeoutSeconds: timeout)
         connections = OpenConnections(requestTimeout: timeout, idleTimeout: configuration.connectionTimeout) { [logger] count in
@@ -93,6 +97,12 @@ public final class HTTPServer: Sendable {
     /// `requestTimeout`.
     public var handlersTimedOut: Int {
         suspended.timedOut.load(ordering: .relaxed)
+    }
+
+    /// Requests being read, handled or answered now (from the arrival of the head until the
+    /// answer is sent or the client leaves).
+    public var requestsInFlight: Int {
+        inFlight.load(ordering: .relaxed)
     }
 
     /// Requests whose handlers are running now with their connection suspended.
@@ -171,21 +181,13 @@ public final class HTTPServer: Sendable {
 
     private func startDaemon() throws(HTTPServerError) -> (Daemon, connectionLimit: Int) {
         let configuration = self.configuration
-        func check(_ value: Int, _ name: String, _ range: ClosedRange<Int>) throws(HTTPServerError) -> UInt32 {
-            guard range.contains(value) else {
-                throw HTTPServerError("\(name) must be \(range.lowerBound) to \(range.upperBound), not \(value).")
-            }
-            return UInt32(value)
-        }
-        let threads = try check(configuration.threads, "threads", 1...1024)
-        let timeout = try check(configuration.connectionTimeout, "connection timeout", 0...86_400)
-        _ = try check(configuration.requestTimeout, "request timeout", 0...86_400)
-        let configuredLimit = try check(configuration.connectionLimit, "connection limit", 1...1_000_000)
-        let perAddressLimit = try check(configuration.perAddressConnectionLimit, "per-address connection limit", 0...1_000_000)
-        let memoryLimit = try check(configuration.connectionMemoryLimit, "connection memory limit", 4096...(64 << 20))
-        _ = try check(configuration.maxBodyBytes, "max body bytes", 0...(1 << 30))
+        try configuration.validate()
+        let threads = UInt32(configuration.threads)
+        let timeout = UInt32(configuration.connectionTimeout)
+        let configuredLimit = UInt32(configuration.connectionLimit)
+        let perAddressLimit = UInt32(configuration.perAddressConnectionLimit)
+        let memoryLimit = UInt32(configuration.connectionMemoryLimit)
         var address = try BindAddress(host: configuration.host, port: configuration.port)
-        _ = try check(configuration.requestsInFlightLimit, "requests in flight limit", 1...1_000_000)
         let connectionLimit = UInt32(fitDescriptors(configuredLimit, threads: threads, mayRaise: configuration.raisesOpenFileLimit))
 
         var flags = CMHD_USE_ERROR_LOG | CMHD_USE_INTERNAL_POLLING_THREAD | CMHD_USE_EPOLL | CMHD_USE_TURBO | CMHD_ALLOW_SUSPEND_RESUME

@@ -12,7 +12,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String
     /// TCP port; 0 picks a free one (read it back from `HTTPServer.port`).
     public var port: UInt16
-    /// Worker threads; handlers run on them, so a blocking handler holds one.
+    /// Worker threads; immediate handlers run on them (suspending ones hold none while they
+    /// wait). Default: `defaultThreads`, twice the cores.
     public var threads: Int
     /// Seconds a connection may stay silent (libmicrohttpd's idle timeout, reset by every byte
     /// received or sent); 0 means never. Bounds idle keep-alive connections.
@@ -25,7 +26,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// that each byte resets. It also bounds how long a suspended handler may take to answer
     /// (then 503 `timed_out`). 0 turns both off.
     public var requestTimeout: Int
-    /// Largest request body accepted; larger ones answer 413.
+    /// Largest request body accepted (at least 1 byte); larger ones answer 413.
     public var maxBodyBytes: Int
     /// Most connections open at once. Further ones wait in the kernel's accept queue (or are
     /// closed at once) until one ends. Lowered at start if the open-file limit can't be raised
@@ -60,7 +61,7 @@ public struct HTTPServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1",
         port: UInt16 = 8080,
-        threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        threads: Int = HTTPServerConfiguration.defaultThreads,
         connectionTimeout: Int = 30,
         requestTimeout: Int = 20,
         maxBodyBytes: Int = 65_536,

@@ -23,13 +23,28 @@ public final class PreparedResponse: @unchecked Sendable {
     public let body: [UInt8]
     /// libmicrohttpd's response, or `nil` when it could not take this one.
     let handle: OpaquePointer?
+    /// `handle`'s copy of the body, freed with its last reference.
+    private let bytes: UnsafeMutableRawPointer?
 
     /// Prepares `response` (without any `Connection: close` the server adds at shut-down).
     public init(_ response: Response) {
         status = response.status
         headers = response.headers
         body = response.body
-        handle = PreparedResponse.makeHandle(status: response.status, headers: response.headers, body: response.body)
+        (handle, bytes) = PreparedResponse.makeHandle(status: response.status, headers: response.headers, body: response.body)
+    }
+
+    /// A new libmicrohttpd response, without header fields, whose body is this one's bytes,
+    /// not copied: for an answer that needs a header field of its own (`X-Request-Id`). It keeps
+    /// this object, and so `handle` and its bytes, alive until libmicrohttpd drops it.
+    func lendBody() -> OpaquePointer? {
+        guard let bytes else { return nil }
+        let retained = Unmanaged.passRetained(self).toOpaque()
+        guard let lent = MHD_create_response_from_buffer_with_free_callback_cls(body.count, bytes, releasePrepared, retained) else {
+            Unmanaged<PreparedResponse>.fromOpaque(retained).release()
+            return nil
+        }
+        return lent
     }
 
     deinit {
@@ -43,20 +58,26 @@ public final class PreparedResponse: @unchecked Sendable {
 
     /// A libmicrohttpd response over its own copy of `body`, with every header field; `nil`
     /// when the status is not a three-digit one or libmicrohttpd refuses a field.
-    private static func makeHandle(status: HTTPStatus, headers: HTTPHeaders, body: [UInt8]) -> OpaquePointer? {
-        guard (100...999).contains(status.code) else { return nil }
+    private static func makeHandle(status: HTTPStatus, headers: HTTPHeaders, body: [UInt8]) -> (OpaquePointer?, UnsafeMutableRawPointer?) {
+        guard (100...999).contains(status.code) else { return (nil, nil) }
         let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(body.count, 1), alignment: 1)
         bytes.copyBytes(from: body)
         guard let handle = MHD_create_response_from_buffer_with_free_callback(body.count, bytes.baseAddress, freeBytes) else {
             bytes.deallocate()
-            return nil
+            return (nil, nil)
         }
         for (name, value) in headers where MHD_add_response_header(handle, name, value) != CMHD_YES {
             MHD_destroy_response(handle)
-            return nil
+            return (nil, nil)
         }
-        return handle
+        return (handle, bytes.baseAddress)
     }
+}
+
+/// Drops the reference a lent body holds on its `PreparedResponse`.
+private func releasePrepared(_ prepared: UnsafeMutableRawPointer?) {
+    guard let prepared else { return }
+    Unmanaged<PreparedResponse>.fromOpaque(prepared).release()
 }
 
 /// Frees a prepared body's bytes once libmicrohttpd drops its last reference to the response.

@@ -13,6 +13,9 @@ public struct Request: Sendable {
     public var body: [UInt8]
     /// Values the router captured from `{name}` segments of the matched pattern.
     public var parameters: [String: String]
+    /// The id the server gave the request (see `RequestRecord.id`), for log lines about it;
+    /// `nil` for requests made in process.
+    public var requestId: String?
     /// The peer's numeric IP address (IPv4-mapped IPv6 shown as IPv4), when known. Written out
     /// when read, from the address the server keeps as bytes.
     public var remoteAddress: String? {
@@ -41,8 +44,9 @@ public struct Request: Sendable {
     }
 
     /// A request read by the server from `peer`.
-    init(method: HTTPMethod, path: String, query: [String: String], headers: HTTPHeaders, peer: PeerAddress?) {
+    init(method: HTTPMethod, path: String, query: [String: String], headers: HTTPHeaders, peer: PeerAddress?, requestId: String?) {
         self.init(method: method, path: path, query: query, headers: headers)
         self.peer = peer
+        self.requestId = requestId
     }
 }

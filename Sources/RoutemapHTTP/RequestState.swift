@@ -23,6 +23,12 @@ final class RequestState {
     var responded = false
     /// Set while (and after) the handler runs with the connection suspended.
     var suspension: SuspendedRequests.Suspension?
+    /// The request's id (`RequestID`), echoed on the answer.
+    var id = ""
+    /// When the head arrived (`ContinuousClock`), for the observer's duration.
+    var started = ContinuousClock.Instant.now
+    /// What the router noted for the observer.
+    var labels = RequestLabels()
 
     init(method: HTTPMethod, path: String) {
         self.method = method
@@ -31,7 +37,7 @@ final class RequestState {
 
     /// The request without its body or path parameters, as gates see it.
     func head() -> Request {
-        Request(method: method, path: path, query: query, headers: headers, peer: peer)
+        Request(method: method, path: path, query: query, headers: headers, peer: peer, requestId: id)
     }
 
     /// Collects header fields or query arguments from MHD into `headers` / `query`.

@@ -31,12 +31,19 @@ public enum Dispatch: Sendable {
 public protocol HTTPResponder: Sendable {
     /// Decides what to answer `request`, in the pipeline's order (see `Router.dispatch`).
     func dispatch(_ request: Request, _ reception: Reception) -> Dispatch
+    /// `dispatch`, also telling what it learned for the server's observer (route, caller).
+    func dispatch(_ request: Request, _ reception: Reception, labels: inout RequestLabels) -> Dispatch
     /// `problem` as this responder answers it (with its problem type), for the answers the
     /// server gives by itself (503 when too busy, 500 for an invalid response).
     func response(for problem: Problem) -> Response
 }
 
 extension HTTPResponder {
+    /// A responder that learns nothing for the observer.
+    public func dispatch(_ request: Request, _ reception: Reception, labels: inout RequestLabels) -> Dispatch {
+        dispatch(request, reception)
+    }
+
     /// Runs the whole pipeline for `request` and waits for its answer: for tests that drive
     /// the router in process. A body over `maxBodyBytes` is answered 413, as the server would.
     public func respond(to request: Request, maxBodyBytes: Int = 65_536) async -> Response {
@@ -58,6 +65,13 @@ extension Router: HTTPResponder {
     /// 3. admission with the route's access (the default access for unknown paths): 401, 429...,
     /// 4. 404 / 405, 5. 413 / 415, 6. the handler.
     public func dispatch(_ request: Request, _ reception: Reception) -> Dispatch {
+        var labels = RequestLabels()
+        return dispatch(request, reception, labels: &labels)
+    }
+
+    /// The pipeline (see `dispatch(_:_:)`), noting the matched route's pattern and the caller
+    /// in `labels`.
+    public func dispatch(_ request: Request, _ reception: Reception, labels: inout RequestLabels) -> Dispatch {
         if let target = reception.targetTooLong {
             return .answer(response(for: .uriTooLong(bytes: target.bytes, arguments: target.arguments)))
         }
@@ -65,12 +79,14 @@ extension Router: HTTPResponder {
             return .answer(response(for: .badRequest(detail: detail)))
         }
         let resolution = resolve(request.method, request.path)
+        labels.route = resolution.endpoint?.route
         let context: Context
         do {
             context = try admit(request, resolution.endpoint?.access ?? defaultAccess)
         } catch {
             return .answer(response(for: error, of: request, in: "admission"))
         }
+        labels.caller = context.caller
         guard case .found(let endpoint, let parameters) = resolution else {
             return .answer(response(for: resolution.refusal ?? .internalError()))
         }
@@ -129,6 +145,7 @@ extension Router: HTTPResponder {
             "request failed",
             metadata: [
                 "stage": "\(stage)", "method": "\(request.method)", "path": "\(request.path.prefix(200))",
+                "requestId": "\(request.requestId ?? "-")",
                 "error": "\(String(reflecting: error))",
             ])
         return response(for: .internalError())

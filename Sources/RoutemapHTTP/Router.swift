@@ -6,6 +6,12 @@ public protocol RequestContext: Sendable {
     /// What a route declares, where it is registered, about who may call it (for example: open
     /// to anyone, or only with a device token).
     associatedtype Access: Sendable
+    /// Who is calling (a device id, say), for the server's `RequestObserver`; `nil` when unknown.
+    var caller: String? { get }
+}
+
+extension RequestContext {
+    public var caller: String? { nil }
 }
 
 /// The context of a router whose routes are all open: every request is admitted as it is.
@@ -66,6 +72,8 @@ public struct Router<Context: RequestContext>: Sendable {
     struct Endpoint: Sendable {
         let access: Context.Access
         let handler: Handler
+        /// The pattern it was registered on, for `RequestLabels.route`.
+        let route: String
     }
 
     struct Route: Sendable {
@@ -97,7 +105,7 @@ public struct Router<Context: RequestContext>: Sendable {
     /// the code that builds the router and stops the process.
     public mutating func on(_ method: HTTPMethod, _ pattern: String, access: Context.Access, _ handler: Handler) {
         let parsed = RoutePattern(pattern)
-        let endpoint = Endpoint(access: access, handler: handler)
+        let endpoint = Endpoint(access: access, handler: handler, route: parsed.text)
         if let index = routes.firstIndex(where: { $0.pattern == parsed }) {
             precondition(routes[index].endpoints[method] == nil, "\(method) \(pattern) is registered twice.")
             routes[index].endpoints[method] = endpoint

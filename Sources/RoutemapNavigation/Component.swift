@@ -12,7 +12,10 @@ public indirect enum Component: Sendable, Hashable {
     /// An image by URL, with its accessibility text.
     case image(url: String, alt: String)
     /// A button that sends the screen action named `action` (one of the screen's `actions`).
-    case button(title: String, action: String, style: ButtonStyle = .primary)
+    /// A button acting on one row gives the row's `item` (its fields fill the action's
+    /// `{item.FIELD}` placeholders, e.g. `["lineId": "…"]`); `values` fill `{value.NAME}`
+    /// (`["quantity": 3]` for a "+1" control), and the client asks the user for the others.
+    case button(title: String, action: String, style: ButtonStyle = .primary, item: JSONObject? = nil, values: JSONObject? = nil)
     /// A separating line.
     case divider
 
@@ -36,8 +39,11 @@ public indirect enum Component: Sendable, Hashable {
             return ["type": "text", "text": .string(text), "style": .string(style.rawValue)]
         case .image(let url, let alt):
             return ["type": "image", "url": .string(url), "alt": .string(alt)]
-        case .button(let title, let action, let style):
-            return ["type": "button", "title": .string(title), "action": .string(action), "style": .string(style.rawValue)]
+        case .button(let title, let action, let style, let item, let values):
+            var object: JSONObject = ["type": "button", "title": .string(title), "action": .string(action), "style": .string(style.rawValue)]
+            if let item { object.append("item", .object(item)) }
+            if let values { object.append("values", .object(values)) }
+            return .object(object)
         case .divider:
             return ["type": "divider"]
         }

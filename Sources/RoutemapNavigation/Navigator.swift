@@ -238,11 +238,11 @@ extension Navigator {
 
 extension Screen {
     /// The screen of `route` from its builder's content; a declarative screen's payload carries
-    /// the component tree in `components`.
+    /// the component tree in `components` (built here, so only for a declarative screen).
     fileprivate init(_ route: Route, _ content: ScreenContent, renderer: Renderer, inputs: RouteInputs) {
         var payload = content.payload
-        if renderer == .declarative, let components = content.components, case .object(var object) = payload {
-            object["components"] = .array(components.map(\.json))
+        if renderer == .declarative, let components = content.components, var object = payload.objectMembers {
+            object["components"] = .array(components().map(\.json))
             payload = .object(object)
         }
         self.init(
@@ -258,4 +258,15 @@ struct ChildLayout: Sendable {
     /// The first route embedded in each of the route's slots, in the order of its `slots`;
     /// `nil` for a slot nothing is embedded in.
     var firstInSlots: [RouteID?]
+}
+
+extension JSON {
+    /// The members of an object, whether built or already encoded (a cached payload).
+    fileprivate var objectMembers: JSONObject? {
+        switch self {
+        case .object(let object): object
+        case .fragment(let fragment): fragment.value.objectMembers
+        default: nil
+        }
+    }
 }

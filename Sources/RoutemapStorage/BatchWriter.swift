@@ -56,6 +56,7 @@ final class BatchWriter: Sendable {
             }
         } catch {
             // Nothing of the batch committed.
+            StorageMetrics.databaseErrors.increment()
             for job in batch.jobs where job.failure == nil { job.failure = error }
         }
     }

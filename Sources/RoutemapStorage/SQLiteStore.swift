@@ -60,6 +60,7 @@ public final class SQLiteStore: POSStore {
         let batches = BatchWriter(
             pool: pool, cache: cache, menuById: Dictionary(menu.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
         self.writes = WriteQueue(execute: batches.execute)
+        StorageMetrics.register()
     }
 
     /// Opens the database at `path`, applies its pending `migrations`, checkpoints and closes it,

@@ -9,6 +9,7 @@ extension StorageError {
         } catch let error as StorageError {
             throw error
         } catch {
+            StorageMetrics.databaseErrors.increment()
             throw StorageError.database(operation: operation(), underlying: error)
         }
     }

@@ -112,6 +112,7 @@ final class WriteQueue: Sendable {
             }
             guard !jobs.isEmpty else { return }
             execute(Batch(jobs: jobs))
+            StorageMetrics.batchSize.record(jobs.count)
             batchesRun.add(1, ordering: .relaxed)
             jobsRun.add(jobs.count, ordering: .relaxed)
             for job in jobs { job.finish() }

@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A set of signals the process receives synchronously, with `sigwait`, instead of in a handler.
+/// A set of signals to block in every thread, so that only a reader of them (the service
+/// group's signal source) receives them, not a handler on some thread.
 struct SignalSet {
     private var set = sigset_t()
 
@@ -17,13 +18,5 @@ struct SignalSet {
     func block() {
         var set = self.set
         pthread_sigmask(SIG_BLOCK, &set, nil)
-    }
-
-    /// Waits until one of the (blocked) signals arrives and returns it.
-    func wait() -> Int32 {
-        var set = self.set
-        var received: Int32 = 0
-        while sigwait(&set, &received) != 0 {}
-        return received
     }
 }

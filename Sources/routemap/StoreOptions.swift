@@ -4,24 +4,22 @@ import RoutemapStorage
 
 /// Where the database and its migrations are: shared by `serve` and `migrate`.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customLong("db"), help: "SQLite database file, created if missing. Env: ROUTEMAP_DB. Default: routemap.sqlite")
+    @Option(name: Settings.database.name, help: Settings.database.help)
     var databasePath: String?
 
-    @Option(
-        help: """
-            Directory of NNNN_name.sql migrations. Env: ROUTEMAP_MIGRATIONS. Default: \
-            <executable>/../share/routemap/Migrations if present, else ./Migrations
-            """)
+    @Option(name: Settings.migrations.name, help: Settings.migrations.help)
     var migrations: String?
 
+    /// The database file: the flag, the environment or the default (an empty flag counts as none).
     var resolvedDatabasePath: String {
-        databasePath ?? Environment.value("ROUTEMAP_DB") ?? "routemap.sqlite"
+        (try? Settings.database.resolve(databasePath)) ?? Settings.database.defaultValue()
     }
 
     /// The migrations directory: the flag, the environment, the installed location beside the
     /// binary (as in the container image), or the source tree's `Migrations/`.
     func resolvedMigrationsDirectory() throws -> URL {
-        try InstalledDirectory.locate("Migrations", explicit: migrations, flag: "--migrations", variable: "ROUTEMAP_MIGRATIONS")
+        try InstalledDirectory.locate(
+            "Migrations", explicit: (try? Settings.migrations.resolve(migrations)) ?? nil, flag: "--migrations", variable: "ROUTEMAP_MIGRATIONS")
     }
 
     func loadMigrations() throws -> [Migration] {

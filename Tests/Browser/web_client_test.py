@@ -3,7 +3,9 @@
 
 Starts the routemap binary on a free port with a temporary database, drives Debian's headless
 Chromium with selenium through a till's day (enroll, add items, check out, pay cash, reload, open
-deep links) and checks what the page shows after each step. A screenshot of each state goes to
+deep links; then an order on a page that declares only the containers native, so the menu and
+the bill come as component trees its generic renderer draws) and checks what the page shows after
+each step. A screenshot of each state goes to
 --screenshots. Exits 1 on the first failed check, with a screenshot, the page's HTML and the
 server's log of that moment.
 
@@ -291,16 +293,100 @@ def run(page, server):
     check(page.bill()["id"] == first_bill["id"], "the summary's bill is not in the bill pane")
     page.screenshot("deep-link")
 
+    run_generic_order(page, server, prices, token)
+
     print("the browser logged no errors (script errors, Content-Security-Policy violations)")
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     check(not errors, f"browser errors: {errors}")
 
-    print("?screens= declares fewer native screens: the server refuses what the page could not draw")
-    driver.get(f"{server.url}/?screens=tabBar,splitView,menu")
+    print("?screens= without the tab bar, which has no declarative rendering: the server refuses, the page says so")
+    driver.get(f"{server.url}/?screens=splitView,menu,bill")
     page.wait(lambda: page.find("#alert").is_displayed(), "the server's refusal")
     check(page.find("#alert-text").text.startswith("Unsupported client: "), f"the page shows {page.find('#alert-text').text!r}")
-    check(page.bill() is None, "a bill is drawn though the page declared no bill screen")
-    page.screenshot("fewer-screens")
+    check(page.bill() is None and not page.find_all('[data-route="bill"]'), "a bill is drawn though the server refused to launch")
+    page.screenshot("fewer-screens-refused")
+
+
+# ---- an order through the generic renderer --------------------------------------------------
+
+
+def generic_bill(page):
+    """What the generically drawn bill shows: its caption ("Open · bill_…"), its line rows'
+    titles, its totals' texts and its buttons' titles."""
+    return page.script("""
+        const bill = document.querySelector('[data-route="bill"][data-renderer="declarative"]');
+        if (!bill) return null;
+        const rows = [...bill.querySelectorAll('.component-row')].map((row) => ({
+          title: row.querySelector('.row-title').textContent, value: row.querySelector('.row-value')?.textContent ?? null }));
+        const totals = Object.fromEntries(rows.filter((row) => ['Subtotal', 'Tax', 'Total'].includes(row.title)).map((row) => [row.title, row.value]));
+        return {
+          caption: bill.querySelector('.text-caption')?.textContent,
+          lines: rows.filter((row) => row.title.includes(' × ')).map((row) => row.title),
+          totals, buttons: [...bill.querySelectorAll('button')].map((button) => button.textContent),
+        };""")
+
+
+def tap_generic(page, route, title):
+    """Clicks the button titled `title` on the generically drawn screen of `route`."""
+    buttons = [button for button in page.find_all(f'[data-route="{route}"][data-renderer="declarative"] button') if button.text == title]
+    check(len(buttons) == 1, f"{len(buttons)} buttons titled {title!r} on the generic {route} screen")
+    buttons[0].click()
+
+
+def usd(minor):
+    return f"{minor // 100}.{minor % 100:02d} USD"
+
+
+def run_generic_order(page, server, prices, token):
+    driver = page.driver
+    print("?screens=tabBar,splitView: the menu and the bill come as component trees; an order taken through them")
+    driver.get(f"{server.url}/?screens=tabBar,splitView")
+    page.wait(lambda: generic_bill(page) is not None, "the generically drawn bill")
+    page.idle()
+    check(page.find('[data-route="menu"]').get_attribute("data-renderer") == "declarative", "the menu is not drawn generically")
+    check(not page.find_all(".menu-item, .line"), "the page drew a native menu or bill")
+    bill = generic_bill(page)
+    status, bill_id = bill["caption"].split(" · ")
+    check(status == "Open" and bill["lines"] == [] and "Check out" not in " ".join(bill["buttons"]), f"the new bill is not open and empty: {bill}")
+
+    def lines_become(expected, message):
+        page.wait(lambda: generic_bill(page)["lines"] == expected, message)
+        page.idle()
+
+    tap_generic(page, "menu", f"Latte · {usd(prices['latte'])}")
+    lines_become(["1 × Latte"], "the latte on the bill")
+    tap_generic(page, "menu", f"Butter Croissant · {usd(prices['croissant'])}")
+    lines_become(["1 × Latte", "1 × Butter Croissant"], "the croissant on the bill")
+    check("−1 Latte" not in generic_bill(page)["buttons"], "a line of 1 offers −1")
+    tap_generic(page, "bill", "+1 Latte")
+    lines_become(["2 × Latte", "1 × Butter Croissant"], "two lattes after +1")
+    check(page.script("return document.activeElement.textContent") == "+1 Latte", "focus left the +1 control after the bill was redrawn")
+    tap_generic(page, "bill", "Remove Butter Croissant")
+    lines_become(["2 × Latte"], "the croissant removed")
+    subtotal, tax, total = expected_totals(prices, {"latte": 2})
+    bill = generic_bill(page)
+    check(bill["totals"] == {"Subtotal": usd(subtotal), "Tax": usd(tax), "Total": usd(total)}, f"the generic bill's totals are {bill['totals']}")
+    served = server.get_json(f"/v1/bills/{bill_id}", token)
+    check([(line["menuItemId"], line["quantity"]) for line in served["lines"]] == [("latte", 2)], f"the server's bill has {served['lines']}")
+    page.screenshot("generic-bill")
+
+    tap_generic(page, "bill", f"Check out {usd(total)}")
+    page.wait(lambda: page.find_all('dialog[open][data-presented="orderSummary"]'), "the order summary over the generic bill")
+    page.idle()
+    bill = generic_bill(page)
+    check(bill["caption"] == f"Checked out · {bill_id}" and bill["buttons"] == [], f"the checked-out bill still offers controls: {bill}")
+    summary = page.find('dialog[data-presented="orderSummary"]')
+    summary.find_element(By.CSS_SELECTOR, 'input[name="method"][value="cash"]').click()
+    summary.find_element(By.CSS_SELECTOR, 'input[name="tenderedMinor"]').send_keys("20")
+    summary.find_element(By.CSS_SELECTOR, 'form[data-action="pay"] button[type="submit"]').click()
+    page.wait(lambda: not page.find_all('dialog[data-presented="orderSummary"]'), "the order summary to be dismissed")
+    page.idle()
+    bill = generic_bill(page)
+    next_status, next_id = bill["caption"].split(" · ")
+    check(next_status == "Open" and next_id != bill_id and bill["lines"] == [], f"the next bill is not a new, open, empty one: {bill}")
+    check(page.find("#status").text == f"Change due: {money(2000 - total)}", f"the change reads {page.find('#status').text!r}")
+    check(server.get_json(f"/v1/bills/{bill_id}", token)["status"] == "paid", "the server says the generic order is not paid")
+    page.screenshot("generic-paid")
 
 
 # ---- every step, in a copy of the page with a seam ----------------------------------------

@@ -324,17 +324,72 @@ struct NavigationTests {
         expectProblem(try server.send("POST", "/v1/bills/\(billId)/checkout", headers: noPresent), 422, "unsupported_client")
         #expect(try server.bill(billId)["status"] == "open")
 
-        let noBillScreen = [("Navigation-Screens", "tabBar,splitView,menu")]
-        expectProblem(
-            try server.send("POST", "/v1/bills/\(billId)/items", json: ["menuItemId": "latte", "quantity": 1], headers: noBillScreen), 422,
-            "unsupported_client")
-        #expect(try server.bill(billId)["lines"]!.array[0]["quantity"] == 1)
+        // The tab bar has no declarative rendering: a client without it cannot be launched.
+        expectProblem(try server.get("/v1/launch", headers: [("Navigation-Screens", "splitView,menu,bill")]), 422, "unsupported_client")
 
         // The order summary is declarative: a client without such a native screen still gets it.
         let ok = try server.send("POST", "/v1/bills/\(billId)/checkout", headers: [("Navigation-Screens", "tabBar,splitView,menu,bill")])
         #expect(ok.status == 200, "\(ok.text)")
         #expect(ok.json["navigation"]!.array.last?["screen"]?["renderer"] == "declarative")
     }
+
+    @Test("without native menu and bill screens: their component trees, whose buttons name a row item and values; none for native clients")
+    func declarativeMenuAndBill() throws {
+        let server = try Server()
+        let generic = [("Navigation-Screens", "tabBar,splitView")]
+        let launch = try server.get("/v1/launch", headers: generic)
+        #expect(launch.status == 200, "\(launch.text)")
+        let menu = step(launch, 2)["screen"]!
+        #expect(menu["renderer"] == "declarative" && menu["type"] == "menu")
+        #expect(menu["payload"]!["items"]!.array.count > 5, "the menu's data stays beside its tree")
+        let sections = menu["payload"]!["components"]!.array
+        #expect(sections.first?["title"] == "Coffee")
+        let buttons = sections.flatMap { $0["children"]!.array }.filter { $0["type"] == "button" }
+        #expect(buttons.allSatisfy { $0["action"] == "addItem" && $0["item"]?["id"] != nil })
+        #expect(buttons.first { $0["item"] == ["id": "latte"] }?["title"] == "Latte · 4.75 USD")
+        let unavailable = sections.flatMap { $0["children"]!.array }.filter { $0["type"] == "row" }
+        #expect(unavailable == [["type": "row", "title": "Pumpkin Spice Latte", "value": "Unavailable"]])
+
+        let billId = step(launch, 3)["screen"]!["inputs"]!["billId"]!.string
+        #expect(step(launch, 3)["screen"]!["renderer"] == "declarative")
+        #expect(step(launch, 3)["screen"]!["payload"]!["components"]!.array.map { $0["text"] } == [.string("Open · \(billId)"), "No items yet.", nil, nil])
+
+        // Adding an item answers the bill's tree: a line with −1 (above 1), +1 and Remove, and checkout.
+        try server.add("latte", to: billId)
+        let added = try server.send("POST", "/v1/bills/\(billId)/items", json: ["menuItemId": "latte", "quantity": 1], headers: generic)
+        #expect(added.status == 200, "\(added.text)")
+        let bill = step(added, 0)["screen"]!
+        #expect(bill["renderer"] == "declarative" && bill["payload"]!["id"] == .string(billId))
+        let lineId = added.json["bill"]!["lines"]!.array[0]["lineId"]!
+        let lines = bill["payload"]!["components"]!.array[1]
+        #expect(lines["title"] == "Items")
+        #expect(
+            lines["children"]!.array == [
+                ["type": "row", "title": "2 × Latte", "detail": "4.75 USD each", "value": "9.50 USD"],
+                ["type": "button", "title": "−1 Latte", "action": "setQuantity", "style": "secondary", "item": ["lineId": lineId], "values": ["quantity": 1]],
+                ["type": "button", "title": "+1 Latte", "action": "setQuantity", "style": "secondary", "item": ["lineId": lineId], "values": ["quantity": 3]],
+                ["type": "button", "title": "Remove Latte", "action": "removeLine", "style": "destructive", "item": ["lineId": lineId]],
+            ])
+        let checkout = bill["payload"]!["components"]!.array.last!
+        #expect(checkout["action"] == "checkout" && checkout["title"] == .string("Check out \(money(added.json["bill"]!["totalMinor"]!.int)) USD"))
+        let actions = Set(bill["actions"]!.array.map { $0["name"]!.string })
+        #expect(Set((lines["children"]!.array.dropFirst() + [checkout]).map { $0["action"]!.string }) == actions)
+
+        // A checked-out bill's tree has no controls.
+        let checkedOut = try server.send("POST", "/v1/bills/\(billId)/checkout", headers: generic)
+        let frozen = step(checkedOut, 0)["screen"]!["payload"]!["components"]!.array
+        #expect(frozen.first?["text"] == .string("Checked out · \(billId)"))
+        #expect(!frozen.contains { $0["type"] == "button" } && !frozen[1]["children"]!.array.contains { $0["type"] == "button" })
+
+        // A client with the native screens gets no tree.
+        let native = try server.get("/v1/launch", headers: [("Navigation-Screens", "tabBar,splitView,menu,bill")])
+        for index in [2, 3] {
+            #expect(step(native, index)["screen"]!["renderer"] == "native")
+            #expect(step(native, index)["screen"]!["payload"]!["components"] == nil)
+        }
+    }
+
+    private func money(_ minor: Int64) -> String { "\(minor / 100).\(String(format: "%02d", minor % 100))" }
 
     @Test("pay replaces the paid bill with the next one, once; cancel dismisses and replaces the bill")
     func billEndpointSteps() throws {

@@ -64,10 +64,13 @@ extension JSON {
 }
 
 /// Runs the binary to completion and returns its exit status and combined output.
-func runRoutemap(_ arguments: [String]) throws -> (status: Int32, output: String) {
+func runRoutemap(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = RoutemapProcess.binary
     process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ROUTEMAP_") }
+    env.merge(environment) { _, new in new }
+    process.environment = env
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe

@@ -45,7 +45,7 @@ struct ClientCapabilityTests {
     static let components: [Component] = [.text("Fancy", style: .headline), .button(title: "Go", action: "go")]
 
     @Sendable static func withComponents(_ inputs: RouteInputs, _ context: String) -> ScreenContent {
-        ScreenContent(payload: ["name": "fancy"], components: components)
+        ScreenContent(payload: ["name": "fancy"], components: { components })
     }
 
     let navigator = Navigator(registry: ClientCapabilityTests.registry)

@@ -1,5 +1,6 @@
 import RoutemapJSON
 import RoutemapNavigation
+import Synchronization
 import Testing
 
 /// Declarative screens (docs/navigation.md, "Declarative screens"): the component vocabulary's
@@ -18,6 +19,15 @@ struct ComponentTests {
         (.button(title: "Pay", action: "pay"), #"{"type":"button","title":"Pay","action":"pay","style":"primary"}"#),
         (.button(title: "Back", action: "cancel", style: .secondary), #"{"type":"button","title":"Back","action":"cancel","style":"secondary"}"#),
         (.button(title: "Void", action: "void", style: .destructive), #"{"type":"button","title":"Void","action":"void","style":"destructive"}"#),
+        (
+            .button(title: "Remove", action: "removeLine", style: .destructive, item: ["lineId": "line_1"]),
+            #"{"type":"button","title":"Remove","action":"removeLine","style":"destructive","item":{"lineId":"line_1"}}"#
+        ),
+        (
+            .button(title: "+1", action: "setQuantity", style: .secondary, item: ["lineId": "line_1"], values: ["quantity": 3]),
+            #"{"type":"button","title":"+1","action":"setQuantity","style":"secondary","item":{"lineId":"line_1"},"values":{"quantity":3}}"#
+        ),
+        (.button(title: "Tip", action: "tip", values: ["percent": 10]), #"{"type":"button","title":"Tip","action":"tip","style":"primary","values":{"percent":10}}"#),
         (.section(title: nil, children: []), #"{"type":"section","children":[]}"#),
         (
             .section(title: "Items", children: [.row(title: "A"), .section(title: nil, children: [.divider])]),
@@ -40,10 +50,10 @@ struct ComponentTests {
         Node("root", .root, screenType: "root", title: "Root") {
             Node(
                 "summary", .push, screenType: "summary", title: "Summary", renderer: .declarative,
-                payload: { _, _ in ScreenContent(payload: ["totalMinor": 900], actions: [ScreenAction(name: "pay", method: "POST", path: "/pay")], components: ComponentTests.components) })
+                payload: { _, _ in ScreenContent(payload: ["totalMinor": 900], actions: [ScreenAction(name: "pay", method: "POST", path: "/pay")], components: { ComponentTests.components }) })
             Node(
                 "bill", .push, screenType: "bill", title: "Bill", offersDeclarative: true,
-                payload: { _, _ in ScreenContent(payload: ["totalMinor": 900], components: ComponentTests.components) })
+                payload: { _, _ in ScreenContent(payload: ["totalMinor": 900], components: { ComponentTests.components }) })
         }
     }
 
@@ -57,14 +67,35 @@ struct ComponentTests {
         #expect(screen.json["renderer"] == "declarative")
     }
 
-    @Test("a native route's components are sent only to clients without its native screen")
+    @Test("a native route's components are sent only to clients without its native screen, and built only for them")
     func nativeOffersComponents() throws {
-        let navigator = Navigator(registry: Self.registry)
+        let builds = BuildCounter()
+        let registry = RouteRegistry<String> {
+            Node("root", .root, screenType: "root", title: "Root") {
+                Node(
+                    "bill", .push, screenType: "bill", title: "Bill", offersDeclarative: true,
+                    payload: { _, _ in
+                        // A cached, already encoded payload takes the components too.
+                        ScreenContent(payload: .fragment(JSONFragment(["totalMinor": 900]))) {
+                            builds.count.add(1, ordering: .relaxed)
+                            return ComponentTests.components
+                        }
+                    })
+            }
+        }
+        let navigator = Navigator(registry: registry)
         let native = try #require(try navigator.navigate(from: ["root"], .to, "bill").steps.first?.screen)
-        #expect(native.renderer == .native && native.payload == ["totalMinor": 900])
+        #expect(native.renderer == .native && native.payload == .fragment(JSONFragment(["totalMinor": 900])))
+        #expect(builds.count.load(ordering: .relaxed) == 0, "the tree was built for a client that draws the screen natively")
         let lacking = ClientCapabilities(nativeScreens: ["root"])
         let generic = try #require(try navigator.navigate(from: ["root"], .to, "bill", client: lacking).steps.first?.screen)
         #expect(generic.renderer == .declarative)
-        #expect(generic.payload["components"] == .array(Self.components.map(\.json)))
+        #expect(generic.payload == ["totalMinor": 900, "components": .array(Self.components.map(\.json))])
+        #expect(builds.count.load(ordering: .relaxed) == 1)
     }
+}
+
+/// How many times a component tree was built (shared with a route's builder).
+private final class BuildCounter: Sendable {
+    let count = Atomic<Int>(0)
 }

@@ -29,6 +29,7 @@ struct SpecConformanceTests {
         "PresentationOptions": PresentationOptions.self,
         "Screen": Screen.self,
         "MenuPayload": MenuPayload.self,
+        "DeclarativeBillPayload": DeclarativeBillPayload.self,
         "OrderSummaryPayload": OrderSummaryPayload.self,
         "ScreenAction": ScreenAction.self,
         "Route": Route.self,

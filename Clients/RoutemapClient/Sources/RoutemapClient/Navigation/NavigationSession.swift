@@ -150,6 +150,16 @@ public actor NavigationSession {
             action: action, values: ActionRequest.Values(inputs: inputs, item: item, entered: values, payload: shown.screen.payload), intent: intent)
     }
 
+    /// Fills the action a declarative screen's `button` sends, for one user intent: its `item`
+    /// fills `{item.FIELD}`, its `values` and then `values` (what the user entered for the
+    /// ones it does not supply) fill `{value.NAME}` (docs/navigation.md, "Declarative screens").
+    public func prepare(
+        _ button: Component.Button, on route: RouteID, values: [String: JSONValue] = [:], intent: UserIntent = UserIntent()
+    ) throws -> ActionRequest {
+        let item = button.item.map(JSONValue.object)
+        return try prepare(action: button.action, on: route, item: item, values: values.merging(button.values ?? [:]) { _, supplied in supplied }, intent: intent)
+    }
+
     /// Sends a filled action and follows the navigation of its answer. A problem+json answer is
     /// thrown as a `Problem`, and nothing on screen changes.
     @discardableResult

@@ -40,12 +40,17 @@ public indirect enum Component: Sendable, Hashable, Codable {
         public enum CodingKeys: String, CodingKey, CaseIterable { case url, alt }
     }
 
-    /// A button that sends the screen action named `action`.
+    /// A button that sends the screen action named `action`. Prepare it with
+    /// `NavigationSession.prepare(_:on:values:)`, which fills the action from `item` and `values`.
     public struct Button: WireObjectWithKeys {
         public var title: String
         public var action: String
         public var style: ButtonStyle
-        public enum CodingKeys: String, CodingKey, CaseIterable { case title, action, style }
+        /// The row the button acts on: its fields fill the action's `{item.FIELD}` placeholders.
+        public var item: [String: JSONValue]?
+        /// Values the button supplies for `{value.NAME}`; the app asks the user for the others.
+        public var values: [String: JSONValue]?
+        public enum CodingKeys: String, CodingKey, CaseIterable { case title, action, style, item, values }
     }
 
     public enum TextStyle: OpenEnumeration {

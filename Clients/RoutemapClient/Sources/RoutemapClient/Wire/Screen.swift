@@ -49,7 +49,8 @@ public struct Screen: WireObjectWithKeys {
 
     /// The menu screen's payload.
     public var menuPayload: MenuPayload { get throws { try payload.decode(MenuPayload.self) } }
-    /// The bill screen's payload: the bill.
+    /// The bill screen's payload: the bill (also from a declarative bill screen, whose
+    /// `components` it leaves out).
     public var billPayload: Bill { get throws { try payload.decode(Bill.self) } }
     /// The order summary's payload.
     public var orderSummaryPayload: OrderSummaryPayload { get throws { try payload.decode(OrderSummaryPayload.self) } }
@@ -60,8 +61,37 @@ public struct Screen: WireObjectWithKeys {
 /// The menu screen's payload.
 public struct MenuPayload: WireObjectWithKeys {
     public var items: [MenuItem]
+    /// The component tree, only when the screen is declarative (the app has no native menu).
+    public var components: [Component]?
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case items }
+    public enum CodingKeys: String, CodingKey, CaseIterable { case items, components }
+}
+
+/// The bill screen's payload when it is declarative (the app has no native bill screen): the
+/// bill's members and its component tree, side by side in one object.
+public struct DeclarativeBillPayload: WireObject {
+    public var bill: Bill
+    public var components: [Component]
+
+    public static var memberNames: [String] { Bill.memberNames + [ComponentsKey.components.stringValue] }
+
+    private enum ComponentsKey: String, CodingKey { case components }
+
+    public init(bill: Bill, components: [Component]) {
+        self.bill = bill
+        self.components = components
+    }
+
+    public init(from decoder: any Decoder) throws {
+        bill = try Bill(from: decoder)
+        components = try decoder.container(keyedBy: ComponentsKey.self).decode([Component].self, forKey: .components)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try bill.encode(to: encoder)
+        var container = encoder.container(keyedBy: ComponentsKey.self)
+        try container.encode(components, forKey: .components)
+    }
 }
 
 /// The order summary's payload: the checked-out bill's data and its declarative rendering.

@@ -47,13 +47,13 @@ struct CapabilityTests {
         #expect(try await app.client.bill(id: try await app.shownBill().id).status == .open)
     }
 
-    @Test("A client without the menu's native screen cannot launch (the menu has no other rendering); a malformed App-Version is invalid_field")
+    @Test("A client without the tab bar's native screen cannot launch (it has no other rendering); a malformed App-Version is invalid_field")
     func screensAndVersion() async throws {
         let server = try RoutemapServer()
         defer { server.stop() }
-        let noMenu = try await server.enrolledClient(capabilities: AppCapabilities(nativeScreens: ["tabBar", "splitView", "bill"]))
+        let noTabBar = try await server.enrolledClient(capabilities: AppCapabilities(nativeScreens: ["splitView", "menu", "bill"]))
         await #expect {
-            _ = try await noMenu.launch()
+            _ = try await noTabBar.launch()
         } throws: { ($0 as? Problem)?.code == .unsupportedClient }
         let badVersion = try await server.enrolledClient(capabilities: AppCapabilities(appVersion: "one.two"))
         await #expect {

@@ -26,12 +26,19 @@ struct OpenAPISpec {
         return schema
     }
 
-    /// The schema `#/components/schemas/Name` names, or the schema itself.
+    /// The schema `#/components/schemas/Name` (or a part of it, `…/Name/properties/member`)
+    /// names, or the schema itself.
     func resolve(_ schema: JSONValue) throws -> JSONValue {
         guard let ref = schema["$ref"]?.stringValue else { return schema }
         let prefix = "#/components/schemas/"
         guard ref.hasPrefix(prefix) else { throw TestSetupError("unsupported $ref \(ref)") }
-        return try resolve(self.schema(String(ref.dropFirst(prefix.count))))
+        let path = ref.dropFirst(prefix.count).split(separator: "/").map(String.init)
+        var target = try self.schema(path[0])
+        for name in path.dropFirst() {
+            guard let part = target[name] else { throw TestSetupError("$ref \(ref) names nothing") }
+            target = part
+        }
+        return try resolve(target)
     }
 
     /// The JSON schema of an operation's first 2xx application/json answer.

@@ -21,15 +21,21 @@ final class RoutemapServer: Sendable {
 
     /// The migrations of the binary's repository: `ROUTEMAP_MIGRATIONS`, else the nearest
     /// `Migrations` folder above the binary (`<repository>/.build/debug/routemap`).
-    static var migrations: URL {
-        if let path = ProcessInfo.processInfo.environment["ROUTEMAP_MIGRATIONS"] { return URL(fileURLWithPath: path) }
+    static var migrations: URL { besideBinary("Migrations", overriddenBy: "ROUTEMAP_MIGRATIONS") }
+
+    /// The web client's files, which `serve` needs: `ROUTEMAP_PUBLIC`, else the nearest `Public`
+    /// folder above the binary.
+    static var publicFiles: URL { besideBinary("Public", overriddenBy: "ROUTEMAP_PUBLIC") }
+
+    private static func besideBinary(_ name: String, overriddenBy variable: String) -> URL {
+        if let path = ProcessInfo.processInfo.environment[variable] { return URL(fileURLWithPath: path) }
         var directory = binary.deletingLastPathComponent()
         while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("Migrations")
+            let candidate = directory.appendingPathComponent(name)
             if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        return PackageLocation.repositoryRoot.appendingPathComponent("Migrations")
+        return PackageLocation.repositoryRoot.appendingPathComponent(name)
     }
 
     init() throws {
@@ -45,7 +51,7 @@ final class RoutemapServer: Sendable {
         process.executableURL = binary
         process.arguments = [
             "serve", "--port", "0", "--db", directory.appendingPathComponent("test.sqlite").path, "--migrations", Self.migrations.path,
-            "--enrollment-code", Self.enrollmentCode, "--rate-limit", "0",
+            "--public", Self.publicFiles.path, "--enrollment-code", Self.enrollmentCode, "--rate-limit", "0",
         ]
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ROUTEMAP_") }
         let output = Pipe()

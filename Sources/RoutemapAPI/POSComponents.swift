@@ -1,0 +1,90 @@
+import RoutemapDomain
+import RoutemapJSON
+import RoutemapNavigation
+
+/// The point-of-sale screens as component trees (docs/navigation.md, "Declarative screens"):
+/// what a client without a native screen for a route draws with its generic renderer. Every
+/// button names one of its screen's actions (POSNavigation); a button acting on one row gives
+/// the row's `item`, and the `values` it supplies.
+extension POSNavigation {
+    /// The menu by category: a button per available item that adds it to the bill, a row saying
+    /// so for each unavailable one. Built once, with the menu (`MenuCatalog`).
+    static func menuComponents(_ items: [MenuItem]) -> [Component] {
+        var categories: [String] = []
+        for item in items where !categories.contains(item.category) { categories.append(item.category) }
+        return categories.map { category in
+            .section(
+                title: category.prefix(1).uppercased() + category.dropFirst(),
+                children: items.filter { $0.category == category }.map { item in
+                    guard item.available else { return .row(title: item.name, value: "Unavailable") }
+                    return .button(
+                        title: "\(item.name) · \(MoneyText.format(item.priceMinor, item.currency))", action: "addItem",
+                        style: .secondary, item: ["id": .string(item.id)])
+                })
+        }
+    }
+
+    /// The bill: its status and id, its lines and totals; while it is open, "−1", "+1" and "Remove" under
+    /// each line (no "−1" at quantity 1: removing is the way to none) and, with lines, a checkout button.
+    static func billComponents(_ bill: Bill) -> [Component] {
+        let money = { (minor: Int64) in MoneyText.format(minor, bill.currency) }
+        let open = bill.status == .open
+        var lines: [Component] = []
+        for line in bill.lines {
+            lines.append(.row(title: "\(line.quantity) × \(line.name)", detail: "\(money(line.unitPriceMinor)) each", value: money(line.lineTotalMinor)))
+            guard open else { continue }
+            let item: JSONObject = ["lineId": .string(line.lineId)]
+            if line.quantity > 1 {
+                lines.append(
+                    .button(
+                        title: "−1 \(line.name)", action: "setQuantity", style: .secondary, item: item,
+                        values: ["quantity": .int(Int64(line.quantity - 1))]))
+            }
+            lines.append(
+                .button(
+                    title: "+1 \(line.name)", action: "setQuantity", style: .secondary, item: item,
+                    values: ["quantity": .int(Int64(line.quantity + 1))]))
+            lines.append(.button(title: "Remove \(line.name)", action: "removeLine", style: .destructive, item: item))
+        }
+        var components: [Component] = [
+            .text("\(statusText(bill.status)) · \(bill.id)", style: .caption),
+            lines.isEmpty ? .text("No items yet.") : .section(title: "Items", children: lines),
+            .divider,
+            totals(of: bill, money),
+        ]
+        if open && !bill.lines.isEmpty { components.append(.button(title: "Check out \(money(bill.totalMinor))", action: "checkout", style: .primary)) }
+        return components
+    }
+
+    /// The checked-out bill's lines and totals, with buttons to pay or go back to the bill.
+    static func orderSummaryComponents(_ bill: Bill) -> [Component] {
+        let money = { (minor: Int64) in MoneyText.format(minor, bill.currency) }
+        return [
+            .section(
+                title: "Items",
+                children: bill.lines.map { .row(title: "\($0.quantity) × \($0.name)", detail: "\(money($0.unitPriceMinor)) each", value: money($0.lineTotalMinor)) }),
+            .divider,
+            totals(of: bill, money),
+            .button(title: "Pay \(money(bill.totalMinor))", action: "pay", style: .primary),
+            .button(title: "Back to bill", action: "cancel", style: .secondary),
+        ]
+    }
+
+    private static func totals(of bill: Bill, _ money: (Int64) -> String) -> Component {
+        .section(
+            title: nil,
+            children: [
+                .row(title: "Subtotal", value: money(bill.subtotalMinor)),
+                .row(title: "Tax", value: money(bill.taxMinor)),
+                .row(title: "Total", value: money(bill.totalMinor)),
+            ])
+    }
+
+    private static func statusText(_ status: BillStatus) -> String {
+        switch status {
+        case .open: "Open"
+        case .checkedOut: "Checked out"
+        case .paid: "Paid"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Logging
+import Prometheus
+import RoutemapHTTP
+import Synchronization
+
+/// The server's `RequestObserver`: counts every answered request and its latency in the
+/// Prometheus registry, and writes the access log's line for it (unless the access log is off).
+///
+/// The access line holds the request id, method, route pattern (never the raw path, which
+/// holds bill and line ids), status, duration, bytes and the device id when known; never a
+/// header or a body, so no token or enrollment code can reach the log through it.
+final class RequestTelemetry: RequestObserver {
+    private let accessLog: Logger?
+    private let registry: PrometheusCollectorRegistry
+    /// One counter per method, route and status seen, and one histogram per route: made on
+    /// first use (the registry's lookup takes a lock and builds a key; this one is cheaper).
+    private let counters = Mutex<[CounterKey: Prometheus.Counter]>([:])
+    private let histograms = Mutex<[String: DurationHistogram]>([:])
+
+    private struct CounterKey: Hashable {
+        let method: String
+        let route: String
+        let status: Int
+    }
+
+    /// Latency buckets: from a cached read (well under a millisecond) to the request timeout.
+    static let latencyBuckets: [Duration] = [
+        .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+        .seconds(2.5), .seconds(5), .seconds(10), .seconds(20),
+    ]
+
+    init(registry: PrometheusCollectorRegistry, accessLog: Logger?) {
+        self.registry = registry
+        self.accessLog = accessLog
+    }
+
+    func requestAnswered(_ record: RequestRecord) {
+        let route = record.route ?? "unmatched"
+        let key = CounterKey(method: record.method.rawValue, route: route, status: record.status)
+        let counter = counters.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "routemap", subsystem: "http", metricName: "requests", unitName: "total",
+                    helpText: "Requests answered, by method, route pattern and status."),
+                labels: [("method", key.method), ("route", route), ("status", String(record.status))])
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+        let histogram = histograms.withLock { histograms in
+            if let histogram = histograms[route] { return histogram }
+            let histogram = registry.makeDurationHistogram(
+                descriptor: MetricNameDescriptor(
+                    namespace: "routemap", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+                    helpText: "Time from a request's head arriving to its answer being queued, by route pattern."),
+                labels: [("route", route)], buckets: Self.latencyBuckets)
+            histograms[route] = histogram
+            return histogram
+        }
+        histogram.recordNanoseconds(record.duration.nanoseconds)
+
+        guard let accessLog else { return }
+        var metadata: Logger.Metadata = [
+            "requestId": .string(record.id),
+            "method": .string(record.method.rawValue),
+            "route": .string(route),
+            "status": .stringConvertible(record.status),
+            "durationMs": .stringConvertible(Double(record.duration.nanoseconds / 1000) / 1000),
+            "bytes": .stringConvertible(record.bytes),
+        ]
+        if let caller = record.caller { metadata["device"] = .string(caller) }
+        accessLog.info("request", metadata: metadata)
+    }
+}
+
+extension Duration {
+    /// The whole nanoseconds in this duration.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

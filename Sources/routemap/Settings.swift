@@ -1,0 +1,102 @@
+import Logging
+import RoutemapDomain
+import RoutemapHTTP
+
+/// Every setting of `routemap serve` (and the store settings `migrate` shares), each declared
+/// once. The HTTP server's ranges are its own (`HTTPServerConfiguration.Allowed`), not restated.
+enum Settings {
+    typealias Allowed = HTTPServerConfiguration.Allowed
+
+    static let host = Setting<String>.text(
+        "host", "ROUTEMAP_HOST", default: "127.0.0.1", allowed: "a numeric IPv4 or IPv6 address",
+        "Address to listen on (`0.0.0.0` all IPv4, `::` all).", isAllowed: HTTPServerConfiguration.isBindable(host:))
+    static let port = Setting<Int>.integer("port", "ROUTEMAP_PORT", default: 8080, in: 0...65_535, note: "0 picks a free port", "TCP port to listen on.")
+    static let database = Setting<String>.text(
+        "db", "ROUTEMAP_DB", default: "routemap.sqlite", allowed: "a file path", "SQLite database file, created and migrated if missing.",
+        isAllowed: { !$0.isEmpty })
+    static let migrations = Setting<String?>(
+        flag: "migrations", environment: "ROUTEMAP_MIGRATIONS",
+        defaultText: "`<binary>/../share/routemap/Migrations` if present, else `./Migrations`", allowed: "a directory",
+        summary: "Directory of `NNNN_name.sql` migrations.", defaultValue: { nil }, parse: optionalText(allowing: { !$0.isEmpty }))
+    static let publicDirectory = Setting<String?>(
+        flag: "public", environment: "ROUTEMAP_PUBLIC",
+        defaultText: "`<binary>/../share/routemap/Public` if present, else `./Public`", allowed: "a directory",
+        summary: "The [web client](#web-client)'s files, read once at start-up (a missing one stops it).", defaultValue: { nil },
+        parse: optionalText(allowing: { !$0.isEmpty }))
+    static let threads = Setting<Int>.integer(
+        "threads", "ROUTEMAP_THREADS", default: HTTPServerConfiguration.defaultThreads, defaultText: "2 × cores", in: Allowed.threads,
+        "HTTP worker threads: they read requests and run immediate handlers (a write waits for its commit without one).")
+    static let taxRate = Setting<TaxRate>(
+        flag: "tax-rate-bps", environment: "ROUTEMAP_TAX_RATE_BPS", defaultText: "`875`", allowed: "0 to 10000",
+        summary: "Sales tax of new bills in basis points (875 = 8.75%).", defaultValue: { TaxRate(basisPoints: 875)! },
+        parse: { Int($0).flatMap(TaxRate.init(basisPoints:)) })
+    static let currency = Setting<Currency>(
+        flag: "currency", environment: "ROUTEMAP_CURRENCY", defaultText: "`USD`", allowed: "an ISO 4217 code such as USD",
+        summary: "Currency of new bills.", defaultValue: { Currency(rawValue: "USD")! }, parse: Currency.init(rawValue:))
+    static let connectionTimeout = Setting<Int>.integer(
+        "connection-timeout", "ROUTEMAP_CONNECTION_TIMEOUT", default: 30, in: Allowed.connectionTimeout, note: "0 = never",
+        "Seconds before an idle connection closes.")
+    static let maxBodyBytes = Setting<Int>.integer(
+        "max-body-bytes", "ROUTEMAP_MAX_BODY_BYTES", default: 65_536, in: Allowed.maxBodyBytes, "Largest request body; larger ones get 413.")
+    static let requestTimeout = Setting<Int>.integer(
+        "request-timeout", "ROUTEMAP_REQUEST_TIMEOUT", default: 20, in: Allowed.requestTimeout, note: "0 = off",
+        "Seconds a client has to send a whole request, and a handler to answer it: slower clients are closed, slower handlers answered 503 `timed_out`.")
+    static let maxRequestsInFlight = Setting<Int>.integer(
+        "max-requests-in-flight", "ROUTEMAP_MAX_REQUESTS_IN_FLIGHT", default: 1024, in: Allowed.requestsInFlightLimit,
+        "Handlers waiting at once (for a commit, say); past it: 503 `overloaded` with `Retry-After`.")
+    static let connectionLimit = Setting<Int>.integer(
+        "connection-limit", "ROUTEMAP_CONNECTION_LIMIT", default: 4096, in: Allowed.connectionLimit,
+        "Connections open at once (lowered, with a warning, if the open-file limit can't fit it).")
+    static let perAddressConnectionLimit = Setting<Int>.integer(
+        "per-address-connection-limit", "ROUTEMAP_PER_ADDRESS_CONNECTION_LIMIT", default: 1024, in: Allowed.perAddressConnectionLimit,
+        note: "0 = no limit", "Connections from one IP address; raise it behind a reverse proxy, where every client has the proxy's address.")
+    static let logLevel = Setting<Logger.Level>.choice(
+        "log-level", "ROUTEMAP_LOG_LEVEL", default: .info, "Least severe log level written (to stderr).")
+    static let logFormat = Setting<LogFormat>.choice(
+        "log-format", "ROUTEMAP_LOG_FORMAT", default: .json, "Log lines as JSON objects (for a log pipeline) or as text (for a terminal).")
+    static let accessLog = Setting<Switch>.choice(
+        "access-log", "ROUTEMAP_ACCESS_LOG", default: .on, "One log line per answered request, at `info`.")
+    static let enrollmentCode = Setting<String?>(
+        flag: "enrollment-code", environment: "ROUTEMAP_ENROLLMENT_CODE", defaultText: "random, printed on start", allowed: "8 to 200 bytes",
+        summary: "Code a device presents to enroll (`POST /v1/devices`).", defaultValue: { nil },
+        parse: optionalText(allowing: { (8...200).contains($0.utf8.count) }), isSecret: true)
+    static let rateLimit = Setting<Double>(
+        flag: "rate-limit", environment: "ROUTEMAP_RATE_LIMIT", defaultText: "`100`", allowed: "0 (off) or more",
+        summary: "Requests per second per device token; over it: 429.", defaultValue: { 100 },
+        parse: { Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } })
+    static let metricsToken = Setting<String?>(
+        flag: "metrics-token", environment: "ROUTEMAP_METRICS_TOKEN", defaultText: "none: `/metrics` is open", allowed: "16 to 200 bytes",
+        summary: "Bearer token `GET /metrics` requires.", defaultValue: { nil },
+        parse: optionalText(allowing: { (16...200).contains($0.utf8.count) }), isSecret: true)
+
+    /// The parser of an optional text setting: a text `isAllowed` accepts, else refused. (Written
+    /// out because `cond ? text : nil` would make a refusal an accepted `nil`.)
+    private static func optionalText(allowing isAllowed: @escaping @Sendable (String) -> Bool) -> @Sendable (String) -> String?? {
+        { text in isAllowed(text) ? .some(.some(text)) : .none }
+    }
+
+    /// Every setting, in the order of the README's table.
+    static let all: [any SettingDescription] = [
+        host, port, database, migrations, publicDirectory, threads, taxRate, currency, connectionTimeout, maxBodyBytes, requestTimeout,
+        maxRequestsInFlight, connectionLimit, perAddressConnectionLimit, logLevel, logFormat, accessLog, enrollmentCode,
+        rateLimit, metricsToken,
+    ]
+
+    /// The README's settings table.
+    static var markdownTable: String {
+        (["| flag | environment | default | allowed | what it sets |", "|---|---|---|---|---|"] + all.map(\.markdownRow))
+            .joined(separator: "\n")
+    }
+}
+
+/// How log lines are written.
+enum LogFormat: String, CaseIterable, Sendable {
+    case json, text
+}
+
+/// A feature turned on or off.
+enum Switch: String, CaseIterable, Sendable {
+    case on, off
+}
+
+
