@@ -13,7 +13,6 @@ public struct Till: Sendable {
     public let limits: BillLimits
     let store: any POSStore
     private let now: @Sendable () -> Date
-    private let keyExpiry = KeyExpirySchedule()
 
     /// - Parameter now: the clock, for bills' and payments' timestamps (kept to the millisecond).
     public init(
@@ -178,7 +177,7 @@ public struct Till: Sendable {
     /// in the last 24 hours replays its recorded answer (or throws `idempotencyKeyReused` for a
     /// different request); else `body` runs, and its outcome — or a state conflict it throws —
     /// is recorded under the key in the same transaction, so the record survives exactly when
-    /// the effect does. Recording also deletes expired keys, at most once a minute.
+    /// the effect does. Expired keys are deleted apart, by `deleteExpiredIdempotencyRecords`.
     private func write<Input, Outcome: Sendable>(
         device: String, durability: Durability, idempotency: IdempotencyKey<Outcome>?,
         load: @escaping @Sendable (any POSTransaction) throws -> Input,
@@ -203,9 +202,6 @@ public struct Till: Sendable {
             }
             var recorded: RecordedAnswer?
             if let answer = try idempotency.record(outcome) {
-                if keyExpiry.isDue(at: now) {
-                    try transaction.deleteRecordedAnswers(before: now.addingTimeInterval(-IdempotencyKey<Outcome>.lifetime))
-                }
                 let record = RecordedAnswer(
                     deviceId: device, key: idempotency.key, fingerprint: idempotency.fingerprint, answer: answer, createdAt: now)
                 try transaction.record(record)
@@ -229,7 +225,7 @@ public struct Till: Sendable {
         try Bill(id: Identifier.make(prefix: "bill_"), currency: currency, taxRate: taxRate, createdAt: timestamp(), deviceId: device)
     }
 
-    private func timestamp() -> Date {
+    func timestamp() -> Date {
         now().roundedToMilliseconds
     }
 }

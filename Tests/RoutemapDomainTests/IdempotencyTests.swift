@@ -226,7 +226,9 @@ struct IdempotencyTests {
         #expect(again.recordedNow?.createdAt == clock.now.roundedForTest)
         #expect(again.recordedNow?.fingerprint == "another request")
         #expect(store.snapshot.bills.count == 3)
-        // The new answer replaced the expired one, and recording it forgot the other expired key.
+        // The new answer replaced the expired one; the other expired key stays until the sweep.
+        #expect(Set(store.snapshot.recordedAnswers.values.map(\.key)) == ["k1", "k-other"])
+        try await till.deleteExpiredIdempotencyRecords()
         #expect(store.snapshot.recordedAnswers.values.map(\.key) == ["k1"])
         #expect(try await till.openBill(device: device, idempotency: Keys.bill("k1", fingerprint: "another request")).replayed == again.recordedNow)
     }

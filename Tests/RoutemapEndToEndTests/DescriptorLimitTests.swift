@@ -3,7 +3,8 @@ import RoutemapTestSupport
 import Testing
 
 /// The real binary under a low open-file limit: it raises the soft limit as far as its
-/// connection limit needs, or lowers the connection limit to fit, and says which.
+/// connection limit needs, or lowers the connection limit to fit, and says which (in its JSON log
+/// lines, the default format).
 @Suite("Open-file limit at start-up, end to end")
 struct DescriptorLimitTests {
     @Test("soft limit below what 4096 connections need, hard limit above: the soft limit is raised")
@@ -11,11 +12,11 @@ struct DescriptorLimitTests {
         let server = try LimitedServer(ulimit: "ulimit -S -n 1024")
         defer { server.stop() }
         let line = try #require(server.logLine(containing: "raised the open-file limit"), "\(server.output)")
-        #expect(line.contains("from=1024"))
+        #expect(line.contains(#""from":"1024""#))
         let raised = try #require(server.softOpenFileLimit)
         #expect(raised > 4096)
-        #expect(line.contains("to=\(raised)"))
-        #expect(server.logLine(containing: "connectionLimit=4096") != nil, "\(server.output)")
+        #expect(line.contains(#""to":"\#(raised)""#))
+        #expect(server.logLine(containing: #""connectionLimit":"4096""#) != nil, "\(server.output)")
         #expect(try server.healthStatus() == 200)
     }
 
@@ -24,11 +25,11 @@ struct DescriptorLimitTests {
         let server = try LimitedServer(ulimit: "ulimit -n 600")
         defer { server.stop() }
         let line = try #require(server.logLine(containing: "connection limit lowered"), "\(server.output)")
-        #expect(line.contains("configured=4096"))
-        let applied = try #require(line.firstMatch(of: /applied=(\d+)/).flatMap { Int($0.1) })
+        #expect(line.contains(#""configured":"4096""#))
+        let applied = try #require(line.firstMatch(of: /"applied":"(\d+)"/).flatMap { Int($0.1) })
         #expect(applied > 0 && applied < 600)
         #expect(server.softOpenFileLimit == 600)
-        #expect(server.logLine(containing: "connectionLimit=\(applied) ") != nil, "\(server.output)")
+        #expect(server.logLine(containing: #""connectionLimit":"\#(applied)""#) != nil, "\(server.output)")
         #expect(try server.healthStatus() == 200)
     }
 }

@@ -199,6 +199,9 @@ struct IdempotencyStorageTests {
         let recorded = try #require(again.recordedNow)
         #expect(recorded.answer == Array("bill \(newBill.id) v1".utf8))
         #expect(recorded.answer != first.answer)
+        // k2 expired too, and stays until the sweep deletes it.
+        #expect(try counts(database.store) == (bills: 3, payments: 0, keys: 2))
+        try await till.deleteExpiredIdempotencyRecords()
         #expect(try counts(database.store) == (bills: 3, payments: 0, keys: 1))
         #expect(try await database.store.write { try $0.recordedAnswer(deviceId: device, key: "k1") } == recorded)
         #expect(try await database.store.write { try $0.recordedAnswer(deviceId: device, key: "k2") } == nil)
