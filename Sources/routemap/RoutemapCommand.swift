@@ -6,7 +6,7 @@ struct RoutemapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routemap",
         abstract: "A point-of-sale backend that tells its thin mobile client what to show and how.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, RoutesCommand.self, HealthcheckCommand.self, SettingsCommand.self],
+        subcommands: [ServeCommand.self, MigrateCommand.self, RoutesCommand.self, HealthcheckCommand.self, SettingsCommand.self, BackupCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }
