@@ -10,8 +10,10 @@ public protocol POSStore: Sendable {
     func bill(id: String) throws -> Bill?
     /// The most recently created bill of `deviceId` that is open or checked out, or `nil`.
     func newestUnpaidBill(deviceId: String) throws -> Bill?
-    /// The device whose token has this SHA-256 digest, or `nil`.
+    /// The device whose token has this SHA-256 digest, or `nil` (revoked or not).
     func device(tokenDigest: [UInt8]) throws -> Device?
+    /// Every device, revoked ones included, oldest first.
+    func devices() throws -> [Device]
     /// Runs `body` in one atomic write transaction, serialized with every other write, and
     /// returns once it has committed: all of its changes are committed together, with the
     /// given durability, or none if `body` throws (the error is rethrown). The caller waits

@@ -17,6 +17,12 @@ public protocol POSTransaction {
     func insert(_ payment: Payment) throws
     /// Saves a new device with the digest of its token.
     func insert(_ device: Device, tokenDigest: [UInt8]) throws
+    /// The device with `id`, or `nil`.
+    func device(id: String) throws -> Device?
+    /// Marks device `id` revoked at `date`.
+    func revokeDevice(id: String, at date: Date) throws
+    /// Replaces the digest of device `id`'s token.
+    func replaceToken(deviceId: String, tokenDigest: [UInt8]) throws
     /// The answer recorded for `key` of `deviceId`, if any (however old).
     func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer?
     /// Records an answer, replacing an expired one with the same device and key.

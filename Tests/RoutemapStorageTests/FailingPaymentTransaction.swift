@@ -17,6 +17,9 @@ struct FailingPaymentTransaction: POSTransaction {
     }
     func record(_ answer: RecordedAnswer) throws { try base.record(answer) }
     func deleteRecordedAnswers(before date: Date) throws { try base.deleteRecordedAnswers(before: date) }
+    func device(id: String) throws -> Device? { try base.device(id: id) }
+    func revokeDevice(id: String, at date: Date) throws { try base.revokeDevice(id: id, at: date) }
+    func replaceToken(deviceId: String, tokenDigest: [UInt8]) throws { try base.replaceToken(deviceId: deviceId, tokenDigest: tokenDigest) }
 
     func insert(_ payment: Payment) throws {
         try base.insert(payment)

@@ -9,7 +9,7 @@ import Testing
 struct MigrationTests {
     /// Every migration in the repository, in order.
     static let allIDs = [
-        "0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers",
+        "0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0010_device_roles",
     ]
 
     @Test("a new database gets every migration, recorded; reopening applies nothing")
@@ -72,7 +72,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers"])
+        #expect(store.appliedMigrationIDs == ["0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0010_device_roles"])
         #expect(try store.bill(id: open.id) == open)
         #expect(try store.bill(id: paid.id) == paid)
         #expect(try store.bill(id: open.id)?.deviceId == nil)
@@ -114,7 +114,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0004_bill_lines_by_bill", "0005_opaque_idempotent_answers"])
+        #expect(store.appliedMigrationIDs == ["0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0010_device_roles"])
         #expect(try store.bill(id: bill.id) == before)
         #expect(try store.bill(id: other.id) == other)
         #expect(try store.rowCount(in: "bill_lines") == 4)
@@ -164,7 +164,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0005_opaque_idempotent_answers"])
+        #expect(store.appliedMigrationIDs == ["0005_opaque_idempotent_answers", "0010_device_roles"])
         #expect(try store.rowCount(in: "idempotency_keys") == rows.count)
         let answers = try await store.write { transaction in
             try rows.map { try transaction.recordedAnswer(deviceId: device, key: $0.key) }

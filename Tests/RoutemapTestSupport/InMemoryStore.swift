@@ -64,3 +64,7 @@ public final class InMemoryStore: POSStore {
 
     public func ping() throws {}
 }
+
+extension InMemoryStore {
+    public func devices() throws -> [Device] { snapshot.devices.map(\.device) }
+}

@@ -55,3 +55,19 @@ final class InMemoryTransaction: POSTransaction {
         state.recordedAnswers = state.recordedAnswers.filter { $0.value.createdAt >= date }
     }
 }
+
+extension InMemoryTransaction {
+    func device(id: String) throws -> Device? { state.devices.first { $0.device.id == id }?.device }
+
+    func revokeDevice(id: String, at date: Date) throws {
+        guard let index = state.devices.firstIndex(where: { $0.device.id == id }) else { throw Conflict() }
+        state.devices[index].device = state.devices[index].device.revoked(at: date)
+    }
+
+    func replaceToken(deviceId: String, tokenDigest: [UInt8]) throws {
+        guard let index = state.devices.firstIndex(where: { $0.device.id == deviceId }),
+            !state.devices.contains(where: { $0.tokenDigest == tokenDigest })
+        else { throw Conflict() }
+        state.devices[index].tokenDigest = tokenDigest
+    }
+}
