@@ -12,8 +12,9 @@ struct DeviceRoleTests {
     static func enroll(_ api: InProcessAPI, name: String, code: String, role: String? = nil, from address: String = "192.0.2.1", forwardedFor: String? = nil)
         async -> TestResponse
     {
-        var body: JSON = ["name": .string(name), "enrollmentCode": .string(code)]
-        if let role { body["role"] = .string(role) }
+        var object: JSONObject = ["name": .string(name), "enrollmentCode": .string(code)]
+        if let role { object["role"] = .string(role) }
+        let body = JSON.object(object)
         var headers: HTTPHeaders = ["Content-Type": "application/json"]
         if let forwardedFor { headers.add(name: "X-Forwarded-For", value: forwardedFor) }
         return await api.send(Request(method: .POST, path: "/v1/devices", headers: headers, body: body.encoded(), remoteAddress: address))
