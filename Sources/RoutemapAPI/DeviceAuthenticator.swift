@@ -14,8 +14,9 @@ import Darwin
 /// Known tokens are cached in memory, so the hot path is one dictionary lookup, with no
 /// SHA-256 per request; unknown tokens always go to the store, so a client sending garbage
 /// cannot grow the cache. A token stops working:
-/// - at once when this process revokes or rotates it (`forget(deviceId:)`, called after the
-///   change committed; a lookup that started before is not cached, by the generation check);
+/// - at once when this process revokes it, or when its rotated successor is first used
+///   (`forget(deviceId:)`, called after the change committed; a lookup that started before is
+///   not cached, by the generation check);
 /// - within `revalidateAfter` when another process does (`routemap devices revoke` on the same
 ///   database file): a cached token is looked up again once it is that old.
 final class DeviceAuthenticator: Sendable {
@@ -57,7 +58,7 @@ final class DeviceAuthenticator: Sendable {
         let (known, generation) = cache.withLock { ($0.tokens[value], $0.generation) }
         if let known, now - known.confirmedAt < revalidateAfter { return known.device }
         let token = DeviceToken(value: value)
-        guard let device = try directory.device(token: token) else {
+        guard let device = try directory.device(token: token) ?? newToken(token) else {
             if known != nil { cache.withLock { _ = $0.tokens.removeValue(forKey: value) } }
             throw Problem.unauthorized("The token is not valid.", invalidToken: true)
         }
@@ -69,6 +70,19 @@ final class DeviceAuthenticator: Sendable {
             cache.tokens[value] = Known(device: authenticated, confirmedAt: now)
         }
         return authenticated
+    }
+
+    /// The device of a rotated token used for the first time: the token becomes the device's
+    /// only one (the old one is refused once that commits), in the background, so this request
+    /// does not wait for a write. Should that write fail, the token's next use tries again.
+    private func newToken(_ token: DeviceToken) throws -> Device? {
+        guard let device = try directory.device(newToken: token) else { return nil }
+        let directory = self.directory
+        Task { [self] in
+            guard (try? await directory.promote(token, deviceId: device.id)) != nil else { return }
+            forget(deviceId: device.id)
+        }
+        return device
     }
 
     /// Drops every cached token of `deviceId`: call it once its revocation or new token has

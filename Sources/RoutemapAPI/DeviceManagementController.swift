@@ -5,7 +5,7 @@ import RoutemapJSON
 
 /// The devices, for a manager: `GET /v1/devices` lists them, `POST /v1/devices/{deviceId}/revoke`
 /// revokes one (its token is refused from its next request on). Any device may rotate its own
-/// token: `POST /v1/devices/me/token`.
+/// token: `POST /v1/devices/me/token` (the old one works until the new one is first used).
 struct DeviceManagementController {
     let directory: DeviceDirectory
     let authenticator: DeviceAuthenticator
@@ -31,13 +31,12 @@ struct DeviceManagementController {
         return .json(["device": device.json(caller: caller)], headers: ["Cache-Control": "no-store"])
     }
 
-    /// A new token for the calling device; the old one is refused from the next request on.
-    /// The answer is the only copy of the token (only its digest is stored), so it is not
-    /// recorded for replay: a device that loses it enrolls again.
+    /// A new token for the calling device. The old one keeps working until the new one is first
+    /// used, then is refused: so a retry after a lost answer (with the old token) is safe, and
+    /// needs no `Idempotency-Key` (the token, shown once, is never recorded).
     @Sendable func rotate(_ request: Request, _ caller: AuthenticatedDevice) async throws -> Response {
         _ = try RequestBody(request, allowed: [], emptyAllowed: true)
         let (device, token) = try await directory.rotateToken(id: caller.id)
-        authenticator.forget(deviceId: device.id)
         return .json(
             ["deviceId": .string(device.id), "name": .string(device.name), "role": .string(device.role.rawValue), "token": .string(token.value)],
             headers: ["Cache-Control": "no-store"])

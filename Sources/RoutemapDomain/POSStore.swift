@@ -14,6 +14,8 @@ public protocol POSStore: Sendable {
     func device(tokenDigest: [UInt8]) throws -> Device?
     /// Every device, revoked ones included, oldest first.
     func devices() throws -> [Device]
+    /// The device whose rotated, not yet used token has this SHA-256 digest, or `nil`.
+    func device(nextTokenDigest: [UInt8]) throws -> Device?
     /// Runs `body` in one atomic write transaction, serialized with every other write, and
     /// returns once it has committed: all of its changes are committed together, with the
     /// given durability, or none if `body` throws (the error is rethrown). The caller waits

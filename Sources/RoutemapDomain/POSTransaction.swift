@@ -21,8 +21,10 @@ public protocol POSTransaction {
     func device(id: String) throws -> Device?
     /// Marks device `id` revoked at `date`.
     func revokeDevice(id: String, at date: Date) throws
-    /// Replaces the digest of device `id`'s token.
-    func replaceToken(deviceId: String, tokenDigest: [UInt8]) throws
+    /// Sets the digest of device `deviceId`'s next token (replacing any earlier one not used yet).
+    func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws
+    /// Makes the next token, if its digest is `tokenDigest`, device `deviceId`'s only token.
+    func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws
     /// The answer recorded for `key` of `deviceId`, if any (however old).
     func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer?
     /// Records an answer, replacing an expired one with the same device and key.

@@ -6,6 +6,14 @@ extension SQLiteStore {
     public func devices() throws -> [Device] {
         try read("listing devices") { try $0.devices() }
     }
+
+    public func device(nextTokenDigest: [UInt8]) throws -> Device? {
+        try read("looking up a rotated device token") { transaction in
+            try DeviceRow.fetchOne(
+                transaction.database.cachedStatement(sql: "SELECT * FROM devices WHERE next_token_digest = ?"),
+                arguments: [Data(nextTokenDigest)])?.device()
+        }
+    }
 }
 
 extension SQLiteTransaction {
@@ -28,9 +36,17 @@ extension SQLiteTransaction {
         }
     }
 
-    func replaceToken(deviceId: String, tokenDigest: [UInt8]) throws {
-        try StorageError.wrapping("replacing the token of device \(deviceId)") {
-            try database.execute(sql: "UPDATE devices SET token_digest = ? WHERE id = ?", arguments: [Data(tokenDigest), deviceId])
+    func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
+        try StorageError.wrapping("rotating the token of device \(deviceId)") {
+            try database.execute(sql: "UPDATE devices SET next_token_digest = ? WHERE id = ?", arguments: [Data(tokenDigest), deviceId])
+        }
+    }
+
+    func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
+        try StorageError.wrapping("promoting the rotated token of device \(deviceId)") {
+            try database.execute(
+                sql: "UPDATE devices SET token_digest = next_token_digest, next_token_digest = NULL WHERE id = ? AND next_token_digest = ?",
+                arguments: [deviceId, Data(tokenDigest)])
         }
     }
 }

@@ -5,8 +5,8 @@ import RoutemapStorage
 
 /// `routemap devices`: the devices of a database file, for an operator on the machine — list
 /// them, enroll one (the first manager), revoke one, give one a new token. A running server
-/// on the same file refuses a revoked or replaced token within a second (its token cache is
-/// rechecked against the file that often).
+/// on the same file refuses a revoked token within a second (its token cache is rechecked
+/// against the file that often); a rotated device's old token, once the new one is used.
 struct DevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
@@ -72,7 +72,7 @@ struct DevicesCommand: AsyncParsableCommand {
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Give a device a new token (printed once); its old token stops working.")
+            abstract: "Give a device a new token (printed once); its old token stops working once the new one is used.")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The device's id (dev_…).") var deviceId: String
 

@@ -67,7 +67,7 @@ struct ShopAdminTests {
         #expect(try devices(["rotate", deviceId], on: process).status != 0)
     }
 
-    @Test("`routemap devices rotate`: the new token works, the old one is refused")
+    @Test("`routemap devices rotate`: the new token works; once it is used the old one is refused")
     func rotateFromTheCommandLine() throws {
         let process = try RoutemapProcess()
         defer { process.cleanUp() }

@@ -19,7 +19,10 @@ struct FailingPaymentTransaction: POSTransaction {
     func deleteRecordedAnswers(before date: Date) throws { try base.deleteRecordedAnswers(before: date) }
     func device(id: String) throws -> Device? { try base.device(id: id) }
     func revokeDevice(id: String, at date: Date) throws { try base.revokeDevice(id: id, at: date) }
-    func replaceToken(deviceId: String, tokenDigest: [UInt8]) throws { try base.replaceToken(deviceId: deviceId, tokenDigest: tokenDigest) }
+    func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws { try base.setNextToken(deviceId: deviceId, tokenDigest: tokenDigest) }
+    func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
+        try base.promoteNextToken(deviceId: deviceId, tokenDigest: tokenDigest)
+    }
 
     func insert(_ payment: Payment) throws {
         try base.insert(payment)

@@ -23,6 +23,7 @@ final class SynchronousProbeStore: POSStore {
     func newestUnpaidBill(deviceId: String) throws -> Bill? { try base.newestUnpaidBill(deviceId: deviceId) }
     func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
     func devices() throws -> [Device] { try base.devices() }
+    func device(nextTokenDigest: [UInt8]) throws -> Device? { try base.device(nextTokenDigest: nextTokenDigest) }
     func ping() throws { try base.ping() }
 
     func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
@@ -49,7 +50,10 @@ final class SynchronousProbeStore: POSStore {
         func deleteRecordedAnswers(before date: Date) throws { try base.deleteRecordedAnswers(before: date) }
         func device(id: String) throws -> Device? { try base.device(id: id) }
         func revokeDevice(id: String, at date: Date) throws { try base.revokeDevice(id: id, at: date) }
-        func replaceToken(deviceId: String, tokenDigest: [UInt8]) throws { try base.replaceToken(deviceId: deviceId, tokenDigest: tokenDigest) }
+        func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws { try base.setNextToken(deviceId: deviceId, tokenDigest: tokenDigest) }
+        func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
+            try base.promoteNextToken(deviceId: deviceId, tokenDigest: tokenDigest)
+        }
 
         func insert(_ bill: Bill) throws {
             try note("bill")

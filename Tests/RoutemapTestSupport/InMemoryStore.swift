@@ -15,6 +15,8 @@ public final class InMemoryStore: POSStore {
         public var payments: [Payment] = []
         /// Enrolled devices with the digests of their tokens.
         public var devices: [(device: Device, tokenDigest: [UInt8])] = []
+        /// Digests of rotated tokens not used yet, by device id.
+        public var nextTokenDigests: [String: [UInt8]] = [:]
         /// Recorded answers to idempotency keys, by device id and key.
         public var recordedAnswers: [RecordedKey: RecordedAnswer] = [:]
         /// The durability of every committed write, in commit order.
@@ -67,4 +69,10 @@ public final class InMemoryStore: POSStore {
 
 extension InMemoryStore {
     public func devices() throws -> [Device] { snapshot.devices.map(\.device) }
+
+    public func device(nextTokenDigest: [UInt8]) throws -> Device? {
+        let state = snapshot
+        guard let id = state.nextTokenDigests.first(where: { $0.value == nextTokenDigest })?.key else { return nil }
+        return state.devices.first { $0.device.id == id }?.device
+    }
 }

@@ -64,10 +64,18 @@ extension InMemoryTransaction {
         state.devices[index].device = state.devices[index].device.revoked(at: date)
     }
 
-    func replaceToken(deviceId: String, tokenDigest: [UInt8]) throws {
-        guard let index = state.devices.firstIndex(where: { $0.device.id == deviceId }),
+    func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
+        guard state.devices.contains(where: { $0.device.id == deviceId }),
             !state.devices.contains(where: { $0.tokenDigest == tokenDigest })
         else { throw Conflict() }
+        state.nextTokenDigests[deviceId] = tokenDigest
+    }
+
+    func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
+        guard state.nextTokenDigests[deviceId] == tokenDigest,
+            let index = state.devices.firstIndex(where: { $0.device.id == deviceId })
+        else { return }
         state.devices[index].tokenDigest = tokenDigest
+        state.nextTokenDigests[deviceId] = nil
     }
 }
