@@ -36,14 +36,14 @@ public struct API: Sendable {
     let till: Till
     let devices: DeviceDirectory
     let configuration: Configuration
-    let menu: MenuCatalog
+    let menu: LiveMenu
     let navigator: Navigator<ScreenContext>
     let idempotency = Idempotency()
     let logger: Logger
     let webClient: StaticFiles
     let authenticator: DeviceAuthenticator
 
-    /// Reads the menu once (it is cached for the life of the process) and checks the route
+    /// Reads the menu (kept current by `LiveMenu`) and checks the route
     /// registry; throws `RegistryProblems` when it is broken. `webClient` is served at `/`.
     public init(
         till: Till, devices: DeviceDirectory, configuration: Configuration, logger: Logger, webClient: StaticFiles = .none
@@ -53,7 +53,7 @@ public struct API: Sendable {
         self.till = till
         self.devices = devices
         self.configuration = configuration
-        self.menu = MenuCatalog(items: try till.menu())
+        self.menu = try LiveMenu(till: till)
         self.navigator = POSNavigation.makeNavigator()
         self.logger = logger
         self.webClient = webClient
@@ -73,6 +73,7 @@ public struct API: Sendable {
         ).register(on: &router)
         DeviceManagementController(directory: devices, authenticator: authenticator).register(on: &router)
         MenuController(menu: menu).register(on: &router)
+        MenuManagementController(api: self).register(on: &router)
         BillsController(api: self).register(on: &router)
         LaunchController(api: self).register(on: &router)
         RoutesController(registry: navigator.registry).register(on: &router)
@@ -102,6 +103,11 @@ public struct API: Sendable {
 
     /// The payload builders' context for one request of `device`, holding the bills it already loaded.
     func screenContext(_ device: AuthenticatedDevice, _ bills: Bill...) -> ScreenContext {
+        ScreenContext(bills: till.reader(for: device.id), menu: menu.current, known: bills)
+    }
+
+    /// ``screenContext(_:_:)`` with the menu version the caller already read.
+    func screenContext(_ device: AuthenticatedDevice, menu: MenuCatalog, _ bills: Bill...) -> ScreenContext {
         ScreenContext(bills: till.reader(for: device.id), menu: menu, known: bills)
     }
 }

@@ -3,9 +3,9 @@ import RoutemapHTTP
 import RoutemapJSON
 import RoutemapNavigation
 
-/// The menu, encoded once at start-up: the bodies and `ETag`s of `GET /v1/menu/items` (whole and
-/// per category) and the menu screen's payload. The menu changes only through migrations, so a
-/// change takes a restart.
+/// One version of the menu, encoded once: the bodies and `ETag`s of `GET /v1/menu/items` (whole
+/// and per category) and the menu screen's payload. `LiveMenu` builds a new one when the menu
+/// changes.
 struct MenuCatalog: Sendable {
     /// One encoded answer to `GET /v1/menu/items`.
     struct Listing: Sendable {
@@ -15,6 +15,8 @@ struct MenuCatalog: Sendable {
     }
 
     let items: [MenuItem]
+    /// Which version of the menu this is, in this process: answers built from it are cached under it.
+    let generation: Int
     let all: Listing
     let byCategory: [String: Listing]
     let emptyListing: Listing
@@ -23,8 +25,9 @@ struct MenuCatalog: Sendable {
     /// The menu screen's component tree, for clients without a native menu: built once.
     let screenComponents: @Sendable () -> [Component]
 
-    init(items: [MenuItem]) {
+    init(items: [MenuItem], generation: Int = 0) {
         self.items = items
+        self.generation = generation
         let allPayload = JSONFragment(MenuCatalog.listingJSON(items))
         screenPayload = .fragment(allPayload)
         let components = POSNavigation.menuComponents(items)

@@ -45,6 +45,13 @@ extension POSError {
             return Problem(
                 status: .unprocessableContent, code: "idempotency_key_reused", title: "Idempotency key reused",
                 detail: "The Idempotency-Key '\(key.prefix(255))' was used for a different request; use a new key for a new request.")
+        case .menuItemExists(let id):
+            return Problem(
+                status: .conflict, code: "menu_item_exists", title: "Menu item exists",
+                detail: "A menu item '\(id)' exists or existed (a retired item's id is not reused).",
+                extensions: ["menuItemId": .string(id)])
+        case .menuItemNotFound(let id):
+            return .notFound("menu item", id)
         case .tenderNotAllowed:
             return .invalidField("tenderedMinor", "For card payments tenderedMinor must be omitted or equal amountMinor.")
         }

@@ -4,8 +4,10 @@
 ///
 /// Implementations are called from many threads at once.
 public protocol POSStore: Sendable {
-    /// Every menu item, in menu order.
+    /// Every menu item on the menu (not retired), in menu order.
     func menuItems() throws -> [MenuItem]
+    /// A number that changes whenever the menu changes (here or in another process).
+    func menuRevision() throws -> Int
     /// The bill with `id`, or `nil`.
     func bill(id: String) throws -> Bill?
     /// The most recently created bill of `deviceId` that is open or checked out, or `nil`.

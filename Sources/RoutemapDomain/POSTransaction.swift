@@ -2,8 +2,16 @@ import Foundation
 
 /// Reads and writes inside one ``POSStore/write(durability:_:)`` transaction.
 public protocol POSTransaction {
-    /// The menu item with `id`, or `nil`.
+    /// The menu item with `id` on the menu, or `nil` (also when retired).
     func menuItem(id: String) throws -> MenuItem?
+    /// Whether a menu item with `id` exists, retired or not.
+    func menuItemExists(id: String) throws -> Bool
+    /// Adds `item` at the end of the menu.
+    func insertMenuItem(_ item: MenuItem) throws
+    /// Saves an existing item's name, category, price and availability.
+    func updateMenuItem(_ item: MenuItem) throws
+    /// Takes item `id` off the menu at `date`, keeping its row for the bills that hold it.
+    func retireMenuItem(id: String, at date: Date) throws
     /// The bill with `id`, or `nil`.
     func bill(id: String) throws -> Bill?
     /// The most recently created bill of `deviceId` that is open or checked out, or `nil`.

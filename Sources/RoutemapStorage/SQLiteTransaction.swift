@@ -16,8 +16,8 @@ struct SQLiteTransaction: POSTransaction {
         let changes: BillChanges
         /// The committed bills in memory.
         let cache: BillCache
-        /// The menu, by id (it changes only through migrations).
-        let menu: [String: MenuItem]
+        /// The menu, by id, as last committed (unknown after a menu change until the commit).
+        let menu: MenuCache
     }
 
     let database: Database
@@ -25,16 +25,19 @@ struct SQLiteTransaction: POSTransaction {
     var writing: Writing? = nil
 
     func menuItem(id: String) throws -> MenuItem? {
-        if let menu = writing?.menu { return menu[id] }
+        if let items = writing?.menu.items { return items[id] }
         return try StorageError.wrapping("reading menu item \(id)") {
-            try MenuItemRow.fetchOne(database.cachedStatement(sql: "SELECT * FROM menu_items WHERE id = ?"), arguments: [id])?.menuItem()
+            try MenuItemRow.fetchOne(
+                database.cachedStatement(sql: "SELECT * FROM menu_items WHERE id = ? AND retired_at IS NULL"), arguments: [id]
+            )?.menuItem()
         }
     }
 
-    /// Every menu item, in menu order.
+    /// Every menu item on the menu (not retired), in menu order.
     func menuItems() throws -> [MenuItem] {
         try StorageError.wrapping("reading the menu") {
-            try MenuItemRow.order(MenuItemRow.Columns.position, MenuItemRow.Columns.id).fetchAll(database).map { try $0.menuItem() }
+            try MenuItemRow.filter(sql: "retired_at IS NULL").order(MenuItemRow.Columns.position, MenuItemRow.Columns.id)
+                .fetchAll(database).map { try $0.menuItem() }
         }
     }
 

@@ -8,7 +8,7 @@ struct RoutemapCommand: AsyncParsableCommand {
         abstract: "A point-of-sale backend that tells its thin mobile client what to show and how.",
         version: RoutemapVersion.current,
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, RoutesCommand.self, HealthcheckCommand.self, SettingsCommand.self, DevicesCommand.self,
+            ServeCommand.self, MigrateCommand.self, RoutesCommand.self, HealthcheckCommand.self, SettingsCommand.self, DevicesCommand.self, MenuCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

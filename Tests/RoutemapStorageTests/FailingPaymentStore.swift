@@ -20,6 +20,7 @@ struct FailingPaymentStore: POSStore {
     func newestUnpaidBill(deviceId: String) throws -> Bill? { try base.newestUnpaidBill(deviceId: deviceId) }
     func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
     func devices() throws -> [Device] { try base.devices() }
+    func menuRevision() throws -> Int { try base.menuRevision() }
     func device(nextTokenDigest: [UInt8]) throws -> Device? { try base.device(nextTokenDigest: nextTokenDigest) }
     func ping() throws { try base.ping() }
 

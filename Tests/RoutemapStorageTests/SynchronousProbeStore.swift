@@ -23,6 +23,7 @@ final class SynchronousProbeStore: POSStore {
     func newestUnpaidBill(deviceId: String) throws -> Bill? { try base.newestUnpaidBill(deviceId: deviceId) }
     func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
     func devices() throws -> [Device] { try base.devices() }
+    func menuRevision() throws -> Int { try base.menuRevision() }
     func device(nextTokenDigest: [UInt8]) throws -> Device? { try base.device(nextTokenDigest: nextTokenDigest) }
     func ping() throws { try base.ping() }
 
@@ -49,6 +50,10 @@ final class SynchronousProbeStore: POSStore {
         }
         func deleteRecordedAnswers(before date: Date) throws { try base.deleteRecordedAnswers(before: date) }
         func device(id: String) throws -> Device? { try base.device(id: id) }
+        func menuItemExists(id: String) throws -> Bool { try base.menuItemExists(id: id) }
+        func insertMenuItem(_ item: MenuItem) throws { try base.insertMenuItem(item) }
+        func updateMenuItem(_ item: MenuItem) throws { try base.updateMenuItem(item) }
+        func retireMenuItem(id: String, at date: Date) throws { try base.retireMenuItem(id: id, at: date) }
         func revokeDevice(id: String, at date: Date) throws { try base.revokeDevice(id: id, at: date) }
         func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws { try base.setNextToken(deviceId: deviceId, tokenDigest: tokenDigest) }
         func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws {

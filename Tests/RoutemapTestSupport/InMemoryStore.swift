@@ -9,6 +9,10 @@ public final class InMemoryStore: POSStore {
     /// Everything the store holds, as tests inspect it.
     public struct State: Sendable {
         public var menu: [MenuItem] = []
+        /// Ids of retired menu items (still in `menu`, off the listing).
+        public var retiredMenuItems: Set<String> = []
+        /// Bumped by every menu change.
+        public var menuRevision = 1
         public var bills: [String: Bill] = [:]
         /// Bill ids in creation order.
         public var billOrder: [String] = []
@@ -44,7 +48,12 @@ public final class InMemoryStore: POSStore {
     /// The committed state.
     public var snapshot: State { state.withLock { $0 } }
 
-    public func menuItems() throws -> [MenuItem] { snapshot.menu }
+    public func menuItems() throws -> [MenuItem] {
+        let state = snapshot
+        return state.menu.filter { !state.retiredMenuItems.contains($0.id) }
+    }
+
+    public func menuRevision() throws -> Int { snapshot.menuRevision }
 
     public func bill(id: String) throws -> Bill? { snapshot.bills[id] }
 

@@ -14,7 +14,9 @@ final class InMemoryTransaction: POSTransaction {
         self.state = state
     }
 
-    func menuItem(id: String) throws -> MenuItem? { state.menu.first { $0.id == id } }
+    func menuItem(id: String) throws -> MenuItem? {
+        state.retiredMenuItems.contains(id) ? nil : state.menu.first { $0.id == id }
+    }
 
     func bill(id: String) throws -> Bill? { state.bills[id] }
 
@@ -77,5 +79,26 @@ extension InMemoryTransaction {
         else { return }
         state.devices[index].tokenDigest = tokenDigest
         state.nextTokenDigests[deviceId] = nil
+    }
+}
+
+extension InMemoryTransaction {
+    func menuItemExists(id: String) throws -> Bool { state.menu.contains { $0.id == id } }
+
+    func insertMenuItem(_ item: MenuItem) throws {
+        guard !state.menu.contains(where: { $0.id == item.id }) else { throw Conflict() }
+        state.menu.append(item)
+        state.menuRevision += 1
+    }
+
+    func updateMenuItem(_ item: MenuItem) throws {
+        guard let index = state.menu.firstIndex(where: { $0.id == item.id }) else { throw Conflict() }
+        state.menu[index] = item
+        state.menuRevision += 1
+    }
+
+    func retireMenuItem(id: String, at date: Date) throws {
+        state.retiredMenuItems.insert(id)
+        state.menuRevision += 1
     }
 }
