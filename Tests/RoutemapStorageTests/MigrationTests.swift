@@ -20,7 +20,7 @@ struct MigrationTests {
 
     /// Every migration in the repository, in order.
     static let allIDs = [
-        "0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0010_device_roles",
+        "0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0010_device_roles", "0011_live_menu",
     ]
 
     @Test("a new database gets every migration, recorded; reopening applies nothing")
@@ -63,7 +63,7 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        #expect(migrations.count == 6)
+        #expect(migrations.count == 7)
         let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(2)))
         #expect(old.appliedMigrationIDs == ["0001_schema", "0002_demo_menu"])
         let latte = try #require(try old.menuItems().first { $0.id == "latte" })
@@ -83,7 +83,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0010_device_roles"])
+        #expect(store.appliedMigrationIDs == ["0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0010_device_roles", "0011_live_menu"])
         #expect(try store.bill(id: open.id) == open)
         #expect(try store.bill(id: paid.id) == paid)
         #expect(try store.bill(id: open.id)?.deviceId == nil)
@@ -125,7 +125,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0010_device_roles"])
+        #expect(store.appliedMigrationIDs == ["0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0010_device_roles", "0011_live_menu"])
         #expect(try store.bill(id: bill.id) == before)
         #expect(try store.bill(id: other.id) == other)
         #expect(try store.rowCount(in: "bill_lines") == 4)
@@ -175,7 +175,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0005_opaque_idempotent_answers", "0010_device_roles"])
+        #expect(store.appliedMigrationIDs == ["0005_opaque_idempotent_answers", "0010_device_roles", "0011_live_menu"])
         #expect(try store.rowCount(in: "idempotency_keys") == rows.count)
         let answers = try await store.write { transaction in
             try rows.map { try transaction.recordedAnswer(deviceId: device, key: $0.key) }
@@ -284,7 +284,7 @@ struct DeviceRolesMigrationTests {
         let id = try MigrationTests.enrollBeforeRoles(old)
         try old.close()
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0010_device_roles"])
+        #expect(store.appliedMigrationIDs == ["0010_device_roles", "0011_live_menu"])
         let device = try #require(try store.devices().first)
         #expect(device.id == id && device.role == .till && device.revokedAt == nil)
         #expect(throws: (any Error).self) {
