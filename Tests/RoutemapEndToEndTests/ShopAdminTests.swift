@@ -200,3 +200,67 @@ extension RoutemapProcess {
         return try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM bill_lines WHERE bill_id = ?", arguments: [bill]) ?? -1 }
     }
 }
+
+/// The live menu against the real binary and its SQLite file.
+@Suite("Live menu, end to end")
+struct LiveMenuEndToEndTests {
+    static let managerCode = "e2e-manager-code"
+
+    @Test("a price changed through the API is what the next line costs (the writer's menu is reloaded), and every till lists it")
+    func priceChangeThroughTheAPI() throws {
+        let process = try RoutemapProcess(arguments: ["--manager-enrollment-code", Self.managerCode])
+        defer { process.cleanUp() }
+        let till = try process.client()
+        let first = try till.request("POST", "/v1/bills").json["bill"]!["id"]!.string
+        _ = try till.json("POST", "/v1/bills/\(first)/items", ["menuItemId": "latte", "quantity": 1])
+        let manager = try process.client(authorized: false)
+        let enrolled = try manager.json("POST", "/v1/devices", ["name": "Owner", "enrollmentCode": .string(Self.managerCode), "role": "manager"])
+        manager.defaultHeaders = [("Authorization", "Bearer \(enrolled.json["token"]!.string)")]
+        #expect(try manager.json("PATCH", "/v1/menu/items/latte", ["priceMinor": 525]).status == 200)
+        #expect(
+            try manager.json("POST", "/v1/menu/items", ["id": "oat-latte", "name": "Oat Latte", "category": "coffee", "priceMinor": 550])
+                .status == 201)
+        let second = try till.request("POST", "/v1/bills").json["bill"]!["id"]!.string
+        let added = try till.json("POST", "/v1/bills/\(second)/items", ["menuItemId": "latte", "quantity": 1])
+        #expect(added.json["bill"]?["lines"]?.array.first?["unitPriceMinor"]?.int == 525, "\(added.text)")
+        #expect(try till.json("POST", "/v1/bills/\(second)/items", ["menuItemId": "oat-latte", "quantity": 1]).status == 200)
+        #expect(try till.request("GET", "/v1/bills/\(first)").json["lines"]?.array.first?["unitPriceMinor"]?.int == 475)
+        let other = try process.client()
+        let listing = try other.request("GET", "/v1/menu/items").json["items"]?.array ?? []
+        #expect(listing.first { $0["id"]?.string == "latte" }?["priceMinor"]?.int == 525)
+        #expect(listing.contains { $0["id"]?.string == "oat-latte" })
+    }
+
+    @Test("`routemap menu` on a running server's file: the listing and the next line change within a second; retiring keeps history")
+    func changeFromTheCommandLine() throws {
+        let process = try RoutemapProcess()
+        defer { process.cleanUp() }
+        let till = try process.client()
+        let bill = try till.request("POST", "/v1/bills").json["bill"]!["id"]!.string
+        _ = try till.json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "bagel", "quantity": 1])
+        let etag = try #require(till.request("GET", "/v1/menu/items").header("ETag"))
+        let arguments = ["--db", process.databasePath, "--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
+        let set = try runRoutemap(["menu", "set", "espresso", "--price-minor", "325"] + arguments)
+        #expect(set.status == 0, "\(set.output)")
+        let retired = try runRoutemap(["menu", "retire", "bagel"] + arguments)
+        #expect(retired.status == 0, "\(retired.output)")
+        #expect(try runRoutemap(["menu", "set", "bagel", "--price-minor", "1"] + arguments).status != 0)
+        #expect(try runRoutemap(["menu", "add", "latte", "--name", "x", "--category", "coffee", "--price-minor", "1"] + arguments).status != 0)
+        let deadline = Date().addingTimeInterval(3)
+        var listing = try till.request("GET", "/v1/menu/items", headers: [("If-None-Match", etag)])
+        while listing.status == 304, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            listing = try till.request("GET", "/v1/menu/items", headers: [("If-None-Match", etag)])
+        }
+        #expect(listing.status == 200)
+        let items = listing.json["items"]?.array ?? []
+        #expect(items.first { $0["id"]?.string == "espresso" }?["priceMinor"]?.int == 325)
+        #expect(!items.contains { $0["id"]?.string == "bagel" })
+        let next = try till.json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "espresso", "quantity": 1])
+        #expect(next.json["bill"]?["lines"]?.array.last?["unitPriceMinor"]?.int == 325, "\(next.text)")
+        expectProblem(try till.json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "bagel", "quantity": 1]), 422, "unknown_menu_item")
+        #expect(try till.request("GET", "/v1/bills/\(bill)").json["lines"]?.array.first?["menuItemId"]?.string == "bagel")
+        let list = try runRoutemap(["menu", "list"] + arguments)
+        #expect(list.output.contains("espresso\tcoffee\tEspresso\t325\tUSD\tavailable") && !list.output.contains("bagel"), "\(list.output)")
+    }
+}
