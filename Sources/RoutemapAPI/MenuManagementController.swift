@@ -70,9 +70,11 @@ struct MenuManagementController {
         return text
     }
 
-    /// A name people read: 1 to 100 bytes, no control characters.
+    /// A name people read: 1 to 100 characters (Unicode scalars, as JSON Schema counts them), no
+    /// control characters.
     private static func name(_ body: RequestBody) throws -> String {
-        let name = try body.string("name", maxLength: 100)
+        let name = try body.string("name", maxLength: 400)
+        guard name.unicodeScalars.count <= 100 else { throw Problem.invalidField("name", "'name' must be 1 to 100 characters long.") }
         guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw Problem.invalidField("name", "'name' must not contain control characters.")
         }
