@@ -48,8 +48,8 @@ struct MenuCommand: AsyncParsableCommand {
     }
 
     static func checkName(_ text: String) throws {
-        guard (1...100).contains(text.utf8.count), !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw ValidationError("--name must be 1 to 100 bytes without control characters")
+        guard (1...100).contains(text.unicodeScalars.count), !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw ValidationError("--name must be 1 to 100 characters without control characters")
         }
     }
 
