@@ -28,7 +28,8 @@ final class LiveMenu: Sendable {
     init(till: Till, recheckAfter: Duration = .seconds(1)) throws {
         self.till = till
         let revision = try till.menuRevision()
-        state = Mutex(State(catalog: MenuCatalog(items: try till.menu(), generation: 0), revision: revision, checkedAt: Self.now()))
+        let catalog = MenuCatalog(items: try till.menu(), categories: try till.menuCategories(), generation: 0)
+        state = Mutex(State(catalog: catalog, revision: revision, checkedAt: Self.now()))
         let (seconds, attoseconds) = recheckAfter.components
         self.recheckAfter = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
@@ -54,10 +55,10 @@ final class LiveMenu: Sendable {
 
     /// Reads the menu after `revision` and installs it, unless a newer one was installed meanwhile.
     private func rebuild(revision: Int) throws -> MenuCatalog {
-        let items = try till.menu()
+        let items = try till.menu(), categories = try till.menuCategories()
         return state.withLock { state in
             guard revision >= state.revision else { return state.catalog }
-            state.catalog = MenuCatalog(items: items, generation: state.catalog.generation + 1)
+            state.catalog = MenuCatalog(items: items, categories: categories, generation: state.catalog.generation + 1)
             state.revision = revision
             return state.catalog
         }

@@ -7,6 +7,16 @@ struct MenuController {
 
     func register(on router: inout Router<APIContext>) {
         router.device(.GET, "/v1/menu/items", immediately: listItems)
+        router.device(.GET, "/v1/menu/categories", immediately: listCategories)
+    }
+
+    /// `GET /v1/menu/categories`: the categories on the menu, in order, with their names.
+    @Sendable func listCategories(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
+        let listing = menu.current.categoryListing
+        if let ifNoneMatch = request.headers["If-None-Match"], EntityTag.ifNoneMatch(ifNoneMatch, matches: listing.etag) {
+            return Response(status: .notModified, headers: Self.headers(etag: listing.etag), body: [])
+        }
+        return listing.ok.response
     }
 
     @Sendable func listItems(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {

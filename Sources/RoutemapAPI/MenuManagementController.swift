@@ -4,7 +4,8 @@ import RoutemapJSON
 
 /// The menu, for a manager: `POST /v1/menu/items` creates an item, `PATCH /v1/menu/items/{itemId}`
 /// changes its name, category, price or availability, `DELETE /v1/menu/items/{itemId}` retires it
-/// (off the menu; bills that hold it keep it, and its id is never reused). Each takes an
+/// (off the menu; bills that hold it keep it, and its id is never reused); likewise
+/// `/v1/menu/categories` creates, renames and retires (empty) categories. Each takes an
 /// optional `Idempotency-Key`. Once a change commits, the menu every till gets is the new one:
 /// a new `ETag`, new launch and menu screens (`LiveMenu`).
 struct MenuManagementController {
@@ -14,6 +15,40 @@ struct MenuManagementController {
         router.manager(.POST, "/v1/menu/items", create)
         router.manager(.PATCH, "/v1/menu/items/{itemId}", change)
         router.manager(.DELETE, "/v1/menu/items/{itemId}", retire)
+        router.manager(.POST, "/v1/menu/categories", createCategory)
+        router.manager(.PATCH, "/v1/menu/categories/{categoryId}", renameCategory)
+        router.manager(.DELETE, "/v1/menu/categories/{categoryId}", retireCategory)
+    }
+
+    @Sendable func createCategory(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let body = try RequestBody(request, allowed: ["id", "name"])
+        let category = MenuCategory(id: try Self.slug(body, "id"), name: try Self.name(body))
+        return changed(
+            try await api.idempotency.perform(
+                request, body: body, device: device,
+                change: { key in try await api.till.createMenuCategory(category, device: device.id, idempotency: key) },
+                answer: { category in .json(["category": category.json], status: .created) }))
+    }
+
+    @Sendable func renameCategory(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let id = try request.parameter("categoryId")
+        let body = try RequestBody(request, allowed: ["name"])
+        let name = try Self.name(body)
+        return changed(
+            try await api.idempotency.perform(
+                request, body: body, device: device,
+                change: { key in try await api.till.renameMenuCategory(id: id, name: name, device: device.id, idempotency: key) },
+                answer: { category in .json(["category": category.json]) }))
+    }
+
+    @Sendable func retireCategory(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let id = try request.parameter("categoryId")
+        let body = try RequestBody(request, allowed: [], emptyAllowed: true)
+        return changed(
+            try await api.idempotency.perform(
+                request, body: body, device: device,
+                change: { key in try await api.till.retireMenuCategory(id: id, device: device.id, idempotency: key) },
+                answer: { category in .json(["category": category.json, "retired": true]) }))
     }
 
     @Sendable func create(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {

@@ -6,6 +6,8 @@
 public protocol POSStore: Sendable {
     /// Every menu item on the menu (not retired), in menu order.
     func menuItems() throws -> [MenuItem]
+    /// The categories on the menu (not retired), in menu order.
+    func menuCategories() throws -> [MenuCategory]
     /// A number that changes whenever the menu changes (here or in another process).
     func menuRevision() throws -> Int
     /// The bill with `id`, or `nil`.

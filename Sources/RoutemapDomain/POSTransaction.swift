@@ -12,6 +12,18 @@ public protocol POSTransaction {
     func updateMenuItem(_ item: MenuItem) throws
     /// Takes item `id` off the menu at `date`, keeping its row for the bills that hold it.
     func retireMenuItem(id: String, at date: Date) throws
+    /// The category with `id` on the menu, or `nil` (also when retired).
+    func menuCategory(id: String) throws -> MenuCategory?
+    /// Whether a category with `id` exists, retired or not.
+    func menuCategoryExists(id: String) throws -> Bool
+    /// Adds `category` at the end of the menu.
+    func insertMenuCategory(_ category: MenuCategory) throws
+    /// Saves an existing category's name.
+    func updateMenuCategory(_ category: MenuCategory) throws
+    /// Takes category `id` off the menu at `date`.
+    func retireMenuCategory(id: String, at date: Date) throws
+    /// How many items on the menu are in category `id`.
+    func menuItemCount(category id: String) throws -> Int
     /// The bill with `id`, or `nil`.
     func bill(id: String) throws -> Bill?
     /// The most recently created bill of `deviceId` that is open or checked out, or `nil`.

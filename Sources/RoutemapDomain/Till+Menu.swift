@@ -51,8 +51,13 @@ extension Till {
         try store.menuRevision()
     }
 
-    /// Adds an item to the end of the menu. Throws `menuItemExists` (a state conflict, recorded
-    /// under the key) when the id is or was in use.
+    /// The categories on the menu, in menu order.
+    public func menuCategories() throws -> [MenuCategory] {
+        try store.menuCategories()
+    }
+
+    /// Adds an item to the end of the menu. Throws `menuItemExists` when the id is or was in use,
+    /// `unknownCategory` when its category is not on the menu (state conflicts, recorded under the key).
     public func createMenuItem(_ draft: MenuItemDraft, device: String, idempotency: IdempotencyKey<MenuItem>?) async throws
         -> IdempotentOutcome<MenuItem>
     {
@@ -61,18 +66,23 @@ extension Till {
             available: draft.available)
         return try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) { transaction, _ in
             guard try !transaction.menuItemExists(id: item.id) else { throw POSError.menuItemExists(item.id) }
+            guard try transaction.menuCategory(id: item.category) != nil else { throw POSError.unknownCategory(item.category) }
             try transaction.insertMenuItem(item)
             return item
         }
     }
 
-    /// Changes an item on the menu. Throws `menuItemNotFound` (not recorded).
+    /// Changes an item on the menu. Throws `menuItemNotFound` (not recorded), or `unknownCategory`
+    /// when moved to a category not on the menu.
     public func changeMenuItem(id: String, _ patch: MenuItemPatch, device: String, idempotency: IdempotencyKey<MenuItem>?)
         async throws -> IdempotentOutcome<MenuItem>
     {
         try await write(device: device, durability: .normal, idempotency: idempotency, load: { try Self.listedItem(id, in: $0) }) {
             transaction, item in
             let changed = item.applying(patch)
+            if changed.category != item.category, try transaction.menuCategory(id: changed.category) == nil {
+                throw POSError.unknownCategory(changed.category)
+            }
             if changed != item { try transaction.updateMenuItem(changed) }
             return changed
         }
@@ -89,6 +99,48 @@ extension Till {
             try transaction.retireMenuItem(id: item.id, at: now)
             return item
         }
+    }
+
+    /// Adds a category at the end of the menu. Throws `menuCategoryExists` (recorded).
+    public func createMenuCategory(_ category: MenuCategory, device: String, idempotency: IdempotencyKey<MenuCategory>?) async throws
+        -> IdempotentOutcome<MenuCategory>
+    {
+        try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) { transaction, _ in
+            guard try !transaction.menuCategoryExists(id: category.id) else { throw POSError.menuCategoryExists(category.id) }
+            try transaction.insertMenuCategory(category)
+            return category
+        }
+    }
+
+    /// Renames a category on the menu. Throws `menuCategoryNotFound` (not recorded).
+    public func renameMenuCategory(id: String, name: String, device: String, idempotency: IdempotencyKey<MenuCategory>?) async throws
+        -> IdempotentOutcome<MenuCategory>
+    {
+        try await write(device: device, durability: .normal, idempotency: idempotency, load: { try Self.listedCategory(id, in: $0) }) {
+            transaction, category in
+            let renamed = MenuCategory(id: category.id, name: name)
+            if renamed != category { try transaction.updateMenuCategory(renamed) }
+            return renamed
+        }
+    }
+
+    /// Takes an empty category off the menu. Throws `menuCategoryNotFound` (not recorded) or
+    /// `categoryNotEmpty` (recorded) while items on the menu are in it.
+    public func retireMenuCategory(id: String, device: String, idempotency: IdempotencyKey<MenuCategory>?) async throws
+        -> IdempotentOutcome<MenuCategory>
+    {
+        let now = timestamp()
+        return try await write(device: device, durability: .normal, idempotency: idempotency, load: { try Self.listedCategory(id, in: $0) }) {
+            transaction, category in
+            guard try transaction.menuItemCount(category: category.id) == 0 else { throw POSError.categoryNotEmpty(category.id) }
+            try transaction.retireMenuCategory(id: category.id, at: now)
+            return category
+        }
+    }
+
+    private static func listedCategory(_ id: String, in transaction: any POSTransaction) throws -> MenuCategory {
+        guard let category = try transaction.menuCategory(id: id) else { throw POSError.menuCategoryNotFound(id) }
+        return category
     }
 
     private static func listedItem(_ id: String, in transaction: any POSTransaction) throws -> MenuItem {

@@ -35,6 +35,7 @@ struct MenuCommand: AsyncParsableCommand {
             switch error {
             case .menuItemExists(let id): throw ValidationError("a menu item '\(id)' exists or existed")
             case .menuItemNotFound(let id): throw ValidationError("no menu item '\(id)' on the menu")
+            case .unknownCategory(let id): throw ValidationError("no category '\(id)' on the menu (a manager adds one: POST /v1/menu/categories)")
             default: throw error
             }
         }

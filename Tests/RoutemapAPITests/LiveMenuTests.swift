@@ -30,7 +30,8 @@ struct LiveMenuTests {
         let (api, manager) = try await Self.setUp()
         let before = await api.get("/v1/menu/items")
         let etag = try #require(before.header("ETag"))
-        #expect(await Self.launchMenuItems(api).count == InProcessAPI.menu.count - 0)  // launch answer cached now
+        #expect(await Self.launchMenuItems(api).count == InProcessAPI.menu.count)  // launch answer cached now
+        #expect(await api.send("POST", "/v1/menu/categories", json: ["id": "drinks", "name": "Hot drinks"], headers: manager).status == 201)
         let created = await api.send(
             "POST", "/v1/menu/items", json: ["id": "hot-chocolate", "name": "Hot Chocolate", "category": "drinks", "priceMinor": 400],
             headers: manager)
@@ -136,5 +137,38 @@ struct LiveMenuTests {
         let patchedAgain = await api.send("PATCH", "/v1/menu/items/scone", json: patch, headers: manager + [("Idempotency-Key", "p-1")])
         #expect(patchedAgain.header("Idempotent-Replayed") == "true")
         #expect(api.store.snapshot.menuRevision == revision + 1)
+    }
+
+    @Test("categories: created, renamed (the menu's sections say so at once), retired only when empty, ids never reused; items only into one on the menu")
+    func categories() async throws {
+        let (api, manager) = try await Self.setUp()
+        let initial = await api.get("/v1/menu/categories")
+        #expect(initial.json["categories"]?.array.map { $0["id"]?.string ?? "" } == ["coffee", "bakery", "food"])
+        let item: JSON = ["id": "scone", "name": "Scone", "category": "teatime", "priceMinor": 300]
+        expectProblem(await api.send("POST", "/v1/menu/items", json: item, headers: manager), 422, "unknown_category")
+        expectProblem(await api.send("PATCH", "/v1/menu/items/latte", json: ["category": "teatime"], headers: manager), 422, "unknown_category")
+        let created = await api.send("POST", "/v1/menu/categories", json: ["id": "teatime", "name": "Tea time"], headers: manager)
+        #expect(created.status == 201, "\(created.text)")
+        #expect(await api.send("POST", "/v1/menu/items", json: item, headers: manager).status == 201)
+        #expect(await api.get("/v1/menu/categories").json["categories"]?.array.last?["name"]?.stringValue == "Tea time")
+
+        let renamed = await api.send("PATCH", "/v1/menu/categories/teatime", json: ["name": "Afternoon tea"], headers: manager)
+        #expect(renamed.json["category"]?["name"]?.stringValue == "Afternoon tea")
+        // A client without a native menu gets the menu's components: the section has the new name.
+        let launch = await api.get("/v1/launch", headers: [("Navigation-Screens", "tabBar,splitView,bill")])
+        let menuStep = launch.json["navigation"]?.array.first { $0["route"]?.stringValue == "menu" }
+        let titles = menuStep?["screen"]?["payload"]?["components"]?.array.compactMap { $0["title"]?.stringValue } ?? []
+        #expect(titles.contains("Afternoon tea"), "\(titles)")
+
+        expectProblem(await api.send("DELETE", "/v1/menu/categories/teatime", headers: manager), 409, "category_not_empty")
+        #expect(await api.send("DELETE", "/v1/menu/items/scone", headers: manager).status == 200)
+        let retired = await api.send("DELETE", "/v1/menu/categories/teatime", headers: manager)
+        #expect(retired.status == 200, "\(retired.text)")
+        #expect(retired.json["retired"]?.boolValue == true)
+        #expect(await api.get("/v1/menu/categories").json["categories"]?.array.count == 3)
+        expectProblem(await api.send("POST", "/v1/menu/categories", json: ["id": "teatime", "name": "Again"], headers: manager), 409, "menu_category_exists")
+        expectProblem(await api.send("PATCH", "/v1/menu/categories/teatime", json: ["name": "x"], headers: manager), 404, "not_found")
+        expectProblem(await api.send("POST", "/v1/menu/categories", json: ["id": "Tea Time", "name": "x"], headers: manager), 400, "invalid_field")
+        expectProblem(await api.send("POST", "/v1/menu/categories", json: ["id": "x", "name": "x"]), 403, "manager_only")
     }
 }

@@ -229,6 +229,10 @@ struct LiveMenuEndToEndTests {
         let listing = try other.request("GET", "/v1/menu/items").json["items"]?.array ?? []
         #expect(listing.first { $0["id"]?.string == "latte" }?["priceMinor"]?.int == 525)
         #expect(listing.contains { $0["id"]?.string == "oat-latte" })
+        // Migration 0011 made a category of each category the items had, named after it, in menu order.
+        let categories = try other.request("GET", "/v1/menu/categories").json["categories"]?.array ?? []
+        #expect(categories.map { $0["id"]?.string ?? "" } == ["coffee", "tea", "bakery", "food"])
+        #expect(categories.map { $0["name"]?.string ?? "" } == ["Coffee", "Tea", "Bakery", "Food"])
     }
 
     @Test("`routemap menu` on a running server's file: the listing and the next line change within a second; retiring keeps history")

@@ -21,6 +21,7 @@ struct FailingPaymentStore: POSStore {
     func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
     func devices() throws -> [Device] { try base.devices() }
     func menuRevision() throws -> Int { try base.menuRevision() }
+    func menuCategories() throws -> [MenuCategory] { try base.menuCategories() }
     func device(nextTokenDigest: [UInt8]) throws -> Device? { try base.device(nextTokenDigest: nextTokenDigest) }
     func ping() throws { try base.ping() }
 

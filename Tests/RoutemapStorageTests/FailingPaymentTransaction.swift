@@ -22,6 +22,12 @@ struct FailingPaymentTransaction: POSTransaction {
     func insertMenuItem(_ item: MenuItem) throws { try base.insertMenuItem(item) }
     func updateMenuItem(_ item: MenuItem) throws { try base.updateMenuItem(item) }
     func retireMenuItem(id: String, at date: Date) throws { try base.retireMenuItem(id: id, at: date) }
+    func menuCategory(id: String) throws -> MenuCategory? { try base.menuCategory(id: id) }
+    func menuCategoryExists(id: String) throws -> Bool { try base.menuCategoryExists(id: id) }
+    func insertMenuCategory(_ category: MenuCategory) throws { try base.insertMenuCategory(category) }
+    func updateMenuCategory(_ category: MenuCategory) throws { try base.updateMenuCategory(category) }
+    func retireMenuCategory(id: String, at date: Date) throws { try base.retireMenuCategory(id: id, at: date) }
+    func menuItemCount(category id: String) throws -> Int { try base.menuItemCount(category: id) }
     func revokeDevice(id: String, at date: Date) throws { try base.revokeDevice(id: id, at: date) }
     func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws { try base.setNextToken(deviceId: deviceId, tokenDigest: tokenDigest) }
     func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws {

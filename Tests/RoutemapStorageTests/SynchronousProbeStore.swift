@@ -24,6 +24,7 @@ final class SynchronousProbeStore: POSStore {
     func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
     func devices() throws -> [Device] { try base.devices() }
     func menuRevision() throws -> Int { try base.menuRevision() }
+    func menuCategories() throws -> [MenuCategory] { try base.menuCategories() }
     func device(nextTokenDigest: [UInt8]) throws -> Device? { try base.device(nextTokenDigest: nextTokenDigest) }
     func ping() throws { try base.ping() }
 
@@ -54,6 +55,12 @@ final class SynchronousProbeStore: POSStore {
         func insertMenuItem(_ item: MenuItem) throws { try base.insertMenuItem(item) }
         func updateMenuItem(_ item: MenuItem) throws { try base.updateMenuItem(item) }
         func retireMenuItem(id: String, at date: Date) throws { try base.retireMenuItem(id: id, at: date) }
+        func menuCategory(id: String) throws -> MenuCategory? { try base.menuCategory(id: id) }
+        func menuCategoryExists(id: String) throws -> Bool { try base.menuCategoryExists(id: id) }
+        func insertMenuCategory(_ category: MenuCategory) throws { try base.insertMenuCategory(category) }
+        func updateMenuCategory(_ category: MenuCategory) throws { try base.updateMenuCategory(category) }
+        func retireMenuCategory(id: String, at date: Date) throws { try base.retireMenuCategory(id: id, at: date) }
+        func menuItemCount(category id: String) throws -> Int { try base.menuItemCount(category: id) }
         func revokeDevice(id: String, at date: Date) throws { try base.revokeDevice(id: id, at: date) }
         func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws { try base.setNextToken(deviceId: deviceId, tokenDigest: tokenDigest) }
         func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws {

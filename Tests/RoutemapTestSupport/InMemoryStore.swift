@@ -13,6 +13,9 @@ public final class InMemoryStore: POSStore {
         public var retiredMenuItems: Set<String> = []
         /// Bumped by every menu change.
         public var menuRevision = 1
+        /// Categories in menu order, with the ids of retired ones.
+        public var categories: [MenuCategory] = []
+        public var retiredCategories: Set<String> = []
         public var bills: [String: Bill] = [:]
         /// Bill ids in creation order.
         public var billOrder: [String] = []
@@ -42,7 +45,11 @@ public final class InMemoryStore: POSStore {
 
     /// A store holding `menu` and nothing else.
     public init(menu: [MenuItem]) {
-        state = Mutex(State(menu: menu))
+        var state = State(menu: menu)
+        for item in menu where !state.categories.contains(where: { $0.id == item.category }) {
+            state.categories.append(MenuCategory(id: item.category, name: item.category.prefix(1).uppercased() + item.category.dropFirst()))
+        }
+        self.state = Mutex(state)
     }
 
     /// The committed state.
@@ -54,6 +61,11 @@ public final class InMemoryStore: POSStore {
     }
 
     public func menuRevision() throws -> Int { snapshot.menuRevision }
+
+    public func menuCategories() throws -> [MenuCategory] {
+        let state = snapshot
+        return state.categories.filter { !state.retiredCategories.contains($0.id) }
+    }
 
     public func bill(id: String) throws -> Bill? { snapshot.bills[id] }
 

@@ -102,3 +102,32 @@ extension InMemoryTransaction {
         state.menuRevision += 1
     }
 }
+
+extension InMemoryTransaction {
+    func menuCategory(id: String) throws -> MenuCategory? {
+        state.retiredCategories.contains(id) ? nil : state.categories.first { $0.id == id }
+    }
+
+    func menuCategoryExists(id: String) throws -> Bool { state.categories.contains { $0.id == id } }
+
+    func insertMenuCategory(_ category: MenuCategory) throws {
+        guard !state.categories.contains(where: { $0.id == category.id }) else { throw Conflict() }
+        state.categories.append(category)
+        state.menuRevision += 1
+    }
+
+    func updateMenuCategory(_ category: MenuCategory) throws {
+        guard let index = state.categories.firstIndex(where: { $0.id == category.id }) else { throw Conflict() }
+        state.categories[index] = category
+        state.menuRevision += 1
+    }
+
+    func retireMenuCategory(id: String, at date: Date) throws {
+        state.retiredCategories.insert(id)
+        state.menuRevision += 1
+    }
+
+    func menuItemCount(category id: String) throws -> Int {
+        state.menu.filter { $0.category == id && !state.retiredMenuItems.contains($0.id) }.count
+    }
+}
