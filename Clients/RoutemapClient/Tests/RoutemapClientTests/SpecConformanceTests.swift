@@ -39,6 +39,9 @@ struct SpecConformanceTests {
         "CreateMenuItemRequest": CreateMenuItemRequest.self,
         "ChangeMenuItemRequest": ChangeMenuItemRequest.self,
         "MenuItemAnswer": MenuItemAnswer.self,
+        "MenuCategory": MenuCategory.self,
+        "RenameMenuCategoryRequest": RenameMenuCategoryRequest.self,
+        "MenuCategoryAnswer": MenuCategoryAnswer.self,
     ]
 
     /// Required members a type reads leniently, and why.
@@ -74,6 +77,8 @@ struct SpecConformanceTests {
         "health": HealthStatus.self,
         "revokeDevice": RevokedDeviceAnswer.self,
         "retireMenuItem": RetiredMenuItemAnswer.self,
+        "listMenuCategories": MenuCategoryListing.self,
+        "retireMenuCategory": RetiredMenuCategoryAnswer.self,
     ]
 
     /// Every `enum` of the spec's schemas and the known values of its Swift enumeration.

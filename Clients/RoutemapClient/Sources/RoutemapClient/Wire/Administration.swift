@@ -95,3 +95,47 @@ public struct RetiredMenuItemAnswer: WireObjectWithKeys {
 
     public enum CodingKeys: String, CodingKey, CaseIterable { case item, retired }
 }
+
+/// A section of the menu; items name theirs by `id`. Also `POST /v1/menu/categories`' body.
+public struct MenuCategory: WireObjectWithKeys {
+    public var id: String
+    public var name: String
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case id, name }
+}
+
+/// `PATCH /v1/menu/categories/{categoryId}`.
+public struct RenameMenuCategoryRequest: WireObjectWithKeys {
+    public var name: String
+
+    public init(name: String) { self.name = name }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name }
+}
+
+/// The answer of creating or renaming a category.
+public struct MenuCategoryAnswer: WireObjectWithKeys {
+    public var category: MenuCategory
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case category }
+}
+
+/// `GET /v1/menu/categories`.
+public struct MenuCategoryListing: WireObjectWithKeys {
+    public var categories: [MenuCategory]
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case categories }
+}
+
+/// `DELETE /v1/menu/categories/{categoryId}`.
+public struct RetiredMenuCategoryAnswer: WireObjectWithKeys {
+    public var category: MenuCategory
+    public var retired: Bool
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case category, retired }
+}
