@@ -178,7 +178,7 @@ public struct Till: Sendable {
     /// different request); else `body` runs, and its outcome — or a state conflict it throws —
     /// is recorded under the key in the same transaction, so the record survives exactly when
     /// the effect does. Expired keys are deleted apart, by `deleteExpiredIdempotencyRecords`.
-    private func write<Input, Outcome: Sendable>(
+    func write<Input, Outcome: Sendable>(
         device: String, durability: Durability, idempotency: IdempotencyKey<Outcome>?,
         load: @escaping @Sendable (any POSTransaction) throws -> Input,
         _ body: @escaping @Sendable (any POSTransaction, Input) throws -> Outcome

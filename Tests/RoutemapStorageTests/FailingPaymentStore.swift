@@ -19,6 +19,10 @@ struct FailingPaymentStore: POSStore {
     func bill(id: String) throws -> Bill? { try base.bill(id: id) }
     func newestUnpaidBill(deviceId: String) throws -> Bill? { try base.newestUnpaidBill(deviceId: deviceId) }
     func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
+    func devices() throws -> [Device] { try base.devices() }
+    func menuRevision() throws -> Int { try base.menuRevision() }
+    func menuCategories() throws -> [MenuCategory] { try base.menuCategories() }
+    func device(nextTokenDigest: [UInt8]) throws -> Device? { try base.device(nextTokenDigest: nextTokenDigest) }
     func ping() throws { try base.ping() }
 
     func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
