@@ -214,7 +214,7 @@ struct BackupInputTests {
         #expect(fresh.output.contains("0001_schema") && fresh.output.contains("0005_"), "\(fresh.output)")
         #expect(try files().isEmpty)
 
-        // A database at migration 0003: 0004 and 0005 are pending; the file is untouched.
+        // A database at migration 0003: every later one is pending; the file is untouched.
         let older = directory.appendingPathComponent("older")
         try FileManager.default.createDirectory(at: older, withIntermediateDirectories: true)
         for file in try FileManager.default.contentsOfDirectory(atPath: migrations) where file < "0004" {
@@ -226,8 +226,10 @@ struct BackupInputTests {
         let listing = try files()
         let pending = try runRoutemap(["migrate", "--dry-run", "--db", database, "--migrations", migrations])
         #expect(pending.status == 0, "\(pending.output)")
-        #expect(pending.output.contains("has 2 pending"), "\(pending.output)")
-        #expect(pending.output.contains("0004_") && pending.output.contains("0005_"), "\(pending.output)")
+        let later = try FileManager.default.contentsOfDirectory(atPath: migrations).filter { $0.hasSuffix(".sql") && $0 >= "0004" }
+        #expect(later.count >= 2)
+        #expect(pending.output.contains("has \(later.count) pending"), "\(pending.output)")
+        for file in later { #expect(pending.output.contains(String(file.prefix(5))), "\(file): \(pending.output)") }
         #expect(!pending.output.contains("0003_"), "\(pending.output)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == bytes, "--dry-run changed the database")
         #expect(try files() == listing, "--dry-run left files behind")
