@@ -10,6 +10,7 @@ struct MigrationTests {
     /// Every migration in the repository, in order.
     static let allIDs = [
         "0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers",
+        "0006_several_open_bills",
     ]
 
     @Test("a new database gets every migration, recorded; reopening applies nothing")
