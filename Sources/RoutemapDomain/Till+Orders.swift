@@ -33,11 +33,11 @@ extension Till {
             let date = timestamp()
             let voided = try change(bill, in: transaction) { bill, _ in try bill.void(reason: reason, at: date) }
             if let current = try transaction.currentBill(deviceId: device) {
-                return VoidOutcome(bill: voided, nextBill: current)
+                return VoidOutcome(bill: voided, previousStatus: bill.status, nextBill: current)
             }
             let next = try makeBill(device: device)
             try transaction.insert(next)
-            return VoidOutcome(bill: voided, nextBill: next)
+            return VoidOutcome(bill: voided, previousStatus: bill.status, nextBill: next)
         }
     }
 
