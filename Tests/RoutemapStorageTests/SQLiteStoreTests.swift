@@ -137,14 +137,14 @@ struct SQLiteStoreTests {
         #expect(try store.bill(id: "bill_nobody")?.deviceId == nil)
     }
 
-    @Test("the newest-unpaid query uses the partial index, not a scan of every bill")
+    @Test("the current-bill query uses the partial index of unsettled bills, not a scan of every bill")
     func newestUnpaidUsesIndex() async throws {
         let store = try await TestDatabase().store
         let plan = try store.onWriter("explaining") { database in
             try Row.fetchAll(database, sql: "EXPLAIN QUERY PLAN " + SQLiteTransaction.currentBillSQL, arguments: ["dev_A"])
                 .map { $0["detail"] as String }
         }
-        #expect(plan.contains { $0.contains("bills_unpaid_newest_by_device") }, "\(plan)")
+        #expect(plan.contains { $0.contains("bills_unsettled_by_device") }, "\(plan)")
     }
 
     @Test("close checkpoints the log; the store then refuses work")
