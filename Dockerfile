@@ -2,6 +2,9 @@
 #   docker build -t routemap .
 #   docker run -p 8080:8080 -v routemap-data:/data routemap
 # Builder and runtime are both Debian 12 (bookworm), so package names and glibc match.
+# scripts/container-test (`make container-test`) proves the runtime stage without a Docker engine:
+# it builds the same root from docker/ and runs this stage's ENTRYPOINT, CMD, ENV, USER and
+# HEALTHCHECK in it. Keep ENV as KEY=value and ENTRYPOINT/CMD/HEALTHCHECK in JSON form; it reads them.
 
 FROM swift:6.3-bookworm AS builder
 RUN apt-get update \
@@ -13,17 +16,16 @@ COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
 COPY Tests ./Tests
-RUN swift build -c release --product routemap --static-swift-stdlib \
- && install -D .build/release/routemap /out/usr/local/bin/routemap
-COPY Migrations /out/usr/local/share/routemap/Migrations
-COPY Public /out/usr/local/share/routemap/Public
+COPY Migrations ./Migrations
+COPY Public ./Public
+COPY docker ./docker
+# Release build with the Swift runtime linked statically; lays out /out/usr/local/{bin,share/routemap}.
+RUN docker/build-release /out
 
 FROM debian:bookworm-slim
-RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 \
- && rm -rf /var/lib/apt/lists/* \
- && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin routemap \
- && mkdir -p /data && chown routemap:routemap /data
+# Exactly the packages of docker/runtime-packages.txt, the user routemap (uid/gid 10001) and /data.
+COPY docker/runtime-packages.txt docker/setup-runtime /tmp/routemap-setup/
+RUN /tmp/routemap-setup/setup-runtime && rm -rf /tmp/routemap-setup
 COPY --from=builder /out/ /
 USER routemap
 VOLUME ["/data"]

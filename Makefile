@@ -1,5 +1,5 @@
 # Shortcuts; the scripts do the work (and install what they need on Debian/Ubuntu).
-.PHONY: bench bench-smoke bench-leak
+.PHONY: bench bench-smoke bench-leak container-test
 
 # The benchmark: the table of scenarios with ratios to the yardsticks (BENCHMARKS.md).
 bench:
@@ -12,3 +12,8 @@ bench-smoke:
 # RSS after 1 and 2 million requests.
 bench-leak:
 	bench/run --leak
+
+# The container's runtime stage, proven without a Docker engine (needs root; README, "Running in
+# a container"). The last step of ./scripts/test.
+container-test:
+	scripts/container-test

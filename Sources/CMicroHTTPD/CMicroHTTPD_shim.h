@@ -31,6 +31,12 @@ static const unsigned int CMHD_USE_ITC = MHD_USE_ITC;
 static const unsigned int CMHD_ALLOW_SUSPEND_RESUME = MHD_ALLOW_SUSPEND_RESUME;
 static const unsigned int CMHD_USE_IPv6 = MHD_USE_IPv6;
 static const unsigned int CMHD_USE_DUAL_STACK = MHD_USE_DUAL_STACK;
+static const unsigned int CMHD_USE_TLS = MHD_USE_TLS;
+
+/// Whether this libmicrohttpd was built with TLS (GnuTLS): `MHD_is_feature_supported`.
+static inline int CMHD_tls_supported(void) {
+    return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
+}
 static const enum MHD_ConnectionNotificationCode CMHD_CONNECTION_NOTIFY_STARTED = MHD_CONNECTION_NOTIFY_STARTED;
 static const enum MHD_ConnectionNotificationCode CMHD_CONNECTION_NOTIFY_CLOSED = MHD_CONNECTION_NOTIFY_CLOSED;
 
@@ -97,6 +103,8 @@ static inline size_t CMHD_unescape_keeping_nul(void *cls, struct MHD_Connection 
 /// by `CMHD_unescape_keeping_nul`. `notify_connection` (nullable) hears of every connection's
 /// start and close (`MHD_OPTION_NOTIFY_CONNECTION`; MHD calls CLOSED before it closes the
 /// socket); `uri_log` (nullable) sees each request target first (`MHD_OPTION_URI_LOG_CALLBACK`).
+/// `tls_key_pem` and `tls_cert_pem` (both nullable; pass `MHD_USE_TLS` in `flags` with them)
+/// are `MHD_OPTION_HTTPS_MEM_KEY` and `MHD_OPTION_HTTPS_MEM_CERT`.
 /// Returns NULL on failure; `errno` may tell why.
 static inline struct MHD_Daemon *CMHD_start_daemon(
     unsigned int flags,
@@ -115,9 +123,11 @@ static inline struct MHD_Daemon *CMHD_start_daemon(
     void *notify_connection_cls,
     CMHD_UriLogCallback uri_log,
     void *uri_log_cls,
-    struct CMHD_LogTarget *log_target)
+    struct CMHD_LogTarget *log_target,
+    const char *tls_key_pem,
+    const char *tls_cert_pem)
 {
-    struct MHD_OptionItem options[11];
+    struct MHD_OptionItem options[13];
     size_t count = 0;
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)thread_pool_size, NULL};
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)connection_timeout, NULL};
@@ -134,6 +144,10 @@ static inline struct MHD_Daemon *CMHD_start_daemon(
     }
     if (bind_address != NULL) {
         options[count++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)bind_address};
+    }
+    if (tls_key_pem != NULL && tls_cert_pem != NULL) {
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls_key_pem};
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_cert_pem};
     }
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
     if (log_target != NULL) {

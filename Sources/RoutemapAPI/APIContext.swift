@@ -1,3 +1,4 @@
+import RoutemapDomain
 import RoutemapHTTP
 
 /// Who may call a route, declared where the route is registered.
@@ -6,18 +7,21 @@ enum Access: Sendable {
     case open
     /// Only an enrolled device, with its bearer token (and within its rate limit).
     case device
+    /// Only an enrolled device with the `manager` role (a till gets 403).
+    case manager
 }
 
 /// A device whose bearer token the API accepted.
 struct AuthenticatedDevice: Sendable, Hashable {
     let id: String
+    var role: DeviceRole = .till
 }
 
 /// What the API's handlers get with each request: the caller, as admission found it.
 struct APIContext: RequestContext {
     typealias Access = RoutemapAPI.Access
 
-    /// The device that called, on routes with `.device` access; `nil` on open routes.
+    /// The device that called, on routes with `.device` or `.manager` access; `nil` on open routes.
     let device: AuthenticatedDevice?
 }
 

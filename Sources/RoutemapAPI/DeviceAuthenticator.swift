@@ -2,22 +2,51 @@ import RoutemapDomain
 import RoutemapHTTP
 import Synchronization
 
-/// Finds the device behind a request's bearer token, for routes with `.device` access (which
-/// routes those are is declared where each is registered).
-///
-/// Known tokens are cached in memory (devices are never removed while the server runs), so
-/// the hot path is one dictionary lookup, with no SHA-256 per request; unknown tokens always
-/// go to the store, so a client sending garbage cannot grow the cache.
-final class DeviceAuthenticator: Sendable {
-    private let directory: DeviceDirectory
-    private let cache = Mutex<[String: String]>([:])
-    private static let cacheLimit = 100_000
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-    init(directory: DeviceDirectory) {
-        self.directory = directory
+/// Finds the device behind a request's bearer token, for routes with `.device` or `.manager`
+/// access (which routes those are is declared where each is registered).
+///
+/// Known tokens are cached in memory, so the hot path is one dictionary lookup, with no
+/// SHA-256 per request; unknown tokens always go to the store, so a client sending garbage
+/// cannot grow the cache. A token stops working:
+/// - at once when this process revokes it, or when its rotated successor is first used
+///   (`forget(deviceId:)`, called after the change committed; a lookup that started before is
+///   not cached, by the generation check);
+/// - within `revalidateAfter` when another process does (`routemap devices revoke` on the same
+///   database file): a cached token is looked up again once it is that old.
+final class DeviceAuthenticator: Sendable {
+    private struct Known {
+        let device: AuthenticatedDevice
+        /// Monotonic nanoseconds when the store last confirmed the token.
+        let confirmedAt: Int64
     }
 
-    /// The device whose token `request` carries, or 401 `unauthorized`.
+    private struct Cache {
+        var tokens: [String: Known] = [:]
+        /// Bumped by every `forget`: a lookup that read the store before it is not cached.
+        var generation = 0
+    }
+
+    private let directory: DeviceDirectory
+    private let cache = Mutex(Cache())
+    private let revalidateAfter: Int64
+    private static let cacheLimit = 100_000
+
+    /// - Parameter revalidateAfter: how long a cached token is trusted before the store is
+    ///   asked again (how soon another process's revocation takes effect).
+    init(directory: DeviceDirectory, revalidateAfter: Duration = .seconds(1)) {
+        self.directory = directory
+        let (seconds, attoseconds) = revalidateAfter.components
+        self.revalidateAfter = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    /// The device whose token `request` carries, or 401 `unauthorized` (no token, an unknown
+    /// one, or a revoked device's).
     func authenticate(_ request: Request) throws -> AuthenticatedDevice {
         guard let header = request.headers["Authorization"] else {
             throw Problem.unauthorized("This endpoint needs `Authorization: Bearer <token>`; enroll with POST /v1/devices.")
@@ -25,16 +54,51 @@ final class DeviceAuthenticator: Sendable {
         guard let value = Self.bearerToken(in: header), value.utf8.count <= 256 else {
             throw Problem.unauthorized("The Authorization header must be `Bearer <token>`.", invalidToken: true)
         }
-        if let device = cache.withLock({ $0[value] }) { return AuthenticatedDevice(id: device) }
+        let now = Self.now()
+        let (known, generation) = cache.withLock { ($0.tokens[value], $0.generation) }
+        if let known, now - known.confirmedAt < revalidateAfter { return known.device }
         let token = DeviceToken(value: value)
-        guard let device = try directory.device(token: token) else {
+        guard let device = try directory.device(token: token) ?? newToken(token) else {
+            if known != nil { cache.withLock { _ = $0.tokens.removeValue(forKey: value) } }
             throw Problem.unauthorized("The token is not valid.", invalidToken: true)
         }
+        let authenticated = AuthenticatedDevice(id: device.id, role: device.role)
         cache.withLock { cache in
-            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-            cache[value] = device.id
+            // A revocation that committed while the store was read must not be undone here.
+            guard cache.generation == generation else { return }
+            if cache.tokens.count >= Self.cacheLimit { cache.tokens.removeAll(keepingCapacity: true) }
+            cache.tokens[value] = Known(device: authenticated, confirmedAt: now)
         }
-        return AuthenticatedDevice(id: device.id)
+        return authenticated
+    }
+
+    /// The device of a rotated token used for the first time: the token becomes the device's
+    /// only one (the old one is refused once that commits), in the background, so this request
+    /// does not wait for a write. Should that write fail, the token's next use tries again.
+    private func newToken(_ token: DeviceToken) throws -> Device? {
+        guard let device = try directory.device(newToken: token) else { return nil }
+        let directory = self.directory
+        Task { [self] in
+            guard (try? await directory.promote(token, deviceId: device.id)) != nil else { return }
+            forget(deviceId: device.id)
+        }
+        return device
+    }
+
+    /// Drops every cached token of `deviceId`: call it once its revocation or new token has
+    /// committed, so its old token is refused from the next request on.
+    func forget(deviceId: String) {
+        cache.withLock { cache in
+            cache.generation &+= 1
+            cache.tokens = cache.tokens.filter { $0.value.device.id != deviceId }
+        }
+    }
+
+    /// Monotonic nanoseconds.
+    private static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }
 

@@ -3,19 +3,22 @@ import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON
 
-/// `POST /v1/devices`: enrolls a till with the store's enrollment code and hands it its token,
-/// once. Wrong codes are counted per client address: after a few in a minute the address gets
-/// 429 until the minute is over, so the code cannot be guessed by trying.
+/// `POST /v1/devices`: enrolls a device with its role's enrollment code and hands it its token,
+/// once. Each role has its own code (`role` in the body, `till` when absent). Wrong codes are
+/// counted per client address (the peer's, or the one a trusted proxy forwards): after a few in
+/// a minute the address gets 429 until the minute is over, so a code cannot be guessed by trying.
 struct DevicesController {
     let directory: DeviceDirectory
-    let enrollmentCode: String
+    let enrollmentCodes: [DeviceRole: String]
+    let trustedProxies: TrustedProxies
     /// Wrong codes allowed per address per minute.
     static let wrongCodesPerMinute = 5
     let wrongCodes: RateLimiter
 
-    init(directory: DeviceDirectory, enrollmentCode: String) {
+    init(directory: DeviceDirectory, enrollmentCodes: [DeviceRole: String], trustedProxies: TrustedProxies = TrustedProxies()) {
         self.directory = directory
-        self.enrollmentCode = enrollmentCode
+        self.enrollmentCodes = enrollmentCodes
+        self.trustedProxies = trustedProxies
         self.wrongCodes = RateLimiter(rate: Double(Self.wrongCodesPerMinute) / 60, burst: Double(Self.wrongCodesPerMinute))
     }
 
@@ -24,7 +27,7 @@ struct DevicesController {
     }
 
     @Sendable func enroll(_ request: Request) async throws -> Response {
-        let body = try RequestBody(request, allowed: ["name", "enrollmentCode"])
+        let body = try RequestBody(request, allowed: ["name", "enrollmentCode", "role"])
         let name = try body.string("name", maxLength: 100)
         // A name is shown to people and stored as SQLite text (which stops counting at NUL):
         // control characters have no place in it.
@@ -32,17 +35,23 @@ struct DevicesController {
             throw Problem.invalidField("name", "'name' must not contain control characters.")
         }
         let code = try body.string("enrollmentCode", maxLength: 200)
-        let address = request.remoteAddress ?? "unknown"
+        let role = body.value("role") == nil ? DeviceRole.till : try body.choice("role", of: DeviceRole.self)
+        let address = trustedProxies.clientAddress(of: request) ?? "unknown"
         if let wait = wrongCodes.wouldRefuse(address) {
             throw Problem.tooManyRequests("Too many wrong enrollment codes from this address; try again later.", retryAfter: wait)
         }
-        guard Self.constantTimeEqual(code, enrollmentCode) else {
+        // A role without a code (managers, unless --manager-enrollment-code is set) enrolls no
+        // one here; the answer is the same as for a wrong code.
+        guard let expected = enrollmentCodes[role], Self.constantTimeEqual(code, expected) else {
             _ = wrongCodes.spend(address)
-            throw Problem.unauthorized("The enrollment code is not valid.")
+            throw Problem.unauthorized("The enrollment code is not valid for the role '\(role.rawValue)'.")
         }
-        let (device, token) = try await directory.enroll(name: name)
+        let (device, token) = try await directory.enroll(name: name, role: role)
         return .json(
-            ["deviceId": .string(device.id), "name": .string(device.name), "token": .string(token.value)], status: .created,
+            [
+                "deviceId": .string(device.id), "name": .string(device.name), "role": .string(device.role.rawValue),
+                "token": .string(token.value),
+            ], status: .created,
             headers: ["Cache-Control": "no-store"])
     }
 
@@ -50,5 +59,14 @@ struct DevicesController {
     private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let left = SHA256.hash(data: Array(a.utf8)), right = SHA256.hash(data: Array(b.utf8))
         return zip(left, right).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+extension API.Configuration {
+    /// The enrollment code of each role that has one.
+    var enrollmentCodes: [DeviceRole: String] {
+        var codes: [DeviceRole: String] = [.till: enrollmentCode]
+        codes[.manager] = managerEnrollmentCode
+        return codes
     }
 }

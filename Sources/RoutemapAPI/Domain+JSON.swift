@@ -4,6 +4,10 @@ import RoutemapJSON
 
 // The wire shapes of the domain's values (openapi.yaml's schemas of the same names).
 
+extension MenuCategory {
+    var json: JSON { ["id": .string(id), "name": .string(name)] }
+}
+
 extension MenuItem {
     var json: JSON {
         [

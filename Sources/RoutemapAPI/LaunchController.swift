@@ -6,13 +6,14 @@ import RoutemapNavigation
 /// `GET /v1/launch`: the whole initial UI for the current bill, with the order summary on top
 /// when that bill is checked out, and the client's stack after it.
 ///
-/// The answer depends only on the bill (its id and version; the bill belongs to the device)
-/// and on the client's capabilities: the registry and the menu change only with a restart. So
-/// it is built once per bill version and client kind, then sent from ``answers``.
+/// The answer depends only on the bill (its id and version; the bill belongs to the device),
+/// the menu's version and the client's capabilities (the registry changes only with a restart).
+/// So it is built once per bill version, menu version and client kind, then sent from ``answers``.
 struct LaunchController {
     struct AnswerKey: Hashable, Sendable {
         let billId: String
         let billVersion: Int
+        let menuGeneration: Int
         let client: ClientCapabilities
     }
 
@@ -38,14 +39,15 @@ struct LaunchController {
 
     /// The launch answer for `bill`, from the cache when this bill version was answered before.
     private func response(_ bill: Bill, device: AuthenticatedDevice, client: ClientCapabilities) throws -> Response {
-        try answers.answer(for: AnswerKey(billId: bill.id, billVersion: bill.version, client: client)) {
-            PreparedResponse(.json(try answer(bill, device: device, client: client)))
+        let menu = api.menu.current
+        return try answers.answer(for: AnswerKey(billId: bill.id, billVersion: bill.version, menuGeneration: menu.generation, client: client)) {
+            PreparedResponse(.json(try answer(bill, menu: menu, device: device, client: client)))
         }.response
     }
 
     /// The whole launch answer for `bill`.
-    private func answer(_ bill: Bill, device: AuthenticatedDevice, client: ClientCapabilities) throws -> JSON {
-        let context = api.screenContext(device, bill)
+    private func answer(_ bill: Bill, menu: MenuCatalog, device: AuthenticatedDevice, client: ClientCapabilities) throws -> JSON {
+        let context = api.screenContext(device, menu: menu, bill)
         let inputs = [POSInput.billId: bill.id]
         var navigation = try api.navigator.launch(inputs: inputs, context: context, client: client)
         if bill.status == .checkedOut {

@@ -3,9 +3,9 @@ import RoutemapHTTP
 import RoutemapJSON
 import RoutemapNavigation
 
-/// The menu, encoded once at start-up: the bodies and `ETag`s of `GET /v1/menu/items` (whole and
-/// per category) and the menu screen's payload. The menu changes only through migrations, so a
-/// change takes a restart.
+/// One version of the menu, encoded once: the bodies and `ETag`s of `GET /v1/menu/items` (whole
+/// and per category) and the menu screen's payload. `LiveMenu` builds a new one when the menu
+/// changes.
 struct MenuCatalog: Sendable {
     /// One encoded answer to `GET /v1/menu/items`.
     struct Listing: Sendable {
@@ -15,6 +15,12 @@ struct MenuCatalog: Sendable {
     }
 
     let items: [MenuItem]
+    /// The categories on the menu, in menu order.
+    let categories: [MenuCategory]
+    /// `GET /v1/menu/categories`.
+    let categoryListing: Listing
+    /// Which version of the menu this is, in this process: answers built from it are cached under it.
+    let generation: Int
     let all: Listing
     let byCategory: [String: Listing]
     let emptyListing: Listing
@@ -23,11 +29,15 @@ struct MenuCatalog: Sendable {
     /// The menu screen's component tree, for clients without a native menu: built once.
     let screenComponents: @Sendable () -> [Component]
 
-    init(items: [MenuItem]) {
+    init(items: [MenuItem], categories: [MenuCategory] = [], generation: Int = 0) {
         self.items = items
+        self.categories = categories
+        self.generation = generation
+        categoryListing = Listing(bytes: (["categories": .array(categories.map(\.json))] as JSON).encoded())
         let allPayload = JSONFragment(MenuCatalog.listingJSON(items))
         screenPayload = .fragment(allPayload)
-        let components = POSNavigation.menuComponents(items)
+        let components = POSNavigation.menuComponents(
+            items, names: Dictionary(categories.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first }))
         screenComponents = { components }
         all = Listing(bytes: allPayload.bytes)
         var byCategory: [String: Listing] = [:]

@@ -1,15 +1,26 @@
 import RoutemapHTTP
 
-/// `GET /v1/menu/items`: the cached menu, with a strong `ETag` and `304` for `If-None-Match`.
+/// `GET /v1/menu/items`: the current menu, encoded once per version, with a strong `ETag` and
+/// `304` for `If-None-Match`.
 struct MenuController {
-    let menu: MenuCatalog
+    let menu: LiveMenu
 
     func register(on router: inout Router<APIContext>) {
         router.device(.GET, "/v1/menu/items", immediately: listItems)
+        router.device(.GET, "/v1/menu/categories", immediately: listCategories)
+    }
+
+    /// `GET /v1/menu/categories`: the categories on the menu, in order, with their names.
+    @Sendable func listCategories(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
+        let listing = menu.current.categoryListing
+        if let ifNoneMatch = request.headers["If-None-Match"], EntityTag.ifNoneMatch(ifNoneMatch, matches: listing.etag) {
+            return Response(status: .notModified, headers: Self.headers(etag: listing.etag), body: [])
+        }
+        return listing.ok.response
     }
 
     @Sendable func listItems(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
-        let listing = menu.listing(category: request.query["category"])
+        let listing = menu.current.listing(category: request.query["category"])
         if let ifNoneMatch = request.headers["If-None-Match"], EntityTag.ifNoneMatch(ifNoneMatch, matches: listing.etag) {
             return Response(status: .notModified, headers: Self.headers(etag: listing.etag), body: [])
         }

@@ -9,12 +9,13 @@ import RoutemapNavigation
 extension POSNavigation {
     /// The menu by category: a button per available item that adds it to the bill, a row saying
     /// so for each unavailable one. Built once, with the menu (`MenuCatalog`).
-    static func menuComponents(_ items: [MenuItem]) -> [Component] {
+    /// `names` gives sections their categories' names (else the id, capitalized).
+    static func menuComponents(_ items: [MenuItem], names: [String: String] = [:]) -> [Component] {
         var categories: [String] = []
         for item in items where !categories.contains(item.category) { categories.append(item.category) }
         return categories.map { category in
             .section(
-                title: category.prefix(1).uppercased() + category.dropFirst(),
+                title: names[category] ?? category.prefix(1).uppercased() + category.dropFirst(),
                 children: items.filter { $0.category == category }.map { item in
                     guard item.available else { return .row(title: item.name, value: "Unavailable") }
                     return .button(

@@ -59,6 +59,27 @@ extension POSError {
             return Problem(
                 status: .unprocessableContent, code: "idempotency_key_reused", title: "Idempotency key reused",
                 detail: "The Idempotency-Key '\(key.prefix(255))' was used for a different request; use a new key for a new request.")
+        case .menuItemExists(let id):
+            return Problem(
+                status: .conflict, code: "menu_item_exists", title: "Menu item exists",
+                detail: "A menu item '\(id)' exists or existed (a retired item's id is not reused).",
+                extensions: ["menuItemId": .string(id)])
+        case .menuItemNotFound(let id):
+            return .notFound("menu item", id)
+        case .unknownCategory(let id):
+            return Problem(
+                status: .unprocessableContent, code: "unknown_category", title: "Unknown category",
+                detail: "There is no category '\(id)' on the menu.", extensions: ["category": .string(id)])
+        case .menuCategoryExists(let id):
+            return Problem(
+                status: .conflict, code: "menu_category_exists", title: "Category exists",
+                detail: "A category '\(id)' exists or existed (a retired category's id is not reused).", extensions: ["category": .string(id)])
+        case .menuCategoryNotFound(let id):
+            return .notFound("category", id)
+        case .categoryNotEmpty(let id):
+            return Problem(
+                status: .conflict, code: "category_not_empty", title: "Category not empty",
+                detail: "The category '\(id)' still holds items on the menu; move or retire them first.", extensions: ["category": .string(id)])
         case .tenderNotAllowed:
             return .invalidField("tenderedMinor", "For card payments tenderedMinor must be omitted or equal amountMinor.")
         }

@@ -2,27 +2,28 @@ import Foundation
 
 /// Enrolls devices and finds them by token.
 public struct DeviceDirectory: Sendable {
-    private let store: any POSStore
-    private let now: @Sendable () -> Date
+    let store: any POSStore
+    let now: @Sendable () -> Date
 
     public init(store: any POSStore, now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
         self.now = now
     }
 
-    /// Enrolls a device called `name`: returns it with its token, which exists nowhere else
-    /// afterwards (only its digest is stored). Committed with `full` durability: a token a
-    /// device received must keep working after a power loss.
-    public func enroll(name: String) async throws -> (device: Device, token: DeviceToken) {
-        let device = Device(id: Identifier.make(prefix: "dev_"), name: name, createdAt: now().roundedToMilliseconds)
+    /// Enrolls a device called `name` with `role`: returns it with its token, which exists
+    /// nowhere else afterwards (only its digest is stored). Committed with `full` durability: a
+    /// token a device received must keep working after a power loss.
+    public func enroll(name: String, role: DeviceRole = .till) async throws -> (device: Device, token: DeviceToken) {
+        let device = Device(id: Identifier.make(prefix: "dev_"), name: name, createdAt: now().roundedToMilliseconds, role: role)
         let token = DeviceToken.generate()
         let digest = token.digest
         try await store.write(durability: .full) { transaction in try transaction.insert(device, tokenDigest: digest) }
         return (device, token)
     }
 
-    /// The device holding `token`, or `nil`.
+    /// The device holding `token`, or `nil` (also when it was revoked).
     public func device(token: DeviceToken) throws -> Device? {
-        try store.device(tokenDigest: token.digest)
+        guard let device = try store.device(tokenDigest: token.digest), device.revokedAt == nil else { return nil }
+        return device
     }
 }

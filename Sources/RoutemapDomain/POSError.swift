@@ -37,12 +37,26 @@ public enum POSError: Error, Sendable, Equatable {
     case tenderNotAllowed
     /// The idempotency key was used before, for a different request.
     case idempotencyKeyReused(String)
+    /// A menu item with this id exists, or existed (a retired item's id is never reused).
+    case menuItemExists(String)
+    /// No menu item on the menu has this id (to change or retire it).
+    case menuItemNotFound(String)
+    /// An item names a category that is not on the menu.
+    case unknownCategory(String)
+    /// A category with this id exists, or existed.
+    case menuCategoryExists(String)
+    /// No category on the menu has this id (to rename or retire it).
+    case menuCategoryNotFound(String)
+    /// The category still holds items on the menu: move or retire them first.
+    case categoryNotEmpty(String)
 
     /// A conflict with the bill's current state (not with the request's content): a retry
     /// with the same key must get the same answer, so these outcomes are recorded.
     public var isStateConflict: Bool {
         switch self {
-        case .billNotOpen, .billEmpty, .billNotCheckedOut, .billSettled, .lineQuantityLimit, .tooManyLines: true
+        case .billNotOpen, .billEmpty, .billNotCheckedOut, .billSettled, .lineQuantityLimit, .tooManyLines,
+            .menuItemExists, .unknownCategory, .menuCategoryExists, .categoryNotEmpty:
+            true
         default: false
         }
     }

@@ -4,8 +4,12 @@
 ///
 /// Implementations are called from many threads at once.
 public protocol POSStore: Sendable {
-    /// Every menu item, in menu order.
+    /// Every menu item on the menu (not retired), in menu order.
     func menuItems() throws -> [MenuItem]
+    /// The categories on the menu (not retired), in menu order.
+    func menuCategories() throws -> [MenuCategory]
+    /// A number that changes whenever the menu changes (here or in another process).
+    func menuRevision() throws -> Int
     /// The bill with `id`, or `nil`.
     func bill(id: String) throws -> Bill?
     /// The current bill of `deviceId`: of its open and checked-out bills, the one selected last
@@ -18,8 +22,12 @@ public protocol POSStore: Sendable {
     func payment(id: String) throws -> Payment?
     /// The payment of bill `billId`, or `nil` when it is not paid.
     func payment(billId: String) throws -> Payment?
-    /// The device whose token has this SHA-256 digest, or `nil`.
+    /// The device whose token has this SHA-256 digest, or `nil` (revoked or not).
     func device(tokenDigest: [UInt8]) throws -> Device?
+    /// Every device, revoked ones included, oldest first.
+    func devices() throws -> [Device]
+    /// The device whose rotated, not yet used token has this SHA-256 digest, or `nil`.
+    func device(nextTokenDigest: [UInt8]) throws -> Device?
     /// Runs `body` in one atomic write transaction, serialized with every other write, and
     /// returns once it has committed: all of its changes are committed together, with the
     /// given durability, or none if `body` throws (the error is rethrown). The caller waits

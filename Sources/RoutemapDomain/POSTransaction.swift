@@ -2,8 +2,28 @@ import Foundation
 
 /// Reads and writes inside one ``POSStore/write(durability:_:)`` transaction.
 public protocol POSTransaction {
-    /// The menu item with `id`, or `nil`.
+    /// The menu item with `id` on the menu, or `nil` (also when retired).
     func menuItem(id: String) throws -> MenuItem?
+    /// Whether a menu item with `id` exists, retired or not.
+    func menuItemExists(id: String) throws -> Bool
+    /// Adds `item` at the end of the menu.
+    func insertMenuItem(_ item: MenuItem) throws
+    /// Saves an existing item's name, category, price and availability.
+    func updateMenuItem(_ item: MenuItem) throws
+    /// Takes item `id` off the menu at `date`, keeping its row for the bills that hold it.
+    func retireMenuItem(id: String, at date: Date) throws
+    /// The category with `id` on the menu, or `nil` (also when retired).
+    func menuCategory(id: String) throws -> MenuCategory?
+    /// Whether a category with `id` exists, retired or not.
+    func menuCategoryExists(id: String) throws -> Bool
+    /// Adds `category` at the end of the menu.
+    func insertMenuCategory(_ category: MenuCategory) throws
+    /// Saves an existing category's name.
+    func updateMenuCategory(_ category: MenuCategory) throws
+    /// Takes category `id` off the menu at `date`.
+    func retireMenuCategory(id: String, at date: Date) throws
+    /// How many items on the menu are in category `id`.
+    func menuItemCount(category id: String) throws -> Int
     /// The bill with `id`, or `nil`.
     func bill(id: String) throws -> Bill?
     /// The current bill of `deviceId` (see ``POSStore/currentBill(deviceId:)``), or `nil`.
@@ -17,6 +37,14 @@ public protocol POSTransaction {
     func insert(_ payment: Payment) throws
     /// Saves a new device with the digest of its token.
     func insert(_ device: Device, tokenDigest: [UInt8]) throws
+    /// The device with `id`, or `nil`.
+    func device(id: String) throws -> Device?
+    /// Marks device `id` revoked at `date`.
+    func revokeDevice(id: String, at date: Date) throws
+    /// Sets the digest of device `deviceId`'s next token (replacing any earlier one not used yet).
+    func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws
+    /// Makes the next token, if its digest is `tokenDigest`, device `deviceId`'s only token.
+    func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws
     /// The answer recorded for `key` of `deviceId`, if any (however old).
     func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer?
     /// Records an answer, replacing an expired one with the same device and key.

@@ -65,15 +65,19 @@ extension HTTPServer {
     /// in `*socket_context`, and unregisters it when MHD closes it (before MHD closes its socket).
     static let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
         guard let cls, let socketContext else { return }
-        let connections = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().connections
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        let connections = server.connections
         if code == CMHD_CONNECTION_NOTIFY_STARTED {
             let descriptor = CMHD_connection_fd(connection)
             guard descriptor >= 0, socketContext.pointee == nil else { return }
-            socketContext.pointee = Unmanaged.passRetained(connections.opened(descriptor: descriptor)).toOpaque()
+            let opened = connections.opened(descriptor: descriptor)
+            socketContext.pointee = Unmanaged.passRetained(opened).toOpaque()
+            if let counted = server.addressConnections, let connection { counted.opened(opened, peer: PeerAddress(of: connection)?.text) }
         } else if code == CMHD_CONNECTION_NOTIFY_CLOSED, let pointer = socketContext.pointee {
             socketContext.pointee = nil
             let tracked = Unmanaged<OpenConnections.Connection>.fromOpaque(pointer)
             connections.closed(tracked.takeUnretainedValue())
+            server.addressConnections?.closed(tracked.takeUnretainedValue())
             tracked.release()
         }
     }

@@ -36,6 +36,9 @@ public final class HTTPServer: Sendable {
     let shuttingDown = Atomic<Bool>(false)
     /// The open connections, for the request timeout and refusals outside libmicrohttpd.
     let connections: OpenConnections
+    /// The per-address connection limit, when trusted proxies are exempt from it; else
+    /// libmicrohttpd applies it.
+    let addressConnections: AddressConnections?
     private let state = Mutex(State())
     /// libmicrohttpd's log lines while `start` runs, to explain a failure; `nil` otherwise.
     private let startupMessages = Mutex<[String]?>(nil)
@@ -67,6 +70,9 @@ public final class HTTPServer: Sendable {
         self.logger = logger
         self.observer = observer
         let timeout = configuration.requestTimeout
+        addressConnections =
+            configuration.trustedProxies.isEmpty
+            ? nil : AddressConnections(limit: configuration.perAddressConnectionLimit, trusted: configuration.trustedProxies)
         suspended = SuspendedRequests(limit: configuration.requestsInFlightLimit, timeoutSeconds: timeout)
         connections = OpenConnections(requestTimeout: timeout, idleTimeout: configuration.connectionTimeout) { [logger] count in
             logger.debug(
@@ -185,24 +191,34 @@ public final class HTTPServer: Sendable {
         let threads = UInt32(configuration.threads)
         let timeout = UInt32(configuration.connectionTimeout)
         let configuredLimit = UInt32(configuration.connectionLimit)
-        let perAddressLimit = UInt32(configuration.perAddressConnectionLimit)
+        // With trusted proxies the limit is applied here (`AddressConnections`), not by
+        // libmicrohttpd, which cannot exempt an address.
+        let perAddressLimit = configuration.trustedProxies.isEmpty ? UInt32(configuration.perAddressConnectionLimit) : 0
         let memoryLimit = UInt32(configuration.connectionMemoryLimit)
         var address = try BindAddress(host: configuration.host, port: configuration.port)
         let connectionLimit = UInt32(fitDescriptors(configuredLimit, threads: threads, mayRaise: configuration.raisesOpenFileLimit))
 
         var flags = CMHD_USE_ERROR_LOG | CMHD_USE_INTERNAL_POLLING_THREAD | CMHD_USE_EPOLL | CMHD_USE_TURBO | CMHD_ALLOW_SUSPEND_RESUME
         if address.isIPv6 { flags |= CMHD_USE_DUAL_STACK }
+        if configuration.tls != nil {
+            guard CMHD_tls_supported() != 0 else { throw HTTPServerError("This libmicrohttpd was built without TLS support.") }
+            flags |= CMHD_USE_TLS
+        }
         let me = Unmanaged.passUnretained(self).toOpaque()
         let logTarget = UnsafeMutablePointer<CMHD_LogTarget>.allocate(capacity: 1)
         logTarget.initialize(to: CMHD_LogTarget(sink: HTTPServer.logSink, cls: me))
 
         startupMessages.withLock { $0 = [] }
         errno = 0
+        // libmicrohttpd hands the PEM texts to GnuTLS while it starts (which copies them); they
+        // need to live only through this call.
         let daemon = address.withSockaddr { sockaddr in
-            CMHD_start_daemon(
-                flags, configuration.port, sockaddr, threads, timeout, connectionLimit, perAddressLimit,
-                Int(memoryLimit), HTTPServer.accessHandler, me, HTTPServer.completedHandler, me,
-                HTTPServer.connectionNotified, me, HTTPServer.uriLogged, me, logTarget)
+            configuration.tls.withPEMs { key, certificate in
+                CMHD_start_daemon(
+                    flags, configuration.port, sockaddr, threads, timeout, connectionLimit, perAddressLimit,
+                    Int(memoryLimit), HTTPServer.accessHandler, me, HTTPServer.completedHandler, me,
+                    HTTPServer.connectionNotified, me, HTTPServer.uriLogged, me, logTarget, key, certificate)
+            }
         }
         let errorNumber = errno
         let messages = startupMessages.withLock { messages in

@@ -48,6 +48,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// (a process-wide change, so off unless the program asks). Without it, the connection
     /// limit is lowered to what fits.
     public var raisesOpenFileLimit: Bool
+    /// Serve HTTPS with this certificate and key (libmicrohttpd's own TLS); `nil`: plain HTTP.
+    public var tls: TLSCredentials? = nil
+    /// Peers exempt from `perAddressConnectionLimit`: reverse proxies, whose every client has
+    /// the proxy's address (they limit their clients' connections themselves).
+    public var trustedProxies = TrustedProxies()
 
     /// - Parameters:
     ///   - connectionLimit: 4096: thousands of tills with a keep-alive connection or two each,

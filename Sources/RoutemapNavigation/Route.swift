@@ -9,8 +9,9 @@ public struct Route: Sendable, Hashable {
     public var screenType: String
     public var title: String
     public var renderer: Renderer
-    /// A native route whose builder also returns `components`, sent to clients without the
-    /// native screen (a declarative route always has them).
+    /// Whether a declarative rendering (`components`) exists: true for every declarative route,
+    /// and for a native route whose builder also returns components for clients without its
+    /// native screen. A client can always be sent a route that offers one.
     public var offersDeclarative: Bool
     /// The slots this route offers its embedded children (a split view's `primary`, `secondary`).
     public var slots: [String]
@@ -45,7 +46,7 @@ public struct Route: Sendable, Hashable {
         self.screenType = screenType
         self.title = title
         self.renderer = renderer
-        self.offersDeclarative = offersDeclarative
+        self.offersDeclarative = offersDeclarative || renderer == .declarative
         self.slots = slots
         self.requires = requires
         self.callerSupplied = callerSupplied

@@ -24,7 +24,7 @@ extension Route {
     fileprivate var summary: String {
         var parts = ["\(id)  [\(presentation.summary)] \(screenType) \"\(title)\""]
         if renderer == .declarative { parts.append("declarative") }
-        if offersDeclarative { parts.append("offers declarative") }
+        if offersDeclarative, renderer == .native { parts.append("offers declarative") }
         if !slots.isEmpty { parts.append("slots \(slots.joined(separator: ","))") }
         if !requires.isEmpty {
             parts.append("requires " + requires.map { callerSupplied.contains($0) ? "\($0) (caller)" : $0 }.joined(separator: ","))

@@ -8,14 +8,14 @@ final class BatchWriter: Sendable {
     private let pool: DatabasePool
     private let cache: BillCache
     /// The menu by id, for the writes that look items up.
-    private let menuById: [String: MenuItem]
+    private let menu: MenuCache
     /// The writer connection's `PRAGMA data_version` at its last write transaction.
     private let lastDataVersion = Atomic<Int>(-1)
 
-    init(pool: DatabasePool, cache: BillCache, menuById: [String: MenuItem]) {
+    init(pool: DatabasePool, cache: BillCache, menu: MenuCache) {
         self.pool = pool
         self.cache = cache
-        self.menuById = menuById
+        self.menu = menu
     }
 
     /// Runs a batch of write transactions as one SQLite transaction, recording in each job
@@ -53,6 +53,7 @@ final class BatchWriter: Sendable {
                 }
                 // Committed: before the next write starts, the cache learns what committed.
                 cache.apply(changes)
+                if menu.items == nil { try menu.reload(from: database) }
             }
         } catch {
             // Nothing of the batch committed.
@@ -91,10 +92,13 @@ final class BatchWriter: Sendable {
     /// the committed state. Call it first thing in a write transaction.
     private func forgetOthersWrites(_ database: Database) throws {
         let version = try Int.fetchOne(database.cachedStatement(sql: "PRAGMA data_version")) ?? 0
-        if lastDataVersion.exchange(version, ordering: .relaxed) != version { cache.removeAll() }
+        if lastDataVersion.exchange(version, ordering: .relaxed) != version {
+            cache.removeAll()
+            menu.forget()
+        }
     }
 
     private func writing(_ changes: BillChanges) -> SQLiteTransaction.Writing {
-        SQLiteTransaction.Writing(changes: changes, cache: cache, menu: menuById)
+        SQLiteTransaction.Writing(changes: changes, cache: cache, menu: menu)
     }
 }

@@ -54,11 +54,11 @@ public final class SQLiteStore: POSStore {
         self.path = path
         self.pool = pool
         self.appliedMigrationIDs = try Self.apply(migrations, to: pool)
-        let menu = try StorageError.wrapping("reading the menu") {
-            try pool.read { try SQLiteTransaction(database: $0).menuItems() }
+        let menu = MenuCache()
+        try StorageError.wrapping("reading the menu") {
+            try pool.read { try menu.reload(from: $0) }
         }
-        let batches = BatchWriter(
-            pool: pool, cache: cache, menuById: Dictionary(menu.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
+        let batches = BatchWriter(pool: pool, cache: cache, menu: menu)
         self.writes = WriteQueue(execute: batches.execute)
         StorageMetrics.register()
     }

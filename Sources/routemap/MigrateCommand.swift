@@ -1,7 +1,9 @@
 import ArgumentParser
+import Foundation
 import RoutemapStorage
 
-/// `routemap migrate`: applies pending migrations and exits (the server also does this at start-up).
+/// `routemap migrate`: applies pending migrations and exits (the server also does this at start-up);
+/// `--dry-run` lists them and changes nothing.
 struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
@@ -9,9 +11,16 @@ struct MigrateCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @Flag(help: "List the pending migrations and change nothing (the database is opened read-only, and not created if missing).")
+    var dryRun = false
+
     func run() throws {
         let path = store.resolvedDatabasePath
         let migrations = try store.loadMigrations()
+        if dryRun {
+            try listPending(path: path, migrations: migrations)
+            return
+        }
         let applied = try SQLiteStore.migrate(path: path, migrations: migrations)
         if applied.isEmpty {
             print("routemap: \(path) is up to date at \(migrations.last?.id ?? "no migrations"); nothing to apply")
@@ -19,5 +28,17 @@ struct MigrateCommand: ParsableCommand {
             for id in applied { print("routemap: applied \(id)") }
             print("routemap: \(path) is now at \(applied.last!)")
         }
+    }
+
+    private func listPending(path: String, migrations: [Migration]) throws {
+        let pending = try SQLiteStore.pendingMigrations(path: path, migrations: migrations)
+        if pending.isEmpty {
+            print("routemap: \(path) is up to date at \(migrations.last?.id ?? "no migrations"); nothing pending")
+            return
+        }
+        let missing = !FileManager.default.fileExists(atPath: path)
+        print("routemap: \(path) \(missing ? "does not exist; migrate would create it and apply" : "has \(pending.count) pending"):")
+        for id in pending { print("  \(id)") }
+        print("routemap: dry run, nothing changed")
     }
 }

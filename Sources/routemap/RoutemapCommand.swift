@@ -6,7 +6,11 @@ struct RoutemapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routemap",
         abstract: "A point-of-sale backend that tells its thin mobile client what to show and how.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, RoutesCommand.self, HealthcheckCommand.self, SettingsCommand.self],
+        version: RoutemapVersion.current,
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, RoutesCommand.self, HealthcheckCommand.self, SettingsCommand.self, BackupCommand.self,
+            DevicesCommand.self, MenuCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 }

@@ -38,6 +38,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: Settings.logFormat.name, help: Settings.logFormat.help) var logFormat: String?
     @Option(name: Settings.accessLog.name, help: Settings.accessLog.help) var accessLog: String?
     @Option(name: Settings.enrollmentCode.name, help: Settings.enrollmentCode.help) var enrollmentCode: String?
+    @Option(name: Settings.managerEnrollmentCode.name, help: Settings.managerEnrollmentCode.help) var managerEnrollmentCode: String?
+    @Option(name: Settings.trustedProxy.name, help: Settings.trustedProxy.help) var trustedProxy: [String] = []
+    @Option(name: Settings.tlsCertificate.name, help: Settings.tlsCertificate.help) var tlsCertificate: String?
+    @Option(name: Settings.tlsKey.name, help: Settings.tlsKey.help) var tlsKey: String?
     @Option(name: Settings.rateLimit.name, help: Settings.rateLimit.help) var rateLimit: String?
     @Option(name: Settings.metricsToken.name, help: Settings.metricsToken.help) var metricsToken: String?
 
@@ -45,10 +49,13 @@ struct ServeCommand: AsyncParsableCommand {
         let settings: ServeSettings
         do {
             settings = try ServeSettings(self)
-        } catch {
+        } catch let error as SettingError {
             // One line naming the setting and what it allows; nothing has started.
             FileHandle.standardError.write(Data("routemap: \(error)\n".utf8))
             throw ExitCode.validationFailure
+        } catch {
+            FileHandle.standardError.write(Data("routemap: \(error)\n".utf8))
+            throw ExitCode.failure
         }
         Self.bootstrapLogging(settings)
         let logger = Logger(label: "routemap")
@@ -67,7 +74,9 @@ struct ServeCommand: AsyncParsableCommand {
             sampler.sample()
             return registry.emitToBuffer()
         }
-        let access = API.Configuration(enrollmentCode: settings.enrollmentCode, rateLimit: settings.rateLimit, metrics: metrics)
+        let access = API.Configuration(
+            enrollmentCode: settings.enrollmentCode, managerEnrollmentCode: settings.managerEnrollmentCode, rateLimit: settings.rateLimit,
+            metrics: metrics, trustedProxies: settings.http.trustedProxies)
         let api = try API(till: till, devices: DeviceDirectory(store: database), configuration: access, logger: logger, webClient: webClient)
         let telemetry = RequestTelemetry(registry: registry, accessLog: settings.accessLog ? Logger(label: "routemap.access") : nil)
         let server = HTTPServer(configuration: settings.http, responder: api.makeRouter(), logger: logger, observer: telemetry)
@@ -77,12 +86,12 @@ struct ServeCommand: AsyncParsableCommand {
             logger.info(
                 "routemap listening",
                 metadata: [
-                    "url": "http://\(settings.http.host):\(server.port)", "database": "\(settings.databasePath)",
+                    "url": "\(settings.scheme)://\(settings.http.host):\(server.port)", "database": "\(settings.databasePath)",
                     "threads": "\(settings.http.threads)", "logFormat": "\(settings.logFormat.rawValue)",
                     "accessLog": "\(settings.accessLog)", "metrics": "\(settings.metricsToken == nil ? "open" : "token")",
                 ])
             // The line tests and scripts wait for, on stdout.
-            print("routemap listening on http://\(settings.http.host):\(server.port)")
+            print("routemap listening on \(settings.scheme)://\(settings.http.host):\(server.port)")
             if settings.enrollmentCodeGenerated {
                 // On stdout only, once: never in the log.
                 print("routemap enrollment code (set --enrollment-code to choose one): \(settings.enrollmentCode)")
@@ -141,10 +150,14 @@ struct ServeSettings: Sendable {
     var accessLog: Bool
     var enrollmentCode: String
     var enrollmentCodeGenerated = false
+    var managerEnrollmentCode: String?
     var rateLimit: Double
     var metricsToken: String?
 
-    init(_ command: ServeCommand) throws(SettingError) {
+    /// `https` with `--tls-cert`, else `http`.
+    var scheme: String { http.tls == nil ? "http" : "https" }
+
+    init(_ command: ServeCommand) throws {
         databasePath = try Settings.database.resolve(command.store.databasePath)
         http.host = try Settings.host.resolve(command.host)
         http.port = UInt16(try Settings.port.resolve(command.port))
@@ -168,6 +181,14 @@ struct ServeSettings: Sendable {
             enrollmentCode = Identifier.make(prefix: "", length: 16)
             enrollmentCodeGenerated = true
         }
+        managerEnrollmentCode = try Settings.managerEnrollmentCode.resolve(command.managerEnrollmentCode)
+        if let managerEnrollmentCode, managerEnrollmentCode == enrollmentCode {
+            throw SettingError(source: "--manager-enrollment-code", allowed: "8 to 200 bytes, not the till code", given: nil)
+        }
+        http.trustedProxies = try Settings.trustedProxy.resolve(
+            command.trustedProxy.isEmpty ? nil : command.trustedProxy.joined(separator: ","))
+        http.tls = try TLSFiles.load(
+            certificate: try Settings.tlsCertificate.resolve(command.tlsCertificate), key: try Settings.tlsKey.resolve(command.tlsKey))
         rateLimit = try Settings.rateLimit.resolve(command.rateLimit)
         metricsToken = try Settings.metricsToken.resolve(command.metricsToken)
     }

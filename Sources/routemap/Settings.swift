@@ -49,17 +49,34 @@ enum Settings {
         "Connections open at once (lowered, with a warning, if the open-file limit can't fit it).")
     static let perAddressConnectionLimit = Setting<Int>.integer(
         "per-address-connection-limit", "ROUTEMAP_PER_ADDRESS_CONNECTION_LIMIT", default: 1024, in: Allowed.perAddressConnectionLimit,
-        note: "0 = no limit", "Connections from one IP address; raise it behind a reverse proxy, where every client has the proxy's address.")
+        note: "0 = no limit", "Connections from one IP address; a `--trusted-proxy` is exempt (limit clients' connections at the proxy).")
     static let logLevel = Setting<Logger.Level>.choice(
         "log-level", "ROUTEMAP_LOG_LEVEL", default: .info, "Least severe log level written (to stderr).")
     static let logFormat = Setting<LogFormat>.choice(
         "log-format", "ROUTEMAP_LOG_FORMAT", default: .json, "Log lines as JSON objects (for a log pipeline) or as text (for a terminal).")
     static let accessLog = Setting<Switch>.choice(
-        "access-log", "ROUTEMAP_ACCESS_LOG", default: .on, "One log line per answered request, at `info`.")
+        "access-log", "ROUTEMAP_ACCESS_LOG", default: .off,
+        "One log line per answered request, at `info` (off by default: it cost a third of read throughput, see the README's Logs).")
     static let enrollmentCode = Setting<String?>(
         flag: "enrollment-code", environment: "ROUTEMAP_ENROLLMENT_CODE", defaultText: "random, printed on start", allowed: "8 to 200 bytes",
-        summary: "Code a device presents to enroll (`POST /v1/devices`).", defaultValue: { nil },
+        summary: "Code a till presents to enroll (`POST /v1/devices`).", defaultValue: { nil },
         parse: optionalText(allowing: { (8...200).contains($0.utf8.count) }), isSecret: true)
+    static let managerEnrollmentCode = Setting<String?>(
+        flag: "manager-enrollment-code", environment: "ROUTEMAP_MANAGER_ENROLLMENT_CODE",
+        defaultText: "none: managers enroll only with `routemap devices enroll`", allowed: "8 to 200 bytes, not the till code",
+        summary: "Code a manager's device presents to enroll (`POST /v1/devices` with `\"role\": \"manager\"`).", defaultValue: { nil },
+        parse: optionalText(allowing: { (8...200).contains($0.utf8.count) }), isSecret: true)
+    static let trustedProxy = Setting<TrustedProxies>(
+        flag: "trusted-proxy", environment: "ROUTEMAP_TRUSTED_PROXY", defaultText: "none", allowed: "IP addresses or CIDR blocks, comma-separated",
+        summary: "Reverse proxies whose `X-Forwarded-For` names the client for the per-address limits (the flag may repeat).",
+        defaultValue: { TrustedProxies() }, parse: { TrustedProxies(list: $0) })
+    static let tlsCertificate = Setting<String?>(
+        flag: "tls-cert", environment: "ROUTEMAP_TLS_CERT", defaultText: "none: plain HTTP", allowed: "a PEM file (with `--tls-key`)",
+        summary: "Serve HTTPS with this certificate chain (libmicrohttpd's TLS, GnuTLS).", defaultValue: { nil },
+        parse: optionalText(allowing: { !$0.isEmpty }))
+    static let tlsKey = Setting<String?>(
+        flag: "tls-key", environment: "ROUTEMAP_TLS_KEY", defaultText: "none", allowed: "a PEM file (with `--tls-cert`)",
+        summary: "The private key of `--tls-cert`.", defaultValue: { nil }, parse: optionalText(allowing: { !$0.isEmpty }))
     static let rateLimit = Setting<Double>(
         flag: "rate-limit", environment: "ROUTEMAP_RATE_LIMIT", defaultText: "`100`", allowed: "0 (off) or more",
         summary: "Requests per second per device token; over it: 429.", defaultValue: { 100 },
@@ -78,8 +95,8 @@ enum Settings {
     /// Every setting, in the order of the README's table.
     static let all: [any SettingDescription] = [
         host, port, database, migrations, publicDirectory, threads, taxRate, currency, connectionTimeout, maxBodyBytes, requestTimeout,
-        maxRequestsInFlight, connectionLimit, perAddressConnectionLimit, logLevel, logFormat, accessLog, enrollmentCode,
-        rateLimit, metricsToken,
+        maxRequestsInFlight, connectionLimit, perAddressConnectionLimit, trustedProxy, tlsCertificate, tlsKey, logLevel, logFormat,
+        accessLog, enrollmentCode, managerEnrollmentCode, rateLimit, metricsToken,
     ]
 
     /// The README's settings table.

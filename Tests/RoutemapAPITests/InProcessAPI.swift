@@ -12,6 +12,7 @@ import Testing
 /// has. The wire, the process and the disk are the end-to-end tests' business.
 final class InProcessAPI: Sendable {
     static let enrollmentCode = "in-process-code"
+    static let managerEnrollmentCode = "in-process-manager-code"
     /// The demo menu's items the tests use, at the demo prices.
     static let menu: [MenuItem] = [
         MenuItem(id: "espresso", name: "Espresso", category: "coffee", priceMinor: 300, currency: .usd, available: true),
@@ -28,12 +29,17 @@ final class InProcessAPI: Sendable {
     /// The enrolled device's bearer token.
     let token: String
 
-    init(rateLimit: Double = 0, maxBodyBytes: Int = 65_536) async throws {
+    init(
+        rateLimit: Double = 0, maxBodyBytes: Int = 65_536, managerEnrollmentCode: String? = InProcessAPI.managerEnrollmentCode,
+        trustedProxies: TrustedProxies = TrustedProxies()
+    ) async throws {
         store = InMemoryStore(menu: Self.menu)
         let till = Till(store: store, taxRate: TaxRate(basisPoints: 875)!, currency: .usd)
         let api = try API(
             till: till, devices: DeviceDirectory(store: store),
-            configuration: API.Configuration(enrollmentCode: Self.enrollmentCode, rateLimit: rateLimit),
+            configuration: API.Configuration(
+                enrollmentCode: Self.enrollmentCode, managerEnrollmentCode: managerEnrollmentCode, rateLimit: rateLimit,
+                trustedProxies: trustedProxies),
             logger: Logger(label: "routemap.api-tests"))
         responder = api.makeRouter()
         self.maxBodyBytes = maxBodyBytes
@@ -100,6 +106,11 @@ final class InProcessAPI: Sendable {
         let response = await get("/v1/bills/\(id)")
         try #require(response.status == 200, "\(response.text)")
         return response.json
+    }
+
+    /// Sends `request` as it is (no token added).
+    func send(_ request: Request) async -> TestResponse {
+        await Self.respond(responder, request, maxBodyBytes: maxBodyBytes)
     }
 
     /// The answer as a client would read it.

@@ -118,7 +118,7 @@ struct ObservabilityTests {
     @Test("a whole run's log: JSON lines, one access line per request with the route pattern, and no secret anywhere")
     func logHasNoSecrets() throws {
         let metricsToken = "metrics-token-never-logged-42"
-        let server = try RoutemapProcess(arguments: ["--metrics-token", metricsToken, "--log-level", "trace"])
+        let server = try RoutemapProcess(arguments: ["--metrics-token", metricsToken, "--log-level", "trace", "--access-log", "on"])
         let token = try server.token()
         let client = try server.client()
         let billId = try #require(client.request("POST", "/v1/bills", headers: [("X-Request-Id", "flow-1")]).json["bill"]?["id"]?.stringValue)

@@ -24,6 +24,10 @@ struct FailingPaymentStore: POSStore {
     func payment(id: String) throws -> Payment? { try base.payment(id: id) }
     func payment(billId: String) throws -> Payment? { try base.payment(billId: billId) }
     func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
+    func devices() throws -> [Device] { try base.devices() }
+    func menuRevision() throws -> Int { try base.menuRevision() }
+    func menuCategories() throws -> [MenuCategory] { try base.menuCategories() }
+    func device(nextTokenDigest: [UInt8]) throws -> Device? { try base.device(nextTokenDigest: nextTokenDigest) }
     func ping() throws { try base.ping() }
 
     func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {

@@ -7,10 +7,21 @@ import Testing
 
 @Suite("Migrations on a real SQLite file")
 struct MigrationTests {
+    /// Enrolls a device as a store from before migration 0010 (no role, no revocation) did.
+    static func enrollBeforeRoles(_ store: SQLiteStore) throws -> String {
+        let id = "dev_legacy\(UUID().uuidString.prefix(8))"
+        try store.onWriter("enrolling a legacy device") { database in
+            try database.execute(
+                sql: "INSERT INTO devices (id, name, token_digest, created_at) VALUES (?, 'Front counter', randomblob(32), ?)",
+                arguments: [id, "2025-11-22T07:55:00.000Z"])
+        }
+        return id
+    }
+
     /// Every migration in the repository, in order.
     static let allIDs = [
         "0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers",
-        "0006_several_open_bills",
+        "0006_several_open_bills", "0010_device_roles", "0011_live_menu",
     ]
 
     @Test("a new database gets every migration, recorded; reopening applies nothing")
@@ -53,7 +64,7 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        #expect(migrations.count == 6)
+        #expect(migrations.count == 8)
         let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(2)))
         #expect(old.appliedMigrationIDs == ["0001_schema", "0002_demo_menu"])
         let latte = try #require(try old.menuItems().first { $0.id == "latte" })
@@ -78,6 +89,7 @@ struct MigrationTests {
         #expect(
             store.appliedMigrationIDs == [
                 "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0006_several_open_bills",
+                "0010_device_roles", "0011_live_menu",
             ])
         #expect(try store.bill(id: open.id) == open)
         #expect(try store.bill(id: paid.id) == paid)
@@ -109,7 +121,7 @@ struct MigrationTests {
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
         let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(3)))
-        let device = try await DeviceDirectory(store: old).enroll(name: "Front counter").device.id
+        let device = try Self.enrollBeforeRoles(old)
         let oldTill = Till(store: old, taxRate: StorageFixtures.rate875, currency: .usd)
         let (before, other, bill) = try await Self.withTodaysBillColumns(old) {
             let bill = try await oldTill.openBill(device: device)
@@ -123,7 +135,10 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0006_several_open_bills"])
+        #expect(
+            store.appliedMigrationIDs == [
+                "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0006_several_open_bills", "0010_device_roles", "0011_live_menu",
+            ])
         #expect(try store.bill(id: bill.id) == before)
         #expect(try store.bill(id: other.id) == other)
         #expect(try store.rowCount(in: "bill_lines") == 4)
@@ -143,7 +158,7 @@ struct MigrationTests {
         let migrations = try StorageFixtures.migrations()
         let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(4)))
         #expect(old.appliedMigrationIDs.last == "0004_bill_lines_by_bill")
-        let device = try await DeviceDirectory(store: old).enroll(name: "Front counter").device.id
+        let device = try Self.enrollBeforeRoles(old)
         struct OldRow {
             let key: String
             let status: Int
@@ -173,7 +188,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0005_opaque_idempotent_answers", "0006_several_open_bills"])
+        #expect(store.appliedMigrationIDs == ["0005_opaque_idempotent_answers", "0006_several_open_bills", "0010_device_roles", "0011_live_menu"])
         #expect(try store.rowCount(in: "idempotency_keys") == rows.count)
         let answers = try await store.write { transaction in
             try rows.map { try transaction.recordedAnswer(deviceId: device, key: $0.key) }
@@ -275,7 +290,9 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(5)))
+        // A database made by every other migration (as one from before 0006 that already has 0010
+        // and 0011): 0006 applies after them.
+        let old = try SQLiteStore(path: path, migrations: migrations.filter { $0.id != "0006_several_open_bills" })
         let device = try await DeviceDirectory(store: old).enroll(name: "Front counter").device.id
         let clock = TestClock()
         let oldTill = Till(store: old, taxRate: StorageFixtures.rate875, currency: .usd, now: clock.function)
@@ -324,4 +341,27 @@ struct MigrationTests {
         return result
     }
 
+}
+
+@Suite("Migration 0010: device roles")
+struct DeviceRolesMigrationTests {
+    @Test("devices enrolled before roles are active tills; the schema refuses an unknown role")
+    func existingDevicesAreTills() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        let migrations = try StorageFixtures.migrations()
+        let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(5)))
+        let id = try MigrationTests.enrollBeforeRoles(old)
+        try old.close()
+        let store = try SQLiteStore(path: path, migrations: migrations)
+        #expect(store.appliedMigrationIDs == ["0006_several_open_bills", "0010_device_roles", "0011_live_menu"])
+        let device = try #require(try store.devices().first)
+        #expect(device.id == id && device.role == .till && device.revokedAt == nil)
+        #expect(throws: (any Error).self) {
+            try store.onWriter("an unknown role") { try $0.execute(sql: "UPDATE devices SET role = 'owner'") }
+        }
+        let revoked = try await DeviceDirectory(store: store).revoke(id: id)
+        #expect(try store.devices().first == revoked)
+        #expect(revoked.revokedAt != nil)
+    }
 }

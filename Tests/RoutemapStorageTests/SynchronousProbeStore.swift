@@ -27,6 +27,10 @@ final class SynchronousProbeStore: POSStore {
     func payment(id: String) throws -> Payment? { try base.payment(id: id) }
     func payment(billId: String) throws -> Payment? { try base.payment(billId: billId) }
     func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
+    func devices() throws -> [Device] { try base.devices() }
+    func menuRevision() throws -> Int { try base.menuRevision() }
+    func menuCategories() throws -> [MenuCategory] { try base.menuCategories() }
+    func device(nextTokenDigest: [UInt8]) throws -> Device? { try base.device(nextTokenDigest: nextTokenDigest) }
     func ping() throws { try base.ping() }
 
     func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
@@ -51,6 +55,22 @@ final class SynchronousProbeStore: POSStore {
             try base.recordedAnswer(deviceId: deviceId, key: key)
         }
         func deleteRecordedAnswers(before date: Date) throws { try base.deleteRecordedAnswers(before: date) }
+        func device(id: String) throws -> Device? { try base.device(id: id) }
+        func menuItemExists(id: String) throws -> Bool { try base.menuItemExists(id: id) }
+        func insertMenuItem(_ item: MenuItem) throws { try base.insertMenuItem(item) }
+        func updateMenuItem(_ item: MenuItem) throws { try base.updateMenuItem(item) }
+        func retireMenuItem(id: String, at date: Date) throws { try base.retireMenuItem(id: id, at: date) }
+        func menuCategory(id: String) throws -> MenuCategory? { try base.menuCategory(id: id) }
+        func menuCategoryExists(id: String) throws -> Bool { try base.menuCategoryExists(id: id) }
+        func insertMenuCategory(_ category: MenuCategory) throws { try base.insertMenuCategory(category) }
+        func updateMenuCategory(_ category: MenuCategory) throws { try base.updateMenuCategory(category) }
+        func retireMenuCategory(id: String, at date: Date) throws { try base.retireMenuCategory(id: id, at: date) }
+        func menuItemCount(category id: String) throws -> Int { try base.menuItemCount(category: id) }
+        func revokeDevice(id: String, at date: Date) throws { try base.revokeDevice(id: id, at: date) }
+        func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws { try base.setNextToken(deviceId: deviceId, tokenDigest: tokenDigest) }
+        func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
+            try base.promoteNextToken(deviceId: deviceId, tokenDigest: tokenDigest)
+        }
 
         func insert(_ bill: Bill) throws {
             try note("bill")

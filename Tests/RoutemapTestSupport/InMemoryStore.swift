@@ -9,12 +9,21 @@ public final class InMemoryStore: POSStore {
     /// Everything the store holds, as tests inspect it.
     public struct State: Sendable {
         public var menu: [MenuItem] = []
+        /// Ids of retired menu items (still in `menu`, off the listing).
+        public var retiredMenuItems: Set<String> = []
+        /// Bumped by every menu change.
+        public var menuRevision = 1
+        /// Categories in menu order, with the ids of retired ones.
+        public var categories: [MenuCategory] = []
+        public var retiredCategories: Set<String> = []
         public var bills: [String: Bill] = [:]
         /// Bill ids in creation order.
         public var billOrder: [String] = []
         public var payments: [Payment] = []
         /// Enrolled devices with the digests of their tokens.
         public var devices: [(device: Device, tokenDigest: [UInt8])] = []
+        /// Digests of rotated tokens not used yet, by device id.
+        public var nextTokenDigests: [String: [UInt8]] = [:]
         /// Recorded answers to idempotency keys, by device id and key.
         public var recordedAnswers: [RecordedKey: RecordedAnswer] = [:]
         /// The durability of every committed write, in commit order.
@@ -46,13 +55,27 @@ public final class InMemoryStore: POSStore {
 
     /// A store holding `menu` and nothing else.
     public init(menu: [MenuItem]) {
-        state = Mutex(State(menu: menu))
+        var state = State(menu: menu)
+        for item in menu where !state.categories.contains(where: { $0.id == item.category }) {
+            state.categories.append(MenuCategory(id: item.category, name: item.category.prefix(1).uppercased() + item.category.dropFirst()))
+        }
+        self.state = Mutex(state)
     }
 
     /// The committed state.
     public var snapshot: State { state.withLock { $0 } }
 
-    public func menuItems() throws -> [MenuItem] { snapshot.menu }
+    public func menuItems() throws -> [MenuItem] {
+        let state = snapshot
+        return state.menu.filter { !state.retiredMenuItems.contains($0.id) }
+    }
+
+    public func menuRevision() throws -> Int { snapshot.menuRevision }
+
+    public func menuCategories() throws -> [MenuCategory] {
+        let state = snapshot
+        return state.categories.filter { !state.retiredCategories.contains($0.id) }
+    }
 
     public func bill(id: String) throws -> Bill? { snapshot.bills[id] }
 
@@ -81,4 +104,14 @@ public final class InMemoryStore: POSStore {
     }
 
     public func ping() throws {}
+}
+
+extension InMemoryStore {
+    public func devices() throws -> [Device] { snapshot.devices.map(\.device) }
+
+    public func device(nextTokenDigest: [UInt8]) throws -> Device? {
+        let state = snapshot
+        guard let id = state.nextTokenDigests.first(where: { $0.value == nextTokenDigest })?.key else { return nil }
+        return state.devices.first { $0.device.id == id }?.device
+    }
 }

@@ -14,7 +14,9 @@ final class InMemoryTransaction: POSTransaction {
         self.state = state
     }
 
-    func menuItem(id: String) throws -> MenuItem? { state.menu.first { $0.id == id } }
+    func menuItem(id: String) throws -> MenuItem? {
+        state.retiredMenuItems.contains(id) ? nil : state.menu.first { $0.id == id }
+    }
 
     func bill(id: String) throws -> Bill? { state.bills[id] }
 
@@ -53,5 +55,79 @@ final class InMemoryTransaction: POSTransaction {
 
     func deleteRecordedAnswers(before date: Date) throws {
         state.recordedAnswers = state.recordedAnswers.filter { $0.value.createdAt >= date }
+    }
+}
+
+extension InMemoryTransaction {
+    func device(id: String) throws -> Device? { state.devices.first { $0.device.id == id }?.device }
+
+    func revokeDevice(id: String, at date: Date) throws {
+        guard let index = state.devices.firstIndex(where: { $0.device.id == id }) else { throw Conflict() }
+        state.devices[index].device = state.devices[index].device.revoked(at: date)
+    }
+
+    func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
+        guard state.devices.contains(where: { $0.device.id == deviceId }),
+            !state.devices.contains(where: { $0.tokenDigest == tokenDigest })
+        else { throw Conflict() }
+        state.nextTokenDigests[deviceId] = tokenDigest
+    }
+
+    func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
+        guard state.nextTokenDigests[deviceId] == tokenDigest,
+            let index = state.devices.firstIndex(where: { $0.device.id == deviceId })
+        else { return }
+        state.devices[index].tokenDigest = tokenDigest
+        state.nextTokenDigests[deviceId] = nil
+    }
+}
+
+extension InMemoryTransaction {
+    func menuItemExists(id: String) throws -> Bool { state.menu.contains { $0.id == id } }
+
+    func insertMenuItem(_ item: MenuItem) throws {
+        guard !state.menu.contains(where: { $0.id == item.id }) else { throw Conflict() }
+        state.menu.append(item)
+        state.menuRevision += 1
+    }
+
+    func updateMenuItem(_ item: MenuItem) throws {
+        guard let index = state.menu.firstIndex(where: { $0.id == item.id }) else { throw Conflict() }
+        state.menu[index] = item
+        state.menuRevision += 1
+    }
+
+    func retireMenuItem(id: String, at date: Date) throws {
+        state.retiredMenuItems.insert(id)
+        state.menuRevision += 1
+    }
+}
+
+extension InMemoryTransaction {
+    func menuCategory(id: String) throws -> MenuCategory? {
+        state.retiredCategories.contains(id) ? nil : state.categories.first { $0.id == id }
+    }
+
+    func menuCategoryExists(id: String) throws -> Bool { state.categories.contains { $0.id == id } }
+
+    func insertMenuCategory(_ category: MenuCategory) throws {
+        guard !state.categories.contains(where: { $0.id == category.id }) else { throw Conflict() }
+        state.categories.append(category)
+        state.menuRevision += 1
+    }
+
+    func updateMenuCategory(_ category: MenuCategory) throws {
+        guard let index = state.categories.firstIndex(where: { $0.id == category.id }) else { throw Conflict() }
+        state.categories[index] = category
+        state.menuRevision += 1
+    }
+
+    func retireMenuCategory(id: String, at date: Date) throws {
+        state.retiredCategories.insert(id)
+        state.menuRevision += 1
+    }
+
+    func menuItemCount(category id: String) throws -> Int {
+        state.menu.filter { $0.category == id && !state.retiredMenuItems.contains($0.id) }.count
     }
 }

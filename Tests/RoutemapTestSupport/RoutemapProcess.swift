@@ -75,7 +75,7 @@ public final class RoutemapProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(30)
         var found: Int?
         while found == nil, Date() < deadline, process.isRunning {
-            if let range = outputText.range(of: #"listening on http://[^:]+:(\d+)"#, options: .regularExpression) {
+            if let range = outputText.range(of: #"listening on https?://[^:]+:(\d+)"#, options: .regularExpression) {
                 let match = outputText[range]
                 found = Int(match.split(separator: ":").last ?? "")
             } else {

@@ -27,8 +27,12 @@ public final class TestHTTPClient {
     private var descriptor: Int32 = -1
     private var buffer: [UInt8] = []
 
-    /// Connects to `host` (numeric or resolvable) on `port`.
-    public init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(10)) throws {
+    /// The local IPv4 address connections are made from (`127.0.0.2`, say), or `nil` for any.
+    public let source: String?
+
+    /// Connects to `host` (numeric or resolvable) on `port`, from `source` when given.
+    public init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(10), source: String? = nil) throws {
+        self.source = source
         self.host = host
         self.port = port
         self.timeout = timeout
@@ -59,6 +63,19 @@ public final class TestHTTPClient {
             guard fd >= 0 else {
                 lastError = errno
                 continue
+            }
+            if let source, info.ai_family == AF_INET {
+                var local = sockaddr_in()
+                local.sin_family = sa_family_t(AF_INET)
+                _ = inet_pton(AF_INET, source, &local.sin_addr)
+                let bound = withUnsafePointer(to: &local) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+                guard bound == 0 else {
+                    lastError = errno
+                    close(fd)
+                    continue
+                }
             }
             if connect(fd, info.ai_addr, info.ai_addrlen) == 0 {
                 var one: Int32 = 1

@@ -34,6 +34,14 @@ struct SpecConformanceTests {
         "ScreenAction": ScreenAction.self,
         "Route": Route.self,
         "StackEntry": StackEntry.self,
+        "ListedDevice": ListedDevice.self,
+        "DeviceList": DeviceList.self,
+        "CreateMenuItemRequest": CreateMenuItemRequest.self,
+        "ChangeMenuItemRequest": ChangeMenuItemRequest.self,
+        "MenuItemAnswer": MenuItemAnswer.self,
+        "MenuCategory": MenuCategory.self,
+        "RenameMenuCategoryRequest": RenameMenuCategoryRequest.self,
+        "MenuCategoryAnswer": MenuCategoryAnswer.self,
     ]
 
     /// Required members a type reads leniently, and why.
@@ -67,6 +75,10 @@ struct SpecConformanceTests {
         "payBill": PaymentAnswer.self,
         "listRoutes": RouteTreeAnswer.self,
         "health": HealthStatus.self,
+        "revokeDevice": RevokedDeviceAnswer.self,
+        "retireMenuItem": RetiredMenuItemAnswer.self,
+        "listMenuCategories": MenuCategoryListing.self,
+        "retireMenuCategory": RetiredMenuCategoryAnswer.self,
     ]
 
     /// Every `enum` of the spec's schemas and the known values of its Swift enumeration.
@@ -85,6 +97,9 @@ struct SpecConformanceTests {
         "Component/text.style": Component.TextStyle.knownCases.map(\.rawValue),
         "Component/button.style": Component.ButtonStyle.knownCases.map(\.rawValue),
         "RoutePresentation/present.style": PresentationStyle.knownCases.map(\.rawValue),
+        "EnrollRequest.role": DeviceRole.knownCases.map(\.rawValue),
+        "EnrolledDevice.role": DeviceRole.knownCases.map(\.rawValue),
+        "ListedDevice.role": DeviceRole.knownCases.map(\.rawValue),
     ]
 
     /// The struct behind each component alternative (by its title, which is its `type`).

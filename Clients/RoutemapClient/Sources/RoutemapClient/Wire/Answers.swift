@@ -2,9 +2,10 @@
 public struct EnrolledDevice: WireObjectWithKeys {
     public var deviceId: String
     public var name: String
+    public var role: DeviceRole
     public var token: String
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case deviceId, name, token }
+    public enum CodingKeys: String, CodingKey, CaseIterable { case deviceId, name, role, token }
 }
 
 /// `GET /v1/menu/items`.

@@ -160,6 +160,7 @@ public enum ProblemCode: OpenEnumeration {
     case insufficientTender, internalError, unavailable, badRequest, unauthorized, tooManyRequests
     case idempotencyKeyRequired, idempotencyKeyReused, idempotencyKeyInFlight, unsupportedClient
     case invalidStack, noParent, missingInput, uriTooLong
+    case managerOnly, deviceRevoked, menuItemExists, unknownCategory, menuCategoryExists, categoryNotEmpty
     case unknown(String)
 
     public static let knownCases: [ProblemCode] = [
@@ -168,6 +169,7 @@ public enum ProblemCode: OpenEnumeration {
         .insufficientTender, .internalError, .unavailable, .badRequest, .unauthorized, .tooManyRequests,
         .idempotencyKeyRequired, .idempotencyKeyReused, .idempotencyKeyInFlight, .unsupportedClient,
         .invalidStack, .noParent, .missingInput, .uriTooLong,
+        .managerOnly, .deviceRevoked, .menuItemExists, .unknownCategory, .menuCategoryExists, .categoryNotEmpty,
     ]
 
     public var rawValue: String {
@@ -198,6 +200,12 @@ public enum ProblemCode: OpenEnumeration {
         case .noParent: "no_parent"
         case .missingInput: "missing_input"
         case .uriTooLong: "uri_too_long"
+        case .managerOnly: "manager_only"
+        case .deviceRevoked: "device_revoked"
+        case .menuItemExists: "menu_item_exists"
+        case .unknownCategory: "unknown_category"
+        case .menuCategoryExists: "menu_category_exists"
+        case .categoryNotEmpty: "category_not_empty"
         case .unknown(let value): value
         }
     }

@@ -8,8 +8,10 @@ public struct Problem: WireObjectWithKeys {
     public var code: ProblemCode
     /// `invalid_field`: the member or header at fault.
     public var field: String?
-    /// `unknown_menu_item`, `menu_item_unavailable`: the item asked for.
+    /// `unknown_menu_item`, `menu_item_unavailable`, `menu_item_exists`: the item asked for.
     public var menuItemId: String?
+    /// `unknown_category`, `menu_category_exists`, `category_not_empty`: the category.
+    public var category: String?
     /// `amount_mismatch`: the bill's total.
     public var expectedMinor: Int64?
     /// `payload_too_large`: the largest body accepted, in bytes.
@@ -22,6 +24,6 @@ public struct Problem: WireObjectWithKeys {
     public var route: String?
 
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case type, title, status, detail, code, field, menuItemId, expectedMinor, limit, retryAfterSeconds, input, route
+        case type, title, status, detail, code, field, menuItemId, category, expectedMinor, limit, retryAfterSeconds, input, route
     }
 }

@@ -2,13 +2,16 @@
 public struct EnrollRequest: WireObjectWithKeys {
     public var name: String
     public var enrollmentCode: String
+    /// `till` when absent; the code must be the role's.
+    public var role: DeviceRole?
 
-    public init(name: String, enrollmentCode: String) {
+    public init(name: String, enrollmentCode: String, role: DeviceRole? = nil) {
         self.name = name
         self.enrollmentCode = enrollmentCode
+        self.role = role
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case name, enrollmentCode }
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name, enrollmentCode, role }
 }
 
 /// `POST /v1/bills/{billId}/items`.

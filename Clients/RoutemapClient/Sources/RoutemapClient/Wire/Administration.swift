@@ -1,0 +1,141 @@
+/// What a device may do: a till rings up bills; a manager also manages the devices and the menu.
+public enum DeviceRole: OpenEnumeration {
+    case till, manager
+    case unknown(String)
+
+    public static let knownCases: [DeviceRole] = [.till, .manager]
+
+    public var rawValue: String {
+        switch self {
+        case .till: "till"
+        case .manager: "manager"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// A device as `GET /v1/devices` lists it (no token).
+public struct ListedDevice: WireObjectWithKeys {
+    public var deviceId: String
+    public var name: String
+    public var role: DeviceRole
+    /// ISO 8601.
+    public var createdAt: String
+    public var revoked: Bool
+    /// ISO 8601; absent while not revoked.
+    public var revokedAt: String?
+    /// Whether this is the calling device.
+    public var current: Bool
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case deviceId, name, role, createdAt, revoked, revokedAt, current }
+}
+
+/// `GET /v1/devices`.
+public struct DeviceList: WireObjectWithKeys {
+    public var devices: [ListedDevice]
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case devices }
+}
+
+/// `POST /v1/devices/{deviceId}/revoke`.
+public struct RevokedDeviceAnswer: WireObjectWithKeys {
+    public var device: ListedDevice
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case device }
+}
+
+/// `POST /v1/menu/items`.
+public struct CreateMenuItemRequest: WireObjectWithKeys {
+    public var id: String
+    public var name: String
+    public var category: String
+    public var priceMinor: Int64
+    /// `true` when absent.
+    public var available: Bool?
+
+    public init(id: String, name: String, category: String, priceMinor: Int64, available: Bool? = nil) {
+        self.id = id
+        self.name = name
+        self.category = category
+        self.priceMinor = priceMinor
+        self.available = available
+    }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, available }
+}
+
+/// `PATCH /v1/menu/items/{itemId}`: the members to change.
+public struct ChangeMenuItemRequest: WireObjectWithKeys {
+    public var name: String?
+    public var category: String?
+    public var priceMinor: Int64?
+    public var available: Bool?
+
+    public init(name: String? = nil, category: String? = nil, priceMinor: Int64? = nil, available: Bool? = nil) {
+        self.name = name
+        self.category = category
+        self.priceMinor = priceMinor
+        self.available = available
+    }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name, category, priceMinor, available }
+}
+
+/// The answer of creating or changing a menu item.
+public struct MenuItemAnswer: WireObjectWithKeys {
+    public var item: MenuItem
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case item }
+}
+
+/// `DELETE /v1/menu/items/{itemId}`: the item as it was on the menu.
+public struct RetiredMenuItemAnswer: WireObjectWithKeys {
+    public var item: MenuItem
+    public var retired: Bool
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case item, retired }
+}
+
+/// A section of the menu; items name theirs by `id`. Also `POST /v1/menu/categories`' body.
+public struct MenuCategory: WireObjectWithKeys {
+    public var id: String
+    public var name: String
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case id, name }
+}
+
+/// `PATCH /v1/menu/categories/{categoryId}`.
+public struct RenameMenuCategoryRequest: WireObjectWithKeys {
+    public var name: String
+
+    public init(name: String) { self.name = name }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name }
+}
+
+/// The answer of creating or renaming a category.
+public struct MenuCategoryAnswer: WireObjectWithKeys {
+    public var category: MenuCategory
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case category }
+}
+
+/// `GET /v1/menu/categories`.
+public struct MenuCategoryListing: WireObjectWithKeys {
+    public var categories: [MenuCategory]
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case categories }
+}
+
+/// `DELETE /v1/menu/categories/{categoryId}`.
+public struct RetiredMenuCategoryAnswer: WireObjectWithKeys {
+    public var category: MenuCategory
+    public var retired: Bool
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case category, retired }
+}

@@ -1,0 +1,72 @@
+import RoutemapDomain
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The menu the API serves, kept current while the server runs: rebuilt at once after a menu
+/// change through the API commits (`refresh`), and within `recheckAfter` after another process
+/// changes it (`routemap menu` on the same file), by comparing the store's menu revision at
+/// most that often. Every answer that shows the menu (the listing, its `ETag`, the menu screen
+/// of launch and navigation) reads `current`, and caches of such answers key on its
+/// `generation`, so no till is served the old menu once the new one is in.
+final class LiveMenu: Sendable {
+    private struct State {
+        var catalog: MenuCatalog
+        var revision: Int
+        /// Monotonic nanoseconds of the last revision check.
+        var checkedAt: Int64
+    }
+
+    private let till: Till
+    private let state: Mutex<State>
+    private let recheckAfter: Int64
+
+    init(till: Till, recheckAfter: Duration = .seconds(1)) throws {
+        self.till = till
+        let revision = try till.menuRevision()
+        let catalog = MenuCatalog(items: try till.menu(), categories: try till.menuCategories(), generation: 0)
+        state = Mutex(State(catalog: catalog, revision: revision, checkedAt: Self.now()))
+        let (seconds, attoseconds) = recheckAfter.components
+        self.recheckAfter = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    /// The menu now. At most once per `recheckAfter`, asks the store whether the menu changed
+    /// (one small query) and rebuilds it if so; should the store not answer, the menu served
+    /// stays as it was until the next check.
+    var current: MenuCatalog {
+        let now = Self.now()
+        let (catalog, due) = state.withLock { state -> (MenuCatalog, Bool) in
+            guard now - state.checkedAt >= recheckAfter else { return (state.catalog, false) }
+            state.checkedAt = now
+            return (state.catalog, true)
+        }
+        guard due, let revision = try? till.menuRevision(), revision != state.withLock({ $0.revision }) else { return catalog }
+        return (try? rebuild(revision: revision)) ?? catalog
+    }
+
+    /// Rebuilds the menu from the store now: after a change through the API has committed.
+    func refresh() throws {
+        _ = try rebuild(revision: try till.menuRevision())
+    }
+
+    /// Reads the menu after `revision` and installs it, unless a newer one was installed meanwhile.
+    private func rebuild(revision: Int) throws -> MenuCatalog {
+        let items = try till.menu(), categories = try till.menuCategories()
+        return state.withLock { state in
+            guard revision >= state.revision else { return state.catalog }
+            state.catalog = MenuCatalog(items: items, categories: categories, generation: state.catalog.generation + 1)
+            state.revision = revision
+            return state.catalog
+        }
+    }
+
+    private static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,124 @@
+import RoutemapDomain
+import RoutemapHTTP
+import RoutemapJSON
+
+/// The menu, for a manager: `POST /v1/menu/items` creates an item, `PATCH /v1/menu/items/{itemId}`
+/// changes its name, category, price or availability, `DELETE /v1/menu/items/{itemId}` retires it
+/// (off the menu; bills that hold it keep it, and its id is never reused); likewise
+/// `/v1/menu/categories` creates, renames and retires (empty) categories. Each takes an
+/// optional `Idempotency-Key`. Once a change commits, the menu every till gets is the new one:
+/// a new `ETag`, new launch and menu screens (`LiveMenu`).
+struct MenuManagementController {
+    let api: API
+
+    func register(on router: inout Router<APIContext>) {
+        router.manager(.POST, "/v1/menu/items", create)
+        router.manager(.PATCH, "/v1/menu/items/{itemId}", change)
+        router.manager(.DELETE, "/v1/menu/items/{itemId}", retire)
+        router.manager(.POST, "/v1/menu/categories", createCategory)
+        router.manager(.PATCH, "/v1/menu/categories/{categoryId}", renameCategory)
+        router.manager(.DELETE, "/v1/menu/categories/{categoryId}", retireCategory)
+    }
+
+    @Sendable func createCategory(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let body = try RequestBody(request, allowed: ["id", "name"])
+        let category = MenuCategory(id: try Self.slug(body, "id"), name: try Self.name(body))
+        return changed(
+            try await api.idempotency.perform(
+                request, body: body, device: device,
+                change: { key in try await api.till.createMenuCategory(category, device: device.id, idempotency: key) },
+                answer: { category in .json(["category": category.json], status: .created) }))
+    }
+
+    @Sendable func renameCategory(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let id = try request.parameter("categoryId")
+        let body = try RequestBody(request, allowed: ["name"])
+        let name = try Self.name(body)
+        return changed(
+            try await api.idempotency.perform(
+                request, body: body, device: device,
+                change: { key in try await api.till.renameMenuCategory(id: id, name: name, device: device.id, idempotency: key) },
+                answer: { category in .json(["category": category.json]) }))
+    }
+
+    @Sendable func retireCategory(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let id = try request.parameter("categoryId")
+        let body = try RequestBody(request, allowed: [], emptyAllowed: true)
+        return changed(
+            try await api.idempotency.perform(
+                request, body: body, device: device,
+                change: { key in try await api.till.retireMenuCategory(id: id, device: device.id, idempotency: key) },
+                answer: { category in .json(["category": category.json, "retired": true]) }))
+    }
+
+    @Sendable func create(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let body = try RequestBody(request, allowed: ["id", "name", "category", "priceMinor", "available"])
+        let draft = MenuItemDraft(
+            id: try Self.slug(body, "id"), name: try Self.name(body), category: try Self.slug(body, "category"),
+            priceMinor: try body.integer("priceMinor", in: MenuItem.priceRange), available: try Self.optionalBool(body, "available") ?? true)
+        return changed(
+            try await api.idempotency.perform(
+                request, body: body, device: device,
+                change: { key in try await api.till.createMenuItem(draft, device: device.id, idempotency: key) },
+                answer: { item in .json(["item": item.json], status: .created) }))
+    }
+
+    @Sendable func change(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let id = try request.parameter("itemId")
+        let body = try RequestBody(request, allowed: ["name", "category", "priceMinor", "available"])
+        let patch = MenuItemPatch(
+            name: body.value("name") == nil ? nil : try Self.name(body),
+            category: body.value("category") == nil ? nil : try Self.slug(body, "category"),
+            priceMinor: try body.optionalInteger("priceMinor", in: MenuItem.priceRange), available: try Self.optionalBool(body, "available"))
+        return changed(
+            try await api.idempotency.perform(
+                request, body: body, device: device,
+                change: { key in try await api.till.changeMenuItem(id: id, patch, device: device.id, idempotency: key) },
+                answer: { item in .json(["item": item.json]) }))
+    }
+
+    @Sendable func retire(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let id = try request.parameter("itemId")
+        let body = try RequestBody(request, allowed: [], emptyAllowed: true)
+        return changed(
+            try await api.idempotency.perform(
+                request, body: body, device: device,
+                change: { key in try await api.till.retireMenuItem(id: id, device: device.id, idempotency: key) },
+                answer: { item in .json(["item": item.json, "retired": true]) }))
+    }
+
+    /// `response`, after the menu every till gets is rebuilt (should that fail, the periodic
+    /// revision check rebuilds it within a second: the change itself has committed).
+    private func changed(_ response: Response) -> Response {
+        try? api.menu.refresh()
+        return response
+    }
+
+    /// A lowercase slug, 1 to 64 of `a-z`, `0-9` and `-`, starting with a letter or digit: ids and
+    /// categories appear in paths and queries.
+    private static func slug(_ body: RequestBody, _ name: String) throws -> String {
+        let text = try body.string(name, maxLength: 64)
+        let allowed = text.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+        guard allowed, text.utf8.first != 0x2D else {
+            throw Problem.invalidField(name, "'\(name)' must be 1 to 64 of a-z, 0-9 and '-', not starting with '-'.")
+        }
+        return text
+    }
+
+    /// A name people read: 1 to 100 characters (Unicode scalars, as JSON Schema counts them), no
+    /// control characters.
+    private static func name(_ body: RequestBody) throws -> String {
+        let name = try body.string("name", maxLength: 400)
+        guard name.unicodeScalars.count <= 100 else { throw Problem.invalidField("name", "'name' must be 1 to 100 characters long.") }
+        guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw Problem.invalidField("name", "'name' must not contain control characters.")
+        }
+        return name
+    }
+
+    private static func optionalBool(_ body: RequestBody, _ name: String) throws -> Bool? {
+        guard let value = body.value(name) else { return nil }
+        guard case .bool(let flag) = value else { throw Problem.invalidField(name, "'\(name)' must be true or false.") }
+        return flag
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// A new menu item, as a manager describes it (the currency is the till's).
+public struct MenuItemDraft: Sendable {
+    public var id: String
+    public var name: String
+    public var category: String
+    public var priceMinor: Int64
+    public var available: Bool
+
+    public init(id: String, name: String, category: String, priceMinor: Int64, available: Bool = true) {
+        self.id = id
+        self.name = name
+        self.category = category
+        self.priceMinor = priceMinor
+        self.available = available
+    }
+}
+
+/// A change to a menu item: the members given change, the others stay.
+public struct MenuItemPatch: Sendable {
+    public var name: String?
+    public var category: String?
+    public var priceMinor: Int64?
+    public var available: Bool?
+
+    public init(name: String? = nil, category: String? = nil, priceMinor: Int64? = nil, available: Bool? = nil) {
+        self.name = name
+        self.category = category
+        self.priceMinor = priceMinor
+        self.available = available
+    }
+}
+
+extension MenuItem {
+    /// The prices a menu item may have, in minor units: up to 100,000.00.
+    public static let priceRange: ClosedRange<Int64> = 0...10_000_000
+
+    func applying(_ patch: MenuItemPatch) -> MenuItem {
+        MenuItem(
+            id: id, name: patch.name ?? name, category: patch.category ?? category, priceMinor: patch.priceMinor ?? priceMinor,
+            currency: currency, available: patch.available ?? available)
+    }
+}
+
+/// Managing the menu while the till runs. Bills keep the name and price each line had when it
+/// was added; a retired item stays in the store for them.
+extension Till {
+    /// The menu's revision: it changes with every change to the menu, by any process.
+    public func menuRevision() throws -> Int {
+        try store.menuRevision()
+    }
+
+    /// The categories on the menu, in menu order.
+    public func menuCategories() throws -> [MenuCategory] {
+        try store.menuCategories()
+    }
+
+    /// Adds an item to the end of the menu. Throws `menuItemExists` when the id is or was in use,
+    /// `unknownCategory` when its category is not on the menu (state conflicts, recorded under the key).
+    public func createMenuItem(_ draft: MenuItemDraft, device: String, idempotency: IdempotencyKey<MenuItem>?) async throws
+        -> IdempotentOutcome<MenuItem>
+    {
+        let item = MenuItem(
+            id: draft.id, name: draft.name, category: draft.category, priceMinor: draft.priceMinor, currency: currency,
+            available: draft.available)
+        return try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) { transaction, _ in
+            guard try !transaction.menuItemExists(id: item.id) else { throw POSError.menuItemExists(item.id) }
+            guard try transaction.menuCategory(id: item.category) != nil else { throw POSError.unknownCategory(item.category) }
+            try transaction.insertMenuItem(item)
+            return item
+        }
+    }
+
+    /// Changes an item on the menu. Throws `menuItemNotFound` (not recorded), or `unknownCategory`
+    /// when moved to a category not on the menu.
+    public func changeMenuItem(id: String, _ patch: MenuItemPatch, device: String, idempotency: IdempotencyKey<MenuItem>?)
+        async throws -> IdempotentOutcome<MenuItem>
+    {
+        try await write(device: device, durability: .normal, idempotency: idempotency, load: { try Self.listedItem(id, in: $0) }) {
+            transaction, item in
+            let changed = item.applying(patch)
+            if changed.category != item.category, try transaction.menuCategory(id: changed.category) == nil {
+                throw POSError.unknownCategory(changed.category)
+            }
+            if changed != item { try transaction.updateMenuItem(changed) }
+            return changed
+        }
+    }
+
+    /// Takes an item off the menu; bills that hold it keep it. Throws `menuItemNotFound` (not
+    /// recorded: a retry without the key after a lost answer gets 404).
+    public func retireMenuItem(id: String, device: String, idempotency: IdempotencyKey<MenuItem>?) async throws
+        -> IdempotentOutcome<MenuItem>
+    {
+        let now = timestamp()
+        return try await write(device: device, durability: .normal, idempotency: idempotency, load: { try Self.listedItem(id, in: $0) }) {
+            transaction, item in
+            try transaction.retireMenuItem(id: item.id, at: now)
+            return item
+        }
+    }
+
+    /// Adds a category at the end of the menu. Throws `menuCategoryExists` (recorded).
+    public func createMenuCategory(_ category: MenuCategory, device: String, idempotency: IdempotencyKey<MenuCategory>?) async throws
+        -> IdempotentOutcome<MenuCategory>
+    {
+        try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) { transaction, _ in
+            guard try !transaction.menuCategoryExists(id: category.id) else { throw POSError.menuCategoryExists(category.id) }
+            try transaction.insertMenuCategory(category)
+            return category
+        }
+    }
+
+    /// Renames a category on the menu. Throws `menuCategoryNotFound` (not recorded).
+    public func renameMenuCategory(id: String, name: String, device: String, idempotency: IdempotencyKey<MenuCategory>?) async throws
+        -> IdempotentOutcome<MenuCategory>
+    {
+        try await write(device: device, durability: .normal, idempotency: idempotency, load: { try Self.listedCategory(id, in: $0) }) {
+            transaction, category in
+            let renamed = MenuCategory(id: category.id, name: name)
+            if renamed != category { try transaction.updateMenuCategory(renamed) }
+            return renamed
+        }
+    }
+
+    /// Takes an empty category off the menu. Throws `menuCategoryNotFound` (not recorded) or
+    /// `categoryNotEmpty` (recorded) while items on the menu are in it.
+    public func retireMenuCategory(id: String, device: String, idempotency: IdempotencyKey<MenuCategory>?) async throws
+        -> IdempotentOutcome<MenuCategory>
+    {
+        let now = timestamp()
+        return try await write(device: device, durability: .normal, idempotency: idempotency, load: { try Self.listedCategory(id, in: $0) }) {
+            transaction, category in
+            guard try transaction.menuItemCount(category: category.id) == 0 else { throw POSError.categoryNotEmpty(category.id) }
+            try transaction.retireMenuCategory(id: category.id, at: now)
+            return category
+        }
+    }
+
+    private static func listedCategory(_ id: String, in transaction: any POSTransaction) throws -> MenuCategory {
+        guard let category = try transaction.menuCategory(id: id) else { throw POSError.menuCategoryNotFound(id) }
+        return category
+    }
+
+    private static func listedItem(_ id: String, in transaction: any POSTransaction) throws -> MenuItem {
+        guard let item = try transaction.menuItem(id: id) else { throw POSError.menuItemNotFound(id) }
+        return item
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    /// The ids of the `migrations` the database at `path` has not applied, in order, read
+    /// without changing anything (a read-only connection; a missing file is not created and
+    /// has applied none): for `routemap migrate --dry-run`.
+    ///
+    /// Throws ``StorageError/unknownMigrations(_:)`` when the database has applied migrations
+    /// that are not in `migrations`, as opening it would.
+    public static func pendingMigrations(path: String, migrations: [Migration], busyTimeout: TimeInterval = 5) throws -> [String] {
+        let ids = migrations.map(\.id)
+        guard FileManager.default.fileExists(atPath: path) else { return ids }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw StorageError.cannotOpen(path: path, underlying: error)
+        }
+        let applied = try StorageError.wrapping("reading applied migrations") {
+            try queue.read { try DatabaseMigrator().appliedIdentifiers($0) }
+        }
+        try? queue.close()
+        let unknown = applied.subtracting(ids).sorted()
+        guard unknown.isEmpty else { throw StorageError.unknownMigrations(unknown) }
+        return ids.filter { !applied.contains($0) }
+    }
+}

@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import RoutemapDomain
+import RoutemapStorage
+
+/// `routemap menu`: the menu of a database file, for an operator on the machine — list it, add
+/// an item, change one (price, name, category, availability), retire one. A running server on
+/// the same file serves the changed menu within a second (it compares the menu's revision that
+/// often); through the API (`POST`/`PATCH`/`DELETE /v1/menu/items`) a change shows at once.
+struct MenuCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "menu",
+        abstract: "List, add, change or retire the menu items of a database.",
+        subcommands: [List.self, Add.self, Set.self, Retire.self])
+
+    /// A till on the store of `options` (applying pending migrations, as `serve` would); new
+    /// items are priced in `ROUTEMAP_CURRENCY` (or USD).
+    static func open(_ options: StoreOptions) throws -> (SQLiteStore, Till) {
+        let store = try SQLiteStore(path: options.resolvedDatabasePath, migrations: try options.loadMigrations())
+        let currency = (try? Settings.currency.resolve(nil)) ?? Settings.currency.defaultValue()
+        return (store, Till(store: store, taxRate: Settings.taxRate.defaultValue(), currency: currency))
+    }
+
+    /// What `routemap menu` acts as in the till's use cases (no idempotency key is recorded).
+    static let operatorDevice = "operator"
+
+    static func line(_ item: MenuItem) -> String {
+        "\(item.id)\t\(item.category)\t\(item.name)\t\(item.priceMinor)\t\(item.currency.rawValue)\t\(item.available ? "available" : "unavailable")"
+    }
+
+    static func run<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as POSError {
+            switch error {
+            case .menuItemExists(let id): throw ValidationError("a menu item '\(id)' exists or existed")
+            case .menuItemNotFound(let id): throw ValidationError("no menu item '\(id)' on the menu")
+            case .unknownCategory(let id): throw ValidationError("no category '\(id)' on the menu (a manager adds one: POST /v1/menu/categories)")
+            default: throw error
+            }
+        }
+    }
+
+    static func checkSlug(_ text: String, _ flag: String) throws {
+        let allowed = text.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+        guard (1...64).contains(text.utf8.count), allowed, text.first != "-" else {
+            throw ValidationError("\(flag) must be 1 to 64 of a-z, 0-9 and '-', not starting with '-'")
+        }
+    }
+
+    static func checkName(_ text: String) throws {
+        guard (1...100).contains(text.unicodeScalars.count), !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw ValidationError("--name must be 1 to 100 characters without control characters")
+        }
+    }
+
+    static func checkPrice(_ price: Int64) throws {
+        guard MenuItem.priceRange.contains(price) else {
+            throw ValidationError("--price-minor must be \(MenuItem.priceRange.lowerBound) to \(MenuItem.priceRange.upperBound)")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the menu: id, category, name, price, currency, availability.")
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            let (database, till) = try MenuCommand.open(store)
+            defer { try? database.close() }
+            for item in try till.menu() { print(MenuCommand.line(item)) }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add an item at the end of the menu.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The new item's id (a-z, 0-9, '-').") var id: String
+        @Option(help: "Its name.") var name: String
+        @Option(help: "Its category (a-z, 0-9, '-').") var category: String
+        @Option(help: "Its price in minor units (cents).") var priceMinor: Int64
+        @Flag(help: "Add it marked unavailable.") var unavailable = false
+
+        func run() async throws {
+            try MenuCommand.checkSlug(id, "the id")
+            try MenuCommand.checkSlug(category, "--category")
+            try MenuCommand.checkName(name)
+            try MenuCommand.checkPrice(priceMinor)
+            let (database, till) = try MenuCommand.open(store)
+            defer { try? database.close() }
+            let draft = MenuItemDraft(id: id, name: name, category: category, priceMinor: priceMinor, available: !unavailable)
+            let outcome = try await MenuCommand.run {
+                try await till.createMenuItem(draft, device: MenuCommand.operatorDevice, idempotency: nil)
+            }
+            if case .performed(let item, _) = outcome { print("added \(MenuCommand.line(item))") }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change an item's price, name, category or availability.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The item's id.") var id: String
+        @Option(help: "New name.") var name: String?
+        @Option(help: "New category.") var category: String?
+        @Option(help: "New price in minor units.") var priceMinor: Int64?
+        @Option(help: "true or false.") var available: Bool?
+
+        func run() async throws {
+            if let name { try MenuCommand.checkName(name) }
+            if let category { try MenuCommand.checkSlug(category, "--category") }
+            if let priceMinor { try MenuCommand.checkPrice(priceMinor) }
+            let (database, till) = try MenuCommand.open(store)
+            defer { try? database.close() }
+            let patch = MenuItemPatch(name: name, category: category, priceMinor: priceMinor, available: available)
+            let outcome = try await MenuCommand.run {
+                try await till.changeMenuItem(id: id, patch, device: MenuCommand.operatorDevice, idempotency: nil)
+            }
+            if case .performed(let item, _) = outcome { print("changed \(MenuCommand.line(item))") }
+        }
+    }
+
+    struct Retire: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Take an item off the menu (bills that hold it keep it).")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The item's id.") var id: String
+
+        func run() async throws {
+            let (database, till) = try MenuCommand.open(store)
+            defer { try? database.close() }
+            _ = try await MenuCommand.run { try await till.retireMenuItem(id: id, device: MenuCommand.operatorDevice, idempotency: nil) }
+            print("retired \(id)")
+        }
+    }
+}

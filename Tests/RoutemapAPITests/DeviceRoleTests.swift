@@ -1,0 +1,169 @@
+import Foundation
+import RoutemapDomain
+import RoutemapHTTP
+import RoutemapJSON
+import RoutemapTestSupport
+import Testing
+
+/// Roles, the manager's device endpoints and revocation, through the API's pipeline.
+@Suite("Devices and roles")
+struct DeviceRoleTests {
+    /// Enrolls through `POST /v1/devices`; the whole answer.
+    static func enroll(_ api: InProcessAPI, name: String, code: String, role: String? = nil, from address: String = "192.0.2.1", forwardedFor: String? = nil)
+        async -> TestResponse
+    {
+        var object: JSONObject = ["name": .string(name), "enrollmentCode": .string(code)]
+        if let role { object["role"] = .string(role) }
+        let body = JSON.object(object)
+        var headers: HTTPHeaders = ["Content-Type": "application/json"]
+        if let forwardedFor { headers.add(name: "X-Forwarded-For", value: forwardedFor) }
+        return await api.send(Request(method: .POST, path: "/v1/devices", headers: headers, body: body.encoded(), remoteAddress: address))
+    }
+
+    static func manager(_ api: InProcessAPI) async throws -> String {
+        let response = await enroll(api, name: "Owner", code: InProcessAPI.managerEnrollmentCode, role: "manager")
+        try #require(response.status == 201, "\(response.text)")
+        #expect(response.json["role"]?.stringValue == "manager")
+        return response.json["token"]!.string
+    }
+
+    static func bearer(_ token: String) -> [(String, String)] { [("Authorization", "Bearer \(token)")] }
+
+    @Test("each role enrolls with its own code only; a till code enrolls a till, with no role given")
+    func separateCodes() async throws {
+        let api = try await InProcessAPI()
+        let till = await Self.enroll(api, name: "Front", code: InProcessAPI.enrollmentCode)
+        #expect(till.status == 201)
+        #expect(till.json["role"]?.stringValue == "till")
+        for (code, role) in [(InProcessAPI.enrollmentCode, "manager"), (InProcessAPI.managerEnrollmentCode, "till")] {
+            let refused = await Self.enroll(api, name: "Sneaky", code: code, role: role, from: "192.0.2.\(role.count)")
+            expectProblem(refused, 401, "unauthorized")
+        }
+        let badRole = await Self.enroll(api, name: "Odd", code: InProcessAPI.enrollmentCode, role: "owner")
+        expectProblem(badRole, 400, "invalid_field")
+        _ = try await Self.manager(api)
+        // The in-process device, the till and the manager: nothing else was enrolled.
+        #expect(api.store.snapshot.devices.map(\.device.role) == [.till, .till, .manager])
+    }
+
+    @Test("without a manager code no manager can enroll through the API")
+    func noManagerCode() async throws {
+        let api = try await InProcessAPI(managerEnrollmentCode: nil)
+        for code in [InProcessAPI.enrollmentCode, InProcessAPI.managerEnrollmentCode] {
+            expectProblem(await Self.enroll(api, name: "Owner", code: code, role: "manager"), 401, "unauthorized")
+        }
+        #expect(api.store.snapshot.devices.count == 1)
+    }
+
+    @Test("a till gets 403 manager_only on manager endpoints and changes nothing; a manager lists every device")
+    func tillIsForbidden() async throws {
+        let api = try await InProcessAPI()
+        let managerToken = try await Self.manager(api)
+        let managerId = try #require(api.store.snapshot.devices.last?.device.id)
+        let tillId = try #require(api.store.snapshot.devices.first?.device.id)
+        expectProblem(await api.get("/v1/devices"), 403, "manager_only")
+        expectProblem(await api.send("POST", "/v1/devices/\(managerId)/revoke"), 403, "manager_only")
+        #expect(api.store.snapshot.devices.allSatisfy { $0.device.revokedAt == nil })
+        // No token at all is still 401 first.
+        expectProblem(await api.send("GET", "/v1/devices", authorized: false), 401, "unauthorized")
+
+        let listing = await api.get("/v1/devices", headers: Self.bearer(managerToken))
+        #expect(listing.status == 200, "\(listing.text)")
+        let devices = listing.json["devices"]?.array ?? []
+        #expect(devices.map { $0["deviceId"]?.string ?? "" } == [tillId, managerId])
+        #expect(devices.map { $0["role"]?.string ?? "" } == ["till", "manager"])
+        #expect(devices.map { $0["current"]?.boolValue ?? false } == [false, true])
+        #expect(devices.allSatisfy { $0["revoked"]?.boolValue == false && $0["revokedAt"] == nil && $0["token"] == nil })
+    }
+
+    @Test("a revoked till's token is refused from its next request on; revoking again answers the same; its bills stay")
+    func revoke() async throws {
+        let api = try await InProcessAPI()
+        let managerToken = try await Self.manager(api)
+        let bill = try await api.newBill()
+        let tillId = try #require(api.store.snapshot.devices.first?.device.id)
+        #expect(await api.get("/v1/launch").status == 200)  // its token is cached now
+
+        let revoked = await api.send("POST", "/v1/devices/\(tillId)/revoke", headers: Self.bearer(managerToken))
+        #expect(revoked.status == 200, "\(revoked.text)")
+        #expect(revoked.json["device"]?["revoked"]?.boolValue == true)
+        let revokedAt = try #require(revoked.json["device"]?["revokedAt"]?.stringValue)
+        expectProblem(await api.get("/v1/launch"), 401, "unauthorized")
+        expectProblem(await api.send("POST", "/v1/bills/\(bill["id"]!.string)/items", json: ["menuItemId": "latte", "quantity": 1]), 401, "unauthorized")
+
+        let again = await api.send("POST", "/v1/devices/\(tillId)/revoke", headers: Self.bearer(managerToken))
+        #expect(again.status == 200)
+        #expect(again.json["device"]?["revokedAt"]?.stringValue == revokedAt)
+        #expect(api.store.snapshot.bills[bill["id"]!.string]?.deviceId == tillId)
+        expectProblem(
+            await api.send("POST", "/v1/devices/dev_nobody/revoke", headers: Self.bearer(managerToken)), 404, "not_found")
+    }
+
+    @Test("a revocation that commits while a request is being authenticated is not undone by that request's lookup")
+    func revocationWinsOverLookup() async throws {
+        // Many requests from the till race the revoke; afterwards every request is refused.
+        let api = try await InProcessAPI()
+        let managerToken = try await Self.manager(api)
+        let tillId = try #require(api.store.snapshot.devices.first?.device.id)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<200 { group.addTask { _ = await api.get("/v1/menu/items") } }
+            group.addTask { _ = await api.send("POST", "/v1/devices/\(tillId)/revoke", headers: Self.bearer(managerToken)) }
+        }
+        for _ in 0..<5 { expectProblem(await api.get("/v1/menu/items"), 401, "unauthorized") }
+    }
+
+    @Test("rotating: both tokens work until the new one is used, then only the new one; rotating again before that replaces the new one")
+    func rotate() async throws {
+        let api = try await InProcessAPI()
+        let managerToken = try await Self.manager(api)
+        #expect(await api.get("/v1/devices", headers: Self.bearer(managerToken)).status == 200)
+        let lost = await api.send("POST", "/v1/devices/me/token", headers: Self.bearer(managerToken))
+        #expect(lost.status == 200, "\(lost.text)")
+        #expect(lost.header("Cache-Control") == "no-store")
+        let lostToken = try #require(lost.json["token"]?.stringValue)
+        // The answer was lost: the old token still works, and rotating again replaces the lost one.
+        #expect(await api.get("/v1/devices", headers: Self.bearer(managerToken)).status == 200)
+        let rotated = await api.send("POST", "/v1/devices/me/token", headers: Self.bearer(managerToken))
+        let newToken = try #require(rotated.json["token"]?.stringValue)
+        #expect(Set([managerToken, lostToken, newToken]).count == 3)
+        #expect(rotated.json["role"]?.stringValue == "manager")
+        expectProblem(await api.get("/v1/devices", headers: Self.bearer(lostToken)), 401, "unauthorized")
+        #expect(await api.get("/v1/devices", headers: Self.bearer(newToken)).status == 200)
+        // Once the new token was used, the old one is refused (the switch commits in the background).
+        var status = 200
+        for _ in 0..<100 where status == 200 {
+            status = await api.get("/v1/devices", headers: Self.bearer(managerToken)).status
+            if status == 200 { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(status == 401)
+        #expect(await api.get("/v1/devices", headers: Self.bearer(newToken)).status == 200)
+        // A till rotates its own token too.
+        #expect(await api.send("POST", "/v1/devices/me/token").status == 200)
+    }
+
+    @Test("wrong enrollment codes count per peer address; X-Forwarded-For is ignored from a peer that is not a trusted proxy")
+    func wrongCodesIgnoreForwardedForFromUntrustedPeers() async throws {
+        let api = try await InProcessAPI()
+        for attempt in 0..<5 {
+            let response = await Self.enroll(api, name: "Guess", code: "wrong-code-\(attempt)", from: "192.0.2.50", forwardedFor: "198.51.100.\(attempt)")
+            expectProblem(response, 401, "unauthorized")
+        }
+        let sixth = await Self.enroll(api, name: "Guess", code: InProcessAPI.enrollmentCode, from: "192.0.2.50", forwardedFor: "198.51.100.99")
+        expectProblem(sixth, 429, "too_many_requests")
+    }
+
+    @Test("behind a trusted proxy, wrong codes count per forwarded client: one mistyping client does not lock out the shop")
+    func wrongCodesPerForwardedClient() async throws {
+        let api = try await InProcessAPI(trustedProxies: TrustedProxies(list: "10.0.0.0/8")!)
+        for attempt in 0..<5 {
+            let response = await Self.enroll(
+                api, name: "Guess", code: "wrong-code-\(attempt)", from: "10.0.0.2", forwardedFor: "203.0.113.7, 10.0.0.9")
+            expectProblem(response, 401, "unauthorized")
+        }
+        // The client on the left of the untrusted one is the client's own invention: ignored.
+        let same = await Self.enroll(api, name: "Guess", code: InProcessAPI.enrollmentCode, from: "10.0.0.2", forwardedFor: "1.1.1.1, 203.0.113.7")
+        expectProblem(same, 429, "too_many_requests")
+        let other = await Self.enroll(api, name: "Front", code: InProcessAPI.enrollmentCode, from: "10.0.0.2", forwardedFor: "203.0.113.8")
+        #expect(other.status == 201, "\(other.text)")
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import GRDB
+import RoutemapJSON
+import RoutemapTestSupport
+import Testing
+
+/// Devices managed from the command line and over HTTP, HTTPS, and the small command-line
+/// promises, against the real binary.
+@Suite("Shop administration, end to end")
+struct ShopAdminTests {
+    static let managerCode = "e2e-manager-code"
+
+    /// Runs `routemap devices …` on the process's database.
+    private func devices(_ arguments: [String], on process: RoutemapProcess) throws -> (status: Int32, output: String) {
+        try runRoutemap(
+            ["devices"] + arguments + [
+                "--db", process.databasePath, "--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path,
+            ])
+    }
+
+    private func tokenLine(_ output: String) -> String? {
+        output.split(separator: "\n").first { $0.hasPrefix("token: ") }.map { String($0.dropFirst("token: ".count)) }
+    }
+
+    @Test("the first manager enrolled with `routemap devices enroll` on a running server's database works at once; a till gets 403")
+    func firstManagerFromTheCommandLine() throws {
+        let process = try RoutemapProcess()
+        defer { process.cleanUp() }
+        let till = try process.client()
+        expectProblem(try till.request("GET", "/v1/devices"), 403, "manager_only")
+
+        let enrolled = try devices(["enroll", "--name", "Owner"], on: process)
+        #expect(enrolled.status == 0, "\(enrolled.output)")
+        let token = try #require(tokenLine(enrolled.output), "\(enrolled.output)")
+        let manager = try TestHTTPClient(port: process.port)
+        manager.defaultHeaders = [("Authorization", "Bearer \(token)")]
+        let listing = try manager.request("GET", "/v1/devices")
+        #expect(listing.status == 200, "\(listing.text)")
+        #expect(listing.json["devices"]?.array.map { $0["role"]?.string ?? "" } == ["till", "manager"])
+
+        let listed = try devices(["list"], on: process)
+        #expect(listed.status == 0)
+        #expect(listed.output.contains("\tmanager\tOwner\t") && listed.output.contains("\ttill\te2e till\t"), "\(listed.output)")
+        // Nothing the command prints is a stored token: only enroll and rotate print one, once.
+        #expect(!listed.output.contains("rmt_"))
+    }
+
+    @Test("`routemap devices revoke` on the database file: the running server refuses the token within its recheck interval")
+    func revokeFromTheCommandLine() throws {
+        let process = try RoutemapProcess()
+        defer { process.cleanUp() }
+        let till = try process.client()
+        #expect(try till.request("GET", "/v1/launch").status == 200)  // the token is cached
+        let deviceId = try #require(try devices(["list"], on: process).output.split(separator: "\t").first.map(String.init))
+        let revoked = try devices(["revoke", deviceId], on: process)
+        #expect(revoked.status == 0, "\(revoked.output)")
+        let deadline = Date().addingTimeInterval(3)
+        var status = 200
+        while status == 200, Date() < deadline {
+            status = try till.request("GET", "/v1/menu/items").status
+            if status == 200 { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(status == 401)
+        expectProblem(try till.request("GET", "/v1/launch"), 401, "unauthorized")
+        #expect(try devices(["revoke", "dev_nobody"], on: process).status != 0)
+        // A revoked device gets no new token.
+        #expect(try devices(["rotate", deviceId], on: process).status != 0)
+    }
+
+    @Test("`routemap devices rotate`: the new token works; once it is used the old one is refused")
+    func rotateFromTheCommandLine() throws {
+        let process = try RoutemapProcess()
+        defer { process.cleanUp() }
+        let old = try process.client()
+        #expect(try old.request("GET", "/v1/launch").status == 200)
+        let deviceId = try #require(try devices(["list"], on: process).output.split(separator: "\t").first.map(String.init))
+        let rotated = try devices(["rotate", deviceId], on: process)
+        let token = try #require(tokenLine(rotated.output), "\(rotated.output)")
+        let fresh = try TestHTTPClient(port: process.port)
+        fresh.defaultHeaders = [("Authorization", "Bearer \(token)")]
+        #expect(try fresh.request("GET", "/v1/launch").status == 200)
+        let deadline = Date().addingTimeInterval(3)
+        var status = 200
+        while status == 200, Date() < deadline {
+            status = try old.request("GET", "/v1/launch").status
+            if status == 200 { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(status == 401)
+    }
+
+    @Test("a till revoked while its request is on the wire: the request, complete after the revocation, is refused and changes nothing")
+    func revokedDuringAnInFlightRequest() throws {
+        let process = try RoutemapProcess(arguments: ["--manager-enrollment-code", Self.managerCode])
+        defer { process.cleanUp() }
+        let till = try process.client()
+        let bill = try till.request("POST", "/v1/bills").json["bill"]!["id"]!.string
+        let managerClient = try process.client(authorized: false)
+        let enrolled = try managerClient.json(
+            "POST", "/v1/devices", ["name": "Owner", "enrollmentCode": .string(Self.managerCode), "role": "manager"])
+        try #require(enrolled.status == 201, "\(enrolled.text)")
+        managerClient.defaultHeaders = [("Authorization", "Bearer \(enrolled.json["token"]!.string)")]
+        let tillId = try #require(
+            managerClient.request("GET", "/v1/devices").json["devices"]?.array.first { $0["role"]?.string == "till" }?["deviceId"]?.string)
+
+        // The till's request: head and half its body sent, the rest after the revocation.
+        let body = Array(#"{"menuItemId":"latte","quantity":1}"#.utf8)
+        let head = "POST /v1/bills/\(bill)/items HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(try process.token())\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+        try till.sendRaw(Array(head.utf8) + body.prefix(10))
+        let revoked = try managerClient.request("POST", "/v1/devices/\(tillId)/revoke")
+        #expect(revoked.status == 200, "\(revoked.text)")
+        try till.sendRaw(Array(body.dropFirst(10)))
+        expectProblem(try till.readResponse(method: "POST"), 401, "unauthorized")
+        let lines = try managerClient.request("GET", "/v1/devices")  // the manager still works
+        #expect(lines.status == 200)
+        // The bill is unchanged: read from the file.
+        let check = try RoutemapProcess.lineCount(bill: bill, in: process)
+        #expect(check == 0)
+    }
+
+    @Test("HTTPS with --tls-cert/--tls-key: curl trusting the test's own CA gets health, enrollment and launch; plain HTTP gets nothing")
+    func https() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cert = directory.appendingPathComponent("cert.pem").path, key = directory.appendingPathComponent("key.pem").path
+        let made = try run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert,
+                "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ])
+        try #require(made.status == 0, "\(made.output)")
+        let process = try RoutemapProcess(arguments: ["--tls-cert", cert, "--tls-key", key])
+        defer { process.cleanUp() }
+        #expect(process.outputText.contains("listening on https://127.0.0.1:\(process.port)"))
+        let base = "https://127.0.0.1:\(process.port)"
+        let health = try run("/usr/bin/curl", ["-sS", "--cacert", cert, "-w", "\n%{http_code}", "\(base)/healthz"])
+        #expect(health.status == 0 && health.output.hasSuffix("\n200"), "\(health.output)")
+        let enrolled = try run(
+            "/usr/bin/curl",
+            ["-sS", "--cacert", cert, "--json", #"{"name":"tls till","enrollmentCode":"\#(RoutemapProcess.enrollmentCode)"}"#, "\(base)/v1/devices"])
+        let token = try #require(try JSON.parse(Array(enrolled.output.utf8))["token"]?.stringValue, "\(enrolled.output)")
+        let launch = try run("/usr/bin/curl", ["-sS", "--cacert", cert, "-H", "Authorization: Bearer \(token)", "\(base)/v1/launch"])
+        #expect(launch.output.contains(#""op":"setRoot""#), "\(launch.output.prefix(300))")
+        // Without the CA the certificate is refused by the client; plain HTTP gets no HTTP answer.
+        #expect(try run("/usr/bin/curl", ["-sS", "\(base)/healthz"]).status != 0)
+        let plain = try run("/usr/bin/curl", ["-sS", "-m", "3", "http://127.0.0.1:\(process.port)/healthz"])
+        #expect(!plain.output.contains("\"ok\""), "\(plain.output)")
+    }
+
+    @Test("--tls-cert without --tls-key, or an unreadable file, stops start-up with one line")
+    func tlsRefusals() throws {
+        let alone = try runRoutemap(["serve", "--port", "0", "--tls-cert", "/nonexistent.pem"])
+        #expect(alone.status == 64, "\(alone.output)")
+        #expect(alone.output.contains("routemap: --tls-cert must be given with --tls-key"), "\(alone.output)")
+        let missing = try runRoutemap(["serve", "--port", "0", "--tls-cert", "/nonexistent.pem", "--tls-key", "/nonexistent.key"])
+        #expect(missing.status == 1, "\(missing.output)")
+        #expect(missing.output.contains("routemap: --tls-cert: cannot read '/nonexistent.pem'"), "\(missing.output)")
+    }
+
+    @Test("--manager-enrollment-code equal to the till code is refused")
+    func managerCodeMustDiffer() throws {
+        let same = try runRoutemap(["serve", "--port", "0", "--enrollment-code", "same-code-1", "--manager-enrollment-code", "same-code-1"])
+        #expect(same.status == 64)
+        #expect(same.output.contains("--manager-enrollment-code must be 8 to 200 bytes, not the till code"), "\(same.output)")
+        #expect(!same.output.contains("same-code-1"))
+    }
+
+    @Test("routemap --version prints the version; healthcheck with nothing listening exits 1, not a usage error")
+    func smallPromises() throws {
+        let version = try runRoutemap(["--version"])
+        #expect(version.status == 0)
+        #expect(version.output.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(version.output)")
+        let unhealthy = try runRoutemap(["healthcheck", "--port", "1"])
+        #expect(unhealthy.status == 1, "\(unhealthy.output)")
+        #expect(unhealthy.output.hasPrefix("routemap: unhealthy: cannot connect"), "\(unhealthy.output)")
+        #expect(!unhealthy.output.contains("USAGE"))
+    }
+
+    /// Runs a program to completion; its status and combined output.
+    private func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+extension RoutemapProcess {
+    /// The lines of `bill` in the process's database file, read directly.
+    static func lineCount(bill: String, in process: RoutemapProcess) throws -> Int {
+        let queue = try DatabaseQueue(path: process.databasePath)
+        return try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM bill_lines WHERE bill_id = ?", arguments: [bill]) ?? -1 }
+    }
+}
+
+/// The live menu against the real binary and its SQLite file.
+@Suite("Live menu, end to end")
+struct LiveMenuEndToEndTests {
+    static let managerCode = "e2e-manager-code"
+
+    @Test("a price changed through the API is what the next line costs (the writer's menu is reloaded), and every till lists it")
+    func priceChangeThroughTheAPI() throws {
+        let process = try RoutemapProcess(arguments: ["--manager-enrollment-code", Self.managerCode])
+        defer { process.cleanUp() }
+        let till = try process.client()
+        let first = try till.request("POST", "/v1/bills").json["bill"]!["id"]!.string
+        _ = try till.json("POST", "/v1/bills/\(first)/items", ["menuItemId": "latte", "quantity": 1])
+        let manager = try process.client(authorized: false)
+        let enrolled = try manager.json("POST", "/v1/devices", ["name": "Owner", "enrollmentCode": .string(Self.managerCode), "role": "manager"])
+        manager.defaultHeaders = [("Authorization", "Bearer \(enrolled.json["token"]!.string)")]
+        #expect(try manager.json("PATCH", "/v1/menu/items/latte", ["priceMinor": 525]).status == 200)
+        #expect(
+            try manager.json("POST", "/v1/menu/items", ["id": "oat-latte", "name": "Oat Latte", "category": "coffee", "priceMinor": 550])
+                .status == 201)
+        let second = try till.request("POST", "/v1/bills").json["bill"]!["id"]!.string
+        let added = try till.json("POST", "/v1/bills/\(second)/items", ["menuItemId": "latte", "quantity": 1])
+        #expect(added.json["bill"]?["lines"]?.array.first?["unitPriceMinor"]?.int == 525, "\(added.text)")
+        #expect(try till.json("POST", "/v1/bills/\(second)/items", ["menuItemId": "oat-latte", "quantity": 1]).status == 200)
+        #expect(try till.request("GET", "/v1/bills/\(first)").json["lines"]?.array.first?["unitPriceMinor"]?.int == 475)
+        let other = try process.client()
+        let listing = try other.request("GET", "/v1/menu/items").json["items"]?.array ?? []
+        #expect(listing.first { $0["id"]?.string == "latte" }?["priceMinor"]?.int == 525)
+        #expect(listing.contains { $0["id"]?.string == "oat-latte" })
+        // Migration 0011 made a category of each category the items had, named after it, in menu order.
+        let categories = try other.request("GET", "/v1/menu/categories").json["categories"]?.array ?? []
+        #expect(categories.map { $0["id"]?.string ?? "" } == ["coffee", "tea", "bakery", "food"])
+        #expect(categories.map { $0["name"]?.string ?? "" } == ["Coffee", "Tea", "Bakery", "Food"])
+    }
+
+    @Test("`routemap menu` on a running server's file: the listing and the next line change within a second; retiring keeps history")
+    func changeFromTheCommandLine() throws {
+        let process = try RoutemapProcess()
+        defer { process.cleanUp() }
+        let till = try process.client()
+        let bill = try till.request("POST", "/v1/bills").json["bill"]!["id"]!.string
+        _ = try till.json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "bagel", "quantity": 1])
+        let etag = try #require(till.request("GET", "/v1/menu/items").header("ETag"))
+        let arguments = ["--db", process.databasePath, "--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
+        let set = try runRoutemap(["menu", "set", "espresso", "--price-minor", "325"] + arguments)
+        #expect(set.status == 0, "\(set.output)")
+        let retired = try runRoutemap(["menu", "retire", "bagel"] + arguments)
+        #expect(retired.status == 0, "\(retired.output)")
+        #expect(try runRoutemap(["menu", "set", "bagel", "--price-minor", "1"] + arguments).status != 0)
+        #expect(try runRoutemap(["menu", "add", "latte", "--name", "x", "--category", "coffee", "--price-minor", "1"] + arguments).status != 0)
+        let deadline = Date().addingTimeInterval(3)
+        var listing = try till.request("GET", "/v1/menu/items", headers: [("If-None-Match", etag)])
+        while listing.status == 304, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            listing = try till.request("GET", "/v1/menu/items", headers: [("If-None-Match", etag)])
+        }
+        #expect(listing.status == 200)
+        let items = listing.json["items"]?.array ?? []
+        #expect(items.first { $0["id"]?.string == "espresso" }?["priceMinor"]?.int == 325)
+        #expect(!items.contains { $0["id"]?.string == "bagel" })
+        let next = try till.json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "espresso", "quantity": 1])
+        #expect(next.json["bill"]?["lines"]?.array.last?["unitPriceMinor"]?.int == 325, "\(next.text)")
+        expectProblem(try till.json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "bagel", "quantity": 1]), 422, "unknown_menu_item")
+        #expect(try till.request("GET", "/v1/bills/\(bill)").json["lines"]?.array.first?["menuItemId"]?.string == "bagel")
+        let list = try runRoutemap(["menu", "list"] + arguments)
+        #expect(list.output.contains("espresso\tcoffee\tEspresso\t325\tUSD\tavailable") && !list.output.contains("bagel"), "\(list.output)")
+    }
+}
