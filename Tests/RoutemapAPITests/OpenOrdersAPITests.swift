@@ -10,6 +10,10 @@ import Testing
 struct OpenOrdersAPITests {
     static func key(_ value: String) -> [(String, String)] { [("Idempotency-Key", value)] }
 
+    /// Waits past the current millisecond, the resolution of bill times: bills opened (or
+    /// resumed) one after the other are then ordered by time, not by the tie-breaking id.
+    static func nextMillisecond() async throws { try await Task.sleep(for: .milliseconds(3)) }
+
     static func ids(_ response: TestResponse) -> [String] {
         response.json["bills"]?.array.map { $0["id"]?.string ?? "" } ?? []
     }
@@ -26,6 +30,7 @@ struct OpenOrdersAPITests {
         let first = try #require(Self.shownBill(launch))
         #expect(await api.get("/v1/launch").status == 200)
         #expect(Self.ids(await api.get("/v1/bills")) == [first], "a second launch opens no bill")
+        try await Self.nextMillisecond()
         let second = try await api.newBill()["id"]!.string
         try await api.add("latte", 2, to: second)
 
@@ -70,8 +75,10 @@ struct OpenOrdersAPITests {
     func resume() async throws {
         let api = try await InProcessAPI()
         let first = try await api.newBill()["id"]!.string
+        try await Self.nextMillisecond()
         let second = try await api.newBill()["id"]!.string
         #expect(Self.shownBill(await api.get("/v1/launch")) == second)
+        try await Self.nextMillisecond()
 
         let resumed = await api.send("POST", "/v1/bills/\(first)/resume", headers: Self.key("resume-1"))
         #expect(resumed.status == 200, "\(resumed.text)")
@@ -100,6 +107,7 @@ struct OpenOrdersAPITests {
     func void() async throws {
         let api = try await InProcessAPI()
         let first = try await api.newBill()["id"]!.string
+        try await Self.nextMillisecond()
         let second = try await api.newBill()["id"]!.string
         let lines = try await api.add("latte", to: second)["lines"]
 

@@ -27,6 +27,7 @@ struct OpenOrdersEndToEndTests {
         let table1 = try #require(try Self.launchBill(client))
         #expect(try Self.launchBill(client) == table1, "launch opens no second bill")
         try server.add("latte", 2, to: table1)
+        Thread.sleep(forTimeInterval: 0.003)  // past the millisecond of table 1's times: listed by time, not by id
         let table2 = try server.newBill()["id"]!.string
         try server.add("croissant", to: table2)
         #expect(try Self.listed(client) == [table2, table1])
