@@ -1,4 +1,5 @@
 import Foundation
+import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON
 import RoutemapTestSupport
@@ -217,6 +218,14 @@ struct OpenOrdersAPITests {
         #expect(cancelAgain.status == 200)
         #expect(cancelAgain.header("Idempotent-Replayed") == "true")
         #expect(try await api.bill(bill)["status"]?.stringValue == "checked_out", "the replay changed nothing")
+    }
+
+    @Test("a keyed change's answer is built inside its write and may read the store, as the live menu's recheck does")
+    func answersReadInsideWrites() async throws {
+        let store = InMemoryStore(menu: InProcessAPI.menu)
+        // Crashed (a recursive lock) when the test store held its state's lock during writes.
+        let revision = try await store.write(durability: .full) { _ in try store.menuRevision() }
+        #expect(revision == (try store.menuRevision()))
     }
 
     @Test("a line raised past 999 is 422 line_quantity_limit with the limit, and the bill is unchanged")

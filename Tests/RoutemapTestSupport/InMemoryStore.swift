@@ -52,6 +52,10 @@ public final class InMemoryStore: POSStore {
     }
 
     private let state: Mutex<State>
+    /// Serializes writes: held while a write's body runs. Reads take `state` only briefly and see
+    /// the committed state, as SQLite's readers do, so a write's body may read through the store
+    /// (an answer recorded in the write reads the menu) without locking `state` twice.
+    private let writer = Mutex(())
 
     /// A store holding `menu` and nothing else.
     public init(menu: [MenuItem]) {
@@ -94,11 +98,13 @@ public final class InMemoryStore: POSStore {
     }
 
     public func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
-        try state.withLock { state in
-            let transaction = InMemoryTransaction(state: state)
+        try writer.withLock { _ in
+            let transaction = InMemoryTransaction(state: snapshot)
             let result = try body(transaction)
-            state = transaction.state
-            state.committedDurabilities.append(durability)
+            state.withLock { state in
+                state = transaction.state
+                state.committedDurabilities.append(durability)
+            }
             return result
         }
     }
