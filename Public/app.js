@@ -655,12 +655,15 @@
     return el(level, { id: view.headingId, tabindex: '-1', class: hidden ? 'visually-hidden' : 'screen-title' }, view.screen.title);
   }
 
-  /** Buttons for the screen's actions that its renderer did not place (a new action shows up by itself). */
+  /**
+   * Controls for the screen's actions that its renderer did not place (a new action shows up by
+   * itself): a button, or a form with the values it needs (e.g. `void` and its reason).
+   */
   function otherActions(view, placed) {
-    const buttons = (view.screen.actions ?? [])
-      .filter((action) => !action.row && !placed.includes(action.name) && valueNames(action).length === 0)
-      .map((action) => actionButton(view, action, humanize(action.name), 'secondary'));
-    return buttons.length ? el('div', { class: 'actions' }, ...buttons) : null;
+    const controls = (view.screen.actions ?? [])
+      .filter((action) => !action.row && !placed.includes(action.name))
+      .map((action) => actionControl(view, action, humanize(action.name), action.name === 'void' ? 'destructive' : 'secondary'));
+    return controls.length ? el('div', { class: 'actions' }, ...controls) : null;
   }
 
   /** A button sending `action`; `filling` is the row `item` it acts on and the `values` it supplies, if any. */
@@ -765,7 +768,7 @@
           el('span', { class: 'line-total', 'data-minor': line.lineTotalMinor }, money(line.lineTotalMinor)));
       });
 
-      const statusText = { open: 'Open', checked_out: 'Checked out', paid: 'Paid' }[bill.status] ?? bill.status;
+      const statusText = { open: 'Open', checked_out: 'Checked out', paid: 'Paid', voided: 'Voided' }[bill.status] ?? bill.status;
       const totals = el('dl', { class: 'totals' },
         el('dt', {}, 'Subtotal'), el('dd', { 'data-minor': bill.subtotalMinor, class: 'subtotal' }, money(bill.subtotalMinor)),
         el('dt', {}, 'Tax'), el('dd', { 'data-minor': bill.taxMinor, class: 'tax' }, money(bill.taxMinor)),
@@ -773,6 +776,7 @@
       add(view.element,
         el('div', { class: 'bill-head' }, heading(view), el('span', { class: `badge badge-${bill.status}` }, statusText)),
         el('p', { class: 'bill-id' }, bill.id),
+        bill.void ? el('p', { class: 'void-reason' }, `Voided: ${bill.void.reason}`) : null,
         lines.length ? el('ul', { class: 'lines', 'aria-label': 'Lines' }, ...lines) : el('p', { class: 'empty' }, 'No items yet. Tap the menu to add some.'),
         totals,
         checkout ? actionButton(view, checkout, `Check out ${money(bill.totalMinor)}`, 'primary checkout') : null,
@@ -842,13 +846,21 @@
     const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
     const item = isObject(component.item) ? component.item : undefined;
     const given = isObject(component.values) ? component.values : {};
+    return actionControl(view, action, component.title, style, { item, values: given });
+  }
+
+  /**
+   * A button sending `action` when the user need enter nothing more, else a form with a field
+   * for each `{value.NAME}` that `filling.values` does not supply, sent by its submit button.
+   */
+  function actionControl(view, action, title, style, { item, values: given = {} } = {}) {
     const names = valueNames(action).filter((name) => !Object.hasOwn(given, name));
-    if (names.length === 0) return actionButton(view, action, component.title, style, { item, values: given });
+    if (names.length === 0) return actionButton(view, action, title, style, { item, values: given });
     const fields = names.map((name) => valueField(name, view));
     const submit = el('button', {
       type: 'submit', class: style, 'data-action': action.name, 'data-anchor': action.name,
-      'data-focus-key': focusKey(view, action, item, component.title),
-    }, component.title);
+      'data-focus-key': focusKey(view, action, item, title),
+    }, title);
     const form = el('form', { class: 'action-form', 'data-action': action.name, novalidate: true }, ...fields.map((field) => field.element), submit);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -873,6 +885,22 @@
         el('input', { type: 'radio', name, value, checked: index === 0 }), ` ${label}`));
       const element = el('fieldset', { class: 'field' }, el('legend', {}, 'Payment method'), ...options);
       return { name, element, read: () => element.querySelector('input:checked')?.value };
+    }
+    if (name === 'reason') {
+      // Required: a void without a reason is refused by the server, so say so before sending.
+      const input = el('input', { id, name, autocomplete: 'off', maxlength: '200', 'aria-describedby': errorId, required: true });
+      const element = el('div', { class: 'field' }, el('label', { for: id }, 'Reason'), input, error);
+      const read = () => {
+        const text = input.value.trim();
+        error.textContent = '';
+        input.removeAttribute('aria-invalid');
+        if (text !== '') return text;
+        error.textContent = 'Enter a reason.';
+        input.setAttribute('aria-invalid', 'true');
+        input.focus();
+        return null;
+      };
+      return { name, element, read };
     }
     const currency = view.screen.payload?.currency ?? 'USD';
     const isAmount = name.endsWith('Minor');

@@ -6,13 +6,13 @@ import RoutemapNavigation
 /// The bill endpoints. Each change answers with the bill and the steps that update the screens
 /// showing it. Every bill belongs to the device that opened it; any other device gets 404.
 ///
-/// Opening a bill, checking out and paying take an `Idempotency-Key` (required to pay): the
-/// answer is recorded with the effect, and a retry gets it again instead of a second effect.
+/// Every change takes an `Idempotency-Key` (required to pay): the answer is recorded with the
+/// effect, and a retry gets it again instead of a second effect.
 struct BillsController {
     let api: API
 
-    private var till: Till { api.till }
-    private var navigator: Navigator<ScreenContext> { api.navigator }
+    var till: Till { api.till }
+    var navigator: Navigator<ScreenContext> { api.navigator }
 
     func register(on router: inout Router<APIContext>) {
         router.device(.POST, "/v1/bills", createBill)
@@ -23,6 +23,7 @@ struct BillsController {
         router.device(.POST, "/v1/bills/{billId}/checkout", checkout)
         router.device(.POST, "/v1/bills/{billId}/checkout/cancel", cancelCheckout)
         router.device(.POST, "/v1/bills/{billId}/pay", pay)
+        registerOpenOrders(on: &router)
     }
 
     @Sendable func createBill(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
@@ -37,8 +38,14 @@ struct BillsController {
         }
     }
 
+    /// The bill; a paid bill with its payment, so an app that lost the answer to `pay` can read it back.
     @Sendable func getBill(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
-        .json(try till.bill(id: try request.parameter("billId"), device: device.id).json)
+        let bill = try till.bill(id: try request.parameter("billId"), device: device.id)
+        guard let payment = try till.reader(for: device.id).payment(of: bill), case .object(var object) = bill.json else {
+            return .json(bill.json)
+        }
+        object.append("payment", payment.json)
+        return .json(.object(object))
     }
 
     @Sendable func addItem(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
@@ -46,24 +53,37 @@ struct BillsController {
         let body = try RequestBody(request, allowed: ["menuItemId", "quantity"])
         let menuItemId = try body.string("menuItemId")
         let quantity = try body.integer("quantity", in: quantityRange)
-        let bill = try await till.addItem(
-            billId: try request.parameter("billId"), device: device.id, menuItemId: menuItemId, quantity: Int(quantity))
-        return .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
+        let billId = try request.parameter("billId")
+        return try await api.idempotency.perform(request, body: body, device: device) { key in
+            try await till.addItem(billId: billId, device: device.id, menuItemId: menuItemId, quantity: Int(quantity), idempotency: key)
+        } answer: { bill in
+            .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
+        }
     }
 
     @Sendable func setQuantity(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.replace])
         let body = try RequestBody(request, allowed: ["quantity"])
         let quantity = try body.integer("quantity", in: quantityRange)
-        let bill = try await till.setQuantity(
-            billId: try request.parameter("billId"), device: device.id, lineId: try request.parameter("lineId"), quantity: Int(quantity))
-        return .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
+        let billId = try request.parameter("billId")
+        let lineId = try request.parameter("lineId")
+        return try await api.idempotency.perform(request, body: body, device: device) { key in
+            try await till.setQuantity(billId: billId, device: device.id, lineId: lineId, quantity: Int(quantity), idempotency: key)
+        } answer: { bill in
+            .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
+        }
     }
 
     @Sendable func removeLine(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.replace])
-        let bill = try await till.removeLine(billId: try request.parameter("billId"), device: device.id, lineId: try request.parameter("lineId"))
-        return .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
+        let body = try RequestBody(request, allowed: [], emptyAllowed: true)
+        let billId = try request.parameter("billId")
+        let lineId = try request.parameter("lineId")
+        return try await api.idempotency.perform(request, body: body, device: device) { key in
+            try await till.removeLine(billId: billId, device: device.id, lineId: lineId, idempotency: key)
+        } answer: { bill in
+            .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
+        }
     }
 
     @Sendable func checkout(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
@@ -82,12 +102,16 @@ struct BillsController {
 
     @Sendable func cancelCheckout(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.dismiss, .replace])
-        _ = try RequestBody(request, allowed: [], emptyAllowed: true)
-        let bill = try await till.cancelCheckout(billId: try request.parameter("billId"), device: device.id)
-        return .json(
-            try billAndSteps(bill, device) { context in
-                try walk(from: .posOrderSummary(bill.id), to: POSRoute.bill, bill, context, client) + [try replaceBill(bill, context, client)]
-            })
+        let body = try RequestBody(request, allowed: [], emptyAllowed: true)
+        let billId = try request.parameter("billId")
+        return try await api.idempotency.perform(request, body: body, device: device) { key in
+            try await till.cancelCheckout(billId: billId, device: device.id, idempotency: key)
+        } answer: { bill in
+            .json(
+                try billAndSteps(bill, device) { context in
+                    try walk(from: .posOrderSummary(bill.id), to: POSRoute.bill, bill, context, client) + [try replaceBill(bill, context, client)]
+                })
+        }
     }
 
     @Sendable func pay(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
@@ -117,26 +141,26 @@ struct BillsController {
 
     // MARK: Helpers
 
-    private var quantityRange: ClosedRange<Int64> { 1...Int64(BillLimits().maxQuantityPerLine) }
+    var quantityRange: ClosedRange<Int64> { 1...Int64(BillLimits().maxQuantityPerLine) }
     /// Amounts a till can take: up to 10^13 minor units, far from `Int64` overflow in any sum.
-    private var moneyRange: ClosedRange<Int64> { 0...10_000_000_000_000 }
+    var moneyRange: ClosedRange<Int64> { 0...10_000_000_000_000 }
 
     /// The client's capabilities, once checked to cover what the answer will hold: a client that
     /// could not follow it gets 422 before anything changes.
-    private func supported(_ request: Request, _ routes: [RouteID], _ operations: Set<StepOperation>) throws -> ClientCapabilities {
+    func supported(_ request: Request, _ routes: [RouteID], _ operations: Set<StepOperation>) throws -> ClientCapabilities {
         let client = try request.clientCapabilities()
         try navigator.verify(client, canShow: routes, performing: operations)
         return client
     }
 
-    private func inputs(_ bill: Bill) -> RouteInputs { [POSInput.billId: bill.id] }
+    func inputs(_ bill: Bill) -> RouteInputs { [POSInput.billId: bill.id] }
 
-    private func replaceBill(_ bill: Bill, _ context: ScreenContext, _ client: ClientCapabilities) throws -> Step {
+    func replaceBill(_ bill: Bill, _ context: ScreenContext, _ client: ClientCapabilities) throws -> Step {
         try navigator.replace(POSRoute.bill, inputs: inputs(bill), context: context, client: client)
     }
 
     /// The engine's steps from a fixed POS stack to `target`, for `bill`.
-    private func walk(
+    func walk(
         from stack: NavigationStack, to target: RouteID, _ bill: Bill, _ context: ScreenContext, _ client: ClientCapabilities
     ) throws -> [Step] {
         try navigator.navigate(NavigationRequest(from: stack, target: target, input: inputs(bill)), context: context, client: client).steps
@@ -144,7 +168,7 @@ struct BillsController {
 
     /// `{bill, navigation}`: the steps as `steps` builds them with the request's screen context,
     /// which encodes the bill once for both places it appears (the data and the bill screen).
-    private func billAndSteps(_ bill: Bill, _ device: AuthenticatedDevice, _ steps: (ScreenContext) throws -> [Step]) throws -> JSON {
+    func billAndSteps(_ bill: Bill, _ device: AuthenticatedDevice, _ steps: (ScreenContext) throws -> [Step]) throws -> JSON {
         let context = api.screenContext(device, bill)
         return ["bill": context.json(of: bill), "navigation": try steps(context).json]
     }

@@ -36,7 +36,7 @@ extension BillLine {
 
 extension Bill {
     var json: JSON {
-        [
+        let json: JSON = [
             "id": .string(id),
             "status": .string(status.rawValue),
             "lines": .array(lines.map(\.json)),
@@ -46,6 +46,9 @@ extension Bill {
             "currency": .string(currency.rawValue),
             "version": .int(Int64(version)),
         ]
+        guard let voiding, case .object(var object) = json else { return json }
+        object.append("void", ["reason": .string(voiding.reason), "voidedAt": .string(voiding.voidedAt.wireText)])
+        return .object(object)
     }
 }
 
@@ -58,7 +61,14 @@ extension Payment {
             "amountMinor": .int(amountMinor),
             "tenderedMinor": .int(tenderedMinor),
             "changeMinor": .int(changeMinor),
-            "createdAt": .string(createdAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))),
+            "createdAt": .string(createdAt.wireText),
         ]
+    }
+}
+
+extension Date {
+    /// ISO 8601 in UTC with milliseconds, as every time on the wire is written.
+    var wireText: String {
+        formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

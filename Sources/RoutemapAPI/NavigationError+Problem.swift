@@ -26,6 +26,11 @@ extension NavigationError {
             return .invalidField("to", "'to' is required with modes 'to' and 'sub'.")
         case .rootAsSub:
             return .invalidField("to", "The root cannot be opened with mode 'sub'.")
+        case .guardFailed(let route, let routeGuard):
+            return Problem(
+                status: .conflict, code: routeGuard.code, title: "Route not available",
+                detail: "Route \(route) is shown only when \(routeGuard.summary).",
+                extensions: ["route": .string(route.rawValue), "guard": .string(routeGuard.name)])
         case .unsupportedClient(let reason):
             return Problem(
                 status: .unprocessableContent, code: "unsupported_client", title: "Unsupported client",

@@ -26,7 +26,8 @@ extension POSNavigation {
     }
 
     /// The bill: its status and id, its lines and totals; while it is open, "−1", "+1" and "Remove" under
-    /// each line (no "−1" at quantity 1: removing is the way to none) and, with lines, a checkout button.
+    /// each line (no "−1" at quantity 1: removing is the way to none) and, with lines, a checkout button;
+    /// then "New bill", "Open bills" and, until it is settled, "Void bill".
     static func billComponents(_ bill: Bill) -> [Component] {
         let money = { (minor: Int64) in MoneyText.format(minor, bill.currency) }
         let open = bill.status == .open
@@ -54,10 +55,13 @@ extension POSNavigation {
             totals(of: bill, money),
         ]
         if open && !bill.lines.isEmpty { components.append(.button(title: "Check out \(money(bill.totalMinor))", action: "checkout", style: .primary)) }
+        components.append(.button(title: "New bill", action: "newBill", style: .secondary))
+        components.append(.button(title: "Open bills", action: "showBills", style: .secondary))
+        if bill.status.isUnsettled { components.append(.button(title: "Void bill", action: "void", style: .destructive)) }
         return components
     }
 
-    /// The checked-out bill's lines and totals, with buttons to pay or go back to the bill.
+    /// The checked-out bill's lines and totals, with buttons to pay, go back to the bill or void it.
     static func orderSummaryComponents(_ bill: Bill) -> [Component] {
         let money = { (minor: Int64) in MoneyText.format(minor, bill.currency) }
         return [
@@ -66,9 +70,11 @@ extension POSNavigation {
                 children: bill.lines.map { .row(title: "\($0.quantity) × \($0.name)", detail: "\(money($0.unitPriceMinor)) each", value: money($0.lineTotalMinor)) }),
             .divider,
             totals(of: bill, money),
+        ] + (bill.status == .checkedOut ? [
             .button(title: "Pay \(money(bill.totalMinor))", action: "pay", style: .primary),
             .button(title: "Back to bill", action: "cancel", style: .secondary),
-        ]
+            .button(title: "Void bill", action: "void", style: .destructive),
+        ] : [])
     }
 
     private static func totals(of bill: Bill, _ money: (Int64) -> String) -> Component {
@@ -81,11 +87,12 @@ extension POSNavigation {
             ])
     }
 
-    private static func statusText(_ status: BillStatus) -> String {
+    static func statusText(_ status: BillStatus) -> String {
         switch status {
         case .open: "Open"
         case .checkedOut: "Checked out"
         case .paid: "Paid"
+        case .voided: "Voided"
         }
     }
 }

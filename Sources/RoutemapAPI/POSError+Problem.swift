@@ -9,6 +9,14 @@ extension POSError {
             return .notFound("bill", id)
         case .lineNotFound(let id):
             return .notFound("bill line", id)
+        case .paymentNotFound(let id):
+            return .notFound("payment", id)
+        case .invalidCursor(let cursor):
+            return .invalidField("cursor", "'\(cursor.prefix(64))' is not a cursor of this list; pass a nextCursor it gave.")
+        case .billSettled(let status):
+            return Problem(
+                status: .conflict, code: "bill_settled", title: "Bill settled",
+                detail: "The bill is \(status.rawValue); only an open or checked-out bill can be voided or resumed.")
         case .unknownMenuItem(let id):
             return Problem(
                 status: .unprocessableContent, code: "unknown_menu_item", title: "Unknown menu item",
@@ -39,8 +47,14 @@ extension POSError {
                 detail: "Cash tendered (\(tendered)) is less than the total (\(total)).")
         case .quantityOutOfRange(let quantity):
             return .invalidField("quantity", "The line's quantity would be \(quantity); it must be 1 to \(BillLimits().maxQuantityPerLine).")
+        case .lineQuantityLimit(let quantity, let limit):
+            return Problem(
+                status: .unprocessableContent, code: "line_quantity_limit", title: "Line quantity limit",
+                detail: "The line would hold \(quantity); a line holds at most \(limit).", extensions: ["limit": .int(Int64(limit))])
         case .tooManyLines(let limit):
-            return .invalidField("menuItemId", "A bill holds at most \(limit) lines.")
+            return Problem(
+                status: .unprocessableContent, code: "too_many_lines", title: "Too many lines",
+                detail: "The bill holds \(limit) lines already, the most a bill holds.", extensions: ["limit": .int(Int64(limit))])
         case .idempotencyKeyReused(let key):
             return Problem(
                 status: .unprocessableContent, code: "idempotency_key_reused", title: "Idempotency key reused",

@@ -30,7 +30,11 @@ enum POSNavigation {
                         POSRoute.orderSummary, .present(PresentationOptions(style: .modal, inNavigationContainer: true)),
                         screenType: "orderSummary", title: "Order summary", renderer: .declarative,
                         requires: [POSInput.billId], provides: [POSInput.billId], deepLinks: ["routemap://bills/{billId}/summary"],
-                        payload: orderSummaryScreen)
+                        guardedBy: checkedOutBill, payload: orderSummaryScreen)
+                    RouteNode(
+                        POSRoute.billList, .present(PresentationOptions(style: .popover, anchor: "showBills", inNavigationContainer: false)),
+                        screenType: "billList", title: "Open bills", renderer: .declarative, deepLinks: ["routemap://bills"],
+                        payload: billListScreen)
                 }
             }
         }
@@ -47,25 +51,51 @@ enum POSNavigation {
     private static let menuActions = [
         ScreenAction(
             name: "addItem", method: "POST", path: "/v1/bills/{billId}/items", row: "items",
-            body: ["menuItemId": "{item.id}", "quantity": 1])
+            body: ["menuItemId": "{item.id}", "quantity": 1], headers: keyed)
     ]
 
     /// The bill; while it is open, controls to change or remove a line and to check out.
     @Sendable static func billScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {
         let bill = try context.bill(id: try required(POSInput.billId, in: inputs))
         return ScreenContent(
-            payload: context.json(of: bill), actions: bill.status == .open ? openBillActions : [], inputs: [POSInput.billId: bill.id],
+            payload: context.json(of: bill), actions: billActions(bill.status), inputs: [POSInput.billId: bill.id],
             components: { billComponents(bill) })
     }
+
+    /// Every change a screen sends carries a fresh key per tap, so a retried tap applies once.
+    static let keyed = ["Idempotency-Key": "{idempotencyKey}"]
+
+    /// On every bill screen: open a new bill (the one on screen stays open, in the list), and
+    /// show the device's open bills. The list is a walk from the split container (whatever has
+    /// the focus) with the bill on screen as input.
+    private static let everyBillActions = [
+        ScreenAction(name: "newBill", method: "POST", path: "/v1/bills", headers: keyed),
+        ScreenAction(
+            name: "showBills", method: "POST", path: "/v1/navigate",
+            body: ["from": [.string(POSRoute.tabBar.rawValue), .string(POSRoute.splitContainer.rawValue)], "to": .string(POSRoute.billList.rawValue),
+                   "input": ["billId": "{billId}"]]),
+    ]
+
+    /// On a bill not yet settled: void it, with a reason the cashier enters.
+    static let voidAction = ScreenAction(
+        name: "void", method: "POST", path: "/v1/bills/{billId}/void", body: ["reason": "{value.reason}"], headers: keyed)
 
     private static let openBillActions = [
         ScreenAction(
             name: "setQuantity", method: "PATCH", path: "/v1/bills/{billId}/items/{item.lineId}", row: "lines",
-            body: ["quantity": "{value.quantity}"]),
-        ScreenAction(name: "removeLine", method: "DELETE", path: "/v1/bills/{billId}/items/{item.lineId}", row: "lines"),
-        ScreenAction(
-            name: "checkout", method: "POST", path: "/v1/bills/{billId}/checkout", headers: ["Idempotency-Key": "{idempotencyKey}"]),
+            body: ["quantity": "{value.quantity}"], headers: keyed),
+        ScreenAction(name: "removeLine", method: "DELETE", path: "/v1/bills/{billId}/items/{item.lineId}", row: "lines", headers: keyed),
+        ScreenAction(name: "checkout", method: "POST", path: "/v1/bills/{billId}/checkout", headers: keyed),
     ]
+
+    /// The actions of the bill screen for a bill in `status`.
+    private static func billActions(_ status: BillStatus) -> [ScreenAction] {
+        switch status {
+        case .open: openBillActions + everyBillActions + [voidAction]
+        case .checkedOut: everyBillActions + [voidAction]
+        case .paid, .voided: everyBillActions
+        }
+    }
 
     /// The order summary of a checked-out bill: its data, a component tree any client can draw,
     /// and controls to pay or go back to the bill.
@@ -79,19 +109,31 @@ enum POSNavigation {
             "totalMinor": .int(bill.totalMinor),
             "currency": .string(bill.currency.rawValue),
         ]
+        // The guard shows the summary only for a checked-out bill; its actions say so again.
+        let checkedOut = bill.status == .checkedOut
         return ScreenContent(
-            payload: payload, actions: orderSummaryActions, inputs: [POSInput.billId: bill.id], components: { orderSummaryComponents(bill) })
+            payload: payload, actions: checkedOut ? orderSummaryActions : [], inputs: [POSInput.billId: bill.id],
+            components: { orderSummaryComponents(bill) })
     }
 
     private static let orderSummaryActions = [
         ScreenAction(
             name: "pay", method: "POST", path: "/v1/bills/{billId}/pay",
             body: ["method": "{value.method}", "amountMinor": "{payload.totalMinor}", "tenderedMinor": "{value.tenderedMinor}"],
-            headers: ["Idempotency-Key": "{idempotencyKey}"]),
-        ScreenAction(name: "cancel", method: "POST", path: "/v1/bills/{billId}/checkout/cancel"),
+            headers: keyed),
+        ScreenAction(name: "cancel", method: "POST", path: "/v1/bills/{billId}/checkout/cancel", headers: keyed),
+        voidAction,
     ]
 
-    private static func required(_ name: String, in inputs: RouteInputs) throws -> String {
+    /// The order summary's guard: shown only for a checked-out bill, so it never offers to pay
+    /// a bill that cannot be paid (an open, empty one; a paid one).
+    static let checkedOutBill = GuardedBy<ScreenContext>(
+        RouteGuard(name: "billCheckedOut", code: "bill_not_checked_out", summary: "the bill is checked out")
+    ) { inputs, context in
+        try context.bill(id: try required(POSInput.billId, in: inputs)).status == .checkedOut
+    }
+
+    static func required(_ name: String, in inputs: RouteInputs) throws -> String {
         guard let value = inputs[name] else { throw NavigationInputMissing(name: name) }
         return value
     }

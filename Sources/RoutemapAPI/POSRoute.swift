@@ -7,6 +7,7 @@ public enum POSRoute {
     public static let menu: RouteID = "menu"
     public static let bill: RouteID = "bill"
     public static let orderSummary: RouteID = "orderSummary"
+    public static let billList: RouteID = "billList"
 }
 
 /// Names of the navigation inputs POS routes require and provide.
@@ -20,6 +21,12 @@ extension NavigationStack {
         NavigationStack([
             StackEntry(POSRoute.tabBar), StackEntry(POSRoute.splitContainer), StackEntry(POSRoute.bill, inputs: [POSInput.billId: billId]),
         ])
+    }
+
+    /// The bill list over the bill screen, which shows a bill the server does not know: where
+    /// resuming starts.
+    static var posBillList: NavigationStack {
+        NavigationStack([StackEntry(POSRoute.tabBar), StackEntry(POSRoute.splitContainer), StackEntry(POSRoute.bill), StackEntry(POSRoute.billList)])
     }
 
     /// The order summary of bill `billId` over that bill: where cancel and pay start.

@@ -3,7 +3,8 @@ extension Bill {
     /// that line's quantity raised (keeping the price captured when it was first added).
     ///
     /// Throws `billNotOpen`, `menuItemUnavailable` (unavailable, another currency or a negative
-    /// price), `quantityOutOfRange` (for `quantity` or the merged quantity) or `tooManyLines`.
+    /// price), `quantityOutOfRange` (for `quantity`), `lineQuantityLimit` (the merged quantity)
+    /// or `tooManyLines`.
     /// - Parameter newLineId: the id a new line gets; unused when the item merges into a line.
     public mutating func add(
         _ item: MenuItem, quantity: Int, limits: BillLimits = BillLimits(),
@@ -17,9 +18,10 @@ extension Bill {
         var newLines = lines
         if let index = lines.firstIndex(where: { $0.menuItemId == item.id }) {
             let (merged, overflow) = lines[index].quantity.addingReportingOverflow(quantity)
-            guard !overflow, limits.quantityRange.contains(merged), let line = lines[index].with(quantity: merged) else {
-                throw .quantityOutOfRange(overflow ? Int.max : merged)
+            guard !overflow, limits.quantityRange.contains(merged) else {
+                throw .lineQuantityLimit(quantity: overflow ? Int.max : merged, limit: limits.maxQuantityPerLine)
             }
+            guard let line = lines[index].with(quantity: merged) else { throw .quantityOutOfRange(merged) }
             newLines[index] = line
             try replaceLines(newLines, blamingQuantity: merged)
         } else {

@@ -18,6 +18,11 @@ public struct Bill: Sendable, Hashable, Identifiable {
     /// 1 on creation, +1 on every change: for optimistic concurrency and entity tags.
     public private(set) var version: Int
     public let createdAt: Date
+    /// When the bill last became its device's current bill: created, or resumed. The current
+    /// bill is the unsettled one selected last.
+    public private(set) var selectedAt: Date
+    /// Why and when the bill was voided; `nil` unless it is `voided`.
+    public private(set) var voiding: BillVoiding?
     /// The device that opened the bill: only it may see or change the bill. `nil` for bills
     /// from before devices existed, which no device owns.
     public let deviceId: String?
@@ -27,9 +32,12 @@ public struct Bill: Sendable, Hashable, Identifiable {
     /// lines' amounts overflow `Int64`.
     public init(
         id: String, status: BillStatus = .open, lines: [BillLine] = [], currency: Currency, taxRate: TaxRate,
-        version: Int = 1, createdAt: Date, deviceId: String? = nil
+        version: Int = 1, createdAt: Date, selectedAt: Date? = nil, voiding: BillVoiding? = nil, deviceId: String? = nil
     ) throws(InvariantViolation) {
         guard version >= 1 else { throw InvariantViolation("bill \(id): version \(version) is below 1") }
+        guard (status == .voided) == (voiding != nil) else {
+            throw InvariantViolation("bill \(id): a \(status.rawValue) bill \(voiding == nil ? "without" : "with") a void record")
+        }
         guard let totals = BillTotals(lines: lines, taxRate: taxRate) else {
             throw InvariantViolation("bill \(id): its amounts do not fit in 64 bits")
         }
@@ -40,6 +48,8 @@ public struct Bill: Sendable, Hashable, Identifiable {
         self.taxRate = taxRate
         self.version = version
         self.createdAt = createdAt
+        self.selectedAt = selectedAt ?? createdAt
+        self.voiding = voiding
         self.deviceId = deviceId
         self.totals = totals
     }
@@ -71,5 +81,17 @@ public struct Bill: Sendable, Hashable, Identifiable {
     mutating func move(to newStatus: BillStatus) {
         status = newStatus
         version += 1
+    }
+
+    /// Records that the bill became its device's current one at `date`, and counts the change.
+    mutating func select(at date: Date) {
+        selectedAt = date
+        version += 1
+    }
+
+    /// Voids the bill with `voiding`, and counts the change.
+    mutating func record(_ voiding: BillVoiding) {
+        self.voiding = voiding
+        move(to: .voided)
     }
 }

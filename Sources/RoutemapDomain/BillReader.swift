@@ -1,7 +1,7 @@
 /// Reads one device's bills and can do nothing else: what screen payload builders get, so
 /// that a builder which tries to change data does not compile.
 public struct BillReader: Sendable {
-    private let store: any POSStore
+    let store: any POSStore
     /// The device whose bills are read; another device's bill reads as missing.
     public let device: String
 
@@ -19,7 +19,7 @@ public struct BillReader: Sendable {
     /// The bill the device is working on (its newest not yet paid), or `nil` when it has none:
     /// reading never creates one (``Till/currentBill(device:)`` does).
     public func currentBill() throws -> Bill? {
-        try store.newestUnpaidBill(deviceId: device)
+        try store.currentBill(deviceId: device)
     }
 }
 

@@ -3,6 +3,10 @@
 /// Each case carries what a client needs to explain it. Storage failures are not `POSError`s.
 public enum POSError: Error, Sendable, Equatable {
     case billNotFound(String)
+    /// No payment with this id paid one of the device's bills.
+    case paymentNotFound(String)
+    /// A page cursor that is not one of the device's bills.
+    case invalidCursor(String)
     case lineNotFound(String)
     case unknownMenuItem(String)
     /// The item is marked unavailable, or cannot be sold on this bill (priced in another currency,
@@ -18,9 +22,15 @@ public enum POSError: Error, Sendable, Equatable {
     case amountMismatch(expectedMinor: Int64, receivedMinor: Int64)
     /// Cash tendered is less than the total.
     case insufficientTender(totalMinor: Int64, tenderedMinor: Int64)
-    /// The line's quantity would be this value, outside `1...BillLimits.maxQuantityPerLine`, or
-    /// large enough that the bill's amounts would not fit in 64 bits.
+    /// Voiding and resuming need a bill that is open or checked out; this is the bill's actual
+    /// status (paid or voided).
+    case billSettled(BillStatus)
+    /// The requested quantity is outside `1...BillLimits.maxQuantityPerLine`, or large enough
+    /// that the bill's amounts would not fit in 64 bits.
     case quantityOutOfRange(Int)
+    /// Adding to a line already on the bill would raise its quantity to `quantity`, past
+    /// `limit`: a limit of what the bill holds, not of the request.
+    case lineQuantityLimit(quantity: Int, limit: Int)
     /// A new line would exceed the bill's line limit.
     case tooManyLines(limit: Int)
     /// A card payment carried a `tenderedMinor` different from its amount.
@@ -44,7 +54,9 @@ public enum POSError: Error, Sendable, Equatable {
     /// with the same key must get the same answer, so these outcomes are recorded.
     public var isStateConflict: Bool {
         switch self {
-        case .billNotOpen, .billEmpty, .billNotCheckedOut, .menuItemExists, .unknownCategory, .menuCategoryExists, .categoryNotEmpty: true
+        case .billNotOpen, .billEmpty, .billNotCheckedOut, .billSettled, .lineQuantityLimit, .tooManyLines,
+            .menuItemExists, .unknownCategory, .menuCategoryExists, .categoryNotEmpty:
+            true
         default: false
         }
     }

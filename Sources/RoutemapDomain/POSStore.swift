@@ -12,8 +12,16 @@ public protocol POSStore: Sendable {
     func menuRevision() throws -> Int
     /// The bill with `id`, or `nil`.
     func bill(id: String) throws -> Bill?
-    /// The most recently created bill of `deviceId` that is open or checked out, or `nil`.
-    func newestUnpaidBill(deviceId: String) throws -> Bill?
+    /// The current bill of `deviceId`: of its open and checked-out bills, the one selected last
+    /// (created or resumed, ``Bill/selectedAt``); `nil` when it has none.
+    func currentBill(deviceId: String) throws -> Bill?
+    /// Up to `limit` bills of `deviceId` whose status is in `statuses` (open or checked out:
+    /// unsettled bills only), newest first (by creation, then id), starting after `cursor`.
+    func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) throws -> [Bill]
+    /// The payment with `id`, or `nil`.
+    func payment(id: String) throws -> Payment?
+    /// The payment of bill `billId`, or `nil` when it is not paid.
+    func payment(billId: String) throws -> Payment?
     /// The device whose token has this SHA-256 digest, or `nil` (revoked or not).
     func device(tokenDigest: [UInt8]) throws -> Device?
     /// Every device, revoked ones included, oldest first.

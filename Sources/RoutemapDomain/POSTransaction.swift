@@ -26,8 +26,8 @@ public protocol POSTransaction {
     func menuItemCount(category id: String) throws -> Int
     /// The bill with `id`, or `nil`.
     func bill(id: String) throws -> Bill?
-    /// The most recently created bill of `deviceId` that is open or checked out, or `nil`.
-    func newestUnpaidBill(deviceId: String) throws -> Bill?
+    /// The current bill of `deviceId` (see ``POSStore/currentBill(deviceId:)``), or `nil`.
+    func currentBill(deviceId: String) throws -> Bill?
     /// Saves a new bill with its lines.
     func insert(_ bill: Bill) throws
     /// Saves an existing bill's status, totals, version and lines. Throws if the bill is

@@ -52,14 +52,17 @@ public struct Till: Sendable {
         }
     }
 
-    /// The bill `device` is working on: its newest one not yet paid, created if there is none.
+    /// The bill `device` is working on (its current bill: of its open and checked-out bills, the
+    /// one created or resumed last), created if it has none. A new bill is opened only here (a
+    /// till with no unsettled bill), by ``openBill(device:)``, after paying and after voiding
+    /// the last unsettled bill.
     ///
     /// Reads first (the common case writes nothing); if there is none, checks again inside a
     /// write transaction before creating one, so concurrent callers create exactly one.
     public func currentBill(device: String) async throws -> Bill {
-        if let bill = try store.newestUnpaidBill(deviceId: device) { return bill }
+        if let bill = try store.currentBill(deviceId: device) { return bill }
         return try await store.write { transaction in
-            if let bill = try transaction.newestUnpaidBill(deviceId: device) { return bill }
+            if let bill = try transaction.currentBill(deviceId: device) { return bill }
             let bill = try makeBill(device: device)
             try transaction.insert(bill)
             return bill
@@ -68,9 +71,16 @@ public struct Till: Sendable {
 
     /// Adds `quantity` of a menu item, capturing its name and price now.
     /// Throws `billNotFound`, `billNotOpen`, `unknownMenuItem`, `menuItemUnavailable`,
-    /// `quantityOutOfRange` or `tooManyLines`.
+    /// `quantityOutOfRange`, `lineQuantityLimit` or `tooManyLines`.
     public func addItem(billId: String, device: String, menuItemId: String, quantity: Int) async throws -> Bill {
-        try await changeBill(billId, device: device) { bill, transaction in
+        try performed(await addItem(billId: billId, device: device, menuItemId: menuItemId, quantity: quantity, idempotency: nil))
+    }
+
+    /// ``addItem(billId:device:menuItemId:quantity:)`` under an idempotency key.
+    public func addItem(billId: String, device: String, menuItemId: String, quantity: Int, idempotency: IdempotencyKey<Bill>?)
+        async throws -> IdempotentOutcome<Bill>
+    {
+        try await changeBill(billId, device: device, idempotency: idempotency) { bill, transaction in
             try bill.requireOpen()
             guard let item = try transaction.menuItem(id: menuItemId) else {
                 throw POSError.unknownMenuItem(menuItemId)
@@ -82,14 +92,28 @@ public struct Till: Sendable {
     /// Sets a line's quantity. Throws `billNotFound`, `billNotOpen`, `lineNotFound` or
     /// `quantityOutOfRange`.
     public func setQuantity(billId: String, device: String, lineId: String, quantity: Int) async throws -> Bill {
-        try await changeBill(billId, device: device) { bill, _ in
+        try performed(await setQuantity(billId: billId, device: device, lineId: lineId, quantity: quantity, idempotency: nil))
+    }
+
+    /// ``setQuantity(billId:device:lineId:quantity:)`` under an idempotency key.
+    public func setQuantity(billId: String, device: String, lineId: String, quantity: Int, idempotency: IdempotencyKey<Bill>?)
+        async throws -> IdempotentOutcome<Bill>
+    {
+        try await changeBill(billId, device: device, idempotency: idempotency) { bill, _ in
             try bill.setQuantity(lineId: lineId, quantity: quantity, limits: limits)
         }
     }
 
     /// Removes a line. Throws `billNotFound`, `billNotOpen` or `lineNotFound`.
     public func removeLine(billId: String, device: String, lineId: String) async throws -> Bill {
-        try await changeBill(billId, device: device) { bill, _ in try bill.removeLine(lineId: lineId) }
+        try performed(await removeLine(billId: billId, device: device, lineId: lineId, idempotency: nil))
+    }
+
+    /// ``removeLine(billId:device:lineId:)`` under an idempotency key.
+    public func removeLine(billId: String, device: String, lineId: String, idempotency: IdempotencyKey<Bill>?) async throws
+        -> IdempotentOutcome<Bill>
+    {
+        try await changeBill(billId, device: device, idempotency: idempotency) { bill, _ in try bill.removeLine(lineId: lineId) }
     }
 
     /// Freezes the bill for payment. Throws `billNotFound`, `billNotOpen` or `billEmpty`.
@@ -107,7 +131,12 @@ public struct Till: Sendable {
 
     /// Reopens a checked-out bill. Throws `billNotFound` or `billNotCheckedOut`.
     public func cancelCheckout(billId: String, device: String) async throws -> Bill {
-        try await changeBill(billId, device: device) { bill, _ in try bill.cancelCheckout() }
+        try performed(await cancelCheckout(billId: billId, device: device, idempotency: nil))
+    }
+
+    /// ``cancelCheckout(billId:device:)`` under an idempotency key.
+    public func cancelCheckout(billId: String, device: String, idempotency: IdempotencyKey<Bill>?) async throws -> IdempotentOutcome<Bill> {
+        try await changeBill(billId, device: device, idempotency: idempotency) { bill, _ in try bill.cancelCheckout() }
     }
 
     /// Pays a checked-out bill: records the payment, marks the bill paid and opens the next
@@ -142,21 +171,20 @@ public struct Till: Sendable {
 
     // MARK: Helpers
 
-    /// Loads the bill, applies `change` and saves the bill if it changed, in one transaction.
+    /// Loads the device's bill, applies `change` and saves the bill if it changed, in one
+    /// transaction under an optional idempotency key.
     private func changeBill(
-        _ billId: String, device: String, _ change: @escaping @Sendable (inout Bill, any POSTransaction) throws -> Void
-    ) async throws -> Bill {
-        try await store.write { transaction in try self.change(billId, device: device, in: transaction, change) }
-    }
-
-    private func change(
-        _ billId: String, device: String, in transaction: any POSTransaction, _ edit: (inout Bill, any POSTransaction) throws -> Void
-    ) throws -> Bill {
-        try change(try ownedBill(billId, device: device, in: transaction), in: transaction, edit)
+        _ billId: String, device: String, idempotency: IdempotencyKey<Bill>?,
+        _ edit: @escaping @Sendable (inout Bill, any POSTransaction) throws -> Void
+    ) async throws -> IdempotentOutcome<Bill> {
+        try await write(device: device, durability: .normal, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
+            transaction, bill in
+            try change(bill, in: transaction, edit)
+        }
     }
 
     /// Applies `change` to `loaded` and saves the bill if it changed.
-    private func change(
+    func change(
         _ loaded: Bill, in transaction: any POSTransaction, _ change: (inout Bill, any POSTransaction) throws -> Void
     ) throws -> Bill {
         var bill = loaded
@@ -166,7 +194,7 @@ public struct Till: Sendable {
         return bill
     }
 
-    private func ownedBill(_ billId: String, device: String, in transaction: any POSTransaction) throws -> Bill {
+    func ownedBill(_ billId: String, device: String, in transaction: any POSTransaction) throws -> Bill {
         guard let bill = try transaction.bill(id: billId), bill.deviceId == device else { throw POSError.billNotFound(billId) }
         return bill
     }
@@ -214,14 +242,14 @@ public struct Till: Sendable {
 
     /// The outcome of a use case run without a key, which is always performed (a replay
     /// needs a key, so the second case never happens).
-    private func performed<Outcome>(_ outcome: IdempotentOutcome<Outcome>) throws -> Outcome {
+    func performed<Outcome>(_ outcome: IdempotentOutcome<Outcome>) throws -> Outcome {
         switch outcome {
         case .performed(let value, _): value
         case .replayed: throw InvariantViolation("a use case run without an idempotency key was replayed")
         }
     }
 
-    private func makeBill(device: String) throws -> Bill {
+    func makeBill(device: String) throws -> Bill {
         try Bill(id: Identifier.make(prefix: "bill_"), currency: currency, taxRate: taxRate, createdAt: timestamp(), deviceId: device)
     }
 

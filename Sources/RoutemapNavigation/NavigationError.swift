@@ -14,6 +14,8 @@ public enum NavigationError: Error, Sendable, Hashable {
     case targetRequired
     /// `sub` cannot open the root over another screen.
     case rootAsSub
+    /// The walk would show `route`, whose guard does not hold: nothing is shown.
+    case guardFailed(route: RouteID, RouteGuard)
     /// The client cannot perform what the navigation needs, even degraded; the reason says what.
     case unsupportedClient(String)
 }

@@ -224,6 +224,12 @@ extension Navigator {
         guard let (shown, renderer) = rendering(of: route, for: client) else {
             throw NavigationError.unsupportedClient(Self.noScreen(route))
         }
+        // The route's own guard, whichever screen the client draws for it.
+        if let routeGuard = route.routeGuard {
+            guard let holds = registry.guardPredicate(for: route.id), try holds(inputs, context) else {
+                throw NavigationError.guardFailed(route: route.id, routeGuard)
+            }
+        }
         let content = try registry.builder(for: shown.id).map { try $0(inputs, context) } ?? ScreenContent()
         // The screen's inputs are what it was shown with and what it provides, as the route declares.
         var screenInputs = inputs.filter { route.requires.contains($0.key) }

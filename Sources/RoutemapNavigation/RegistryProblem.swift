@@ -28,6 +28,12 @@ public struct RegistryProblem: Sendable, Hashable, CustomStringConvertible {
         case ambiguousDeepLink = "ambiguous_deep_link"
         /// A route's fallback is not registered, or fallbacks lead back to the route.
         case missingFallback = "missing_fallback"
+        /// A route has a guard without a predicate, or a guard's code is not a stable code
+        /// (lowercase letters, digits and `_`).
+        case invalidGuard = "invalid_guard"
+        /// A guarded route is part of its parent's initial contents (a first tab, the first route
+        /// of a slot): a failing guard would fail every walk that shows the parent.
+        case guardedInitialContent = "guarded_initial_content"
     }
 
     public var kind: Kind

@@ -19,6 +19,10 @@ extension Route {
         ]
         if let fallback { object.append("fallback", .string(fallback.rawValue)) }
         if let minimumAppVersion { object.append("minimumAppVersion", .string(minimumAppVersion.description)) }
+        if let routeGuard {
+            object.append(
+                "guard", ["name": .string(routeGuard.name), "code": .string(routeGuard.code), "summary": .string(routeGuard.summary)])
+        }
         return .object(object)
     }
 }

@@ -31,12 +31,14 @@ public struct Route: Sendable, Hashable {
     public var fallback: RouteID?
     /// The oldest app version with this route's native screen; older apps get the fallback.
     public var minimumAppVersion: AppVersion?
+    /// A precondition: a walk that would show this route while it fails is refused.
+    public var routeGuard: RouteGuard?
 
     public init(
         _ id: RouteID, parent: RouteID?, presentation: Presentation, screenType: String, title: String,
         renderer: Renderer = .native, offersDeclarative: Bool = false, slots: [String] = [], requires: [String] = [], callerSupplied: [String] = [],
         provides: [String] = [], deepLinks: [DeepLinkPattern] = [], fallback: RouteID? = nil,
-        minimumAppVersion: AppVersion? = nil
+        minimumAppVersion: AppVersion? = nil, routeGuard: RouteGuard? = nil
     ) {
         self.id = id
         self.parent = parent
@@ -52,5 +54,6 @@ public struct Route: Sendable, Hashable {
         self.deepLinks = deepLinks
         self.fallback = fallback
         self.minimumAppVersion = minimumAppVersion
+        self.routeGuard = routeGuard
     }
 }

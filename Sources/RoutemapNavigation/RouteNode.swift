@@ -10,6 +10,8 @@
 public struct RouteNode<Context>: Sendable {
     public var route: Route
     public var payload: RouteRegistry<Context>.PayloadBuilder?
+    /// The predicate of the route's guard, if it has one.
+    public var guardPredicate: RouteRegistry<Context>.GuardPredicate?
     public var children: [RouteNode<Context>]
 
     /// A route with children, written in the trailing block.
@@ -17,14 +19,16 @@ public struct RouteNode<Context>: Sendable {
         _ id: RouteID, _ presentation: Presentation, screenType: String, title: String, renderer: Renderer = .native,
         offersDeclarative: Bool = false, slots: [String] = [], requires: [String] = [], callerSupplied: [String] = [],
         provides: [String] = [], deepLinks: [DeepLinkPattern] = [], fallback: RouteID? = nil,
-        minimumAppVersion: AppVersion? = nil, payload: RouteRegistry<Context>.PayloadBuilder? = nil,
+        minimumAppVersion: AppVersion? = nil, guardedBy: GuardedBy<Context>? = nil, payload: RouteRegistry<Context>.PayloadBuilder? = nil,
         @RouteTreeBuilder<Context> children: () -> [RouteNode<Context>]
     ) {
         self.route = Route(
             id, parent: nil, presentation: presentation, screenType: screenType, title: title, renderer: renderer,
             offersDeclarative: offersDeclarative, slots: slots, requires: requires, callerSupplied: callerSupplied,
-            provides: provides, deepLinks: deepLinks, fallback: fallback, minimumAppVersion: minimumAppVersion)
+            provides: provides, deepLinks: deepLinks, fallback: fallback, minimumAppVersion: minimumAppVersion,
+            routeGuard: guardedBy?.routeGuard)
         self.payload = payload
+        self.guardPredicate = guardedBy?.holds
         self.children = children()
     }
 
@@ -33,12 +37,12 @@ public struct RouteNode<Context>: Sendable {
         _ id: RouteID, _ presentation: Presentation, screenType: String, title: String, renderer: Renderer = .native,
         offersDeclarative: Bool = false, slots: [String] = [], requires: [String] = [], callerSupplied: [String] = [],
         provides: [String] = [], deepLinks: [DeepLinkPattern] = [], fallback: RouteID? = nil,
-        minimumAppVersion: AppVersion? = nil, payload: RouteRegistry<Context>.PayloadBuilder? = nil
+        minimumAppVersion: AppVersion? = nil, guardedBy: GuardedBy<Context>? = nil, payload: RouteRegistry<Context>.PayloadBuilder? = nil
     ) {
         self.init(
             id, presentation, screenType: screenType, title: title, renderer: renderer, offersDeclarative: offersDeclarative,
             slots: slots, requires: requires, callerSupplied: callerSupplied, provides: provides, deepLinks: deepLinks,
-            fallback: fallback, minimumAppVersion: minimumAppVersion, payload: payload, children: Self.noChildren)
+            fallback: fallback, minimumAppVersion: minimumAppVersion, guardedBy: guardedBy, payload: payload, children: Self.noChildren)
     }
 
     /// The children of a leaf (a plain function, so the tree builder does not transform it).
@@ -66,7 +70,7 @@ extension RouteRegistry {
     private mutating func register(_ node: RouteNode<Context>, parent: RouteID?) {
         var route = node.route
         route.parent = parent
-        register(route, payload: node.payload)
+        register(route, payload: node.payload, guard: node.guardPredicate)
         for child in node.children { register(child, parent: route.id) }
     }
 }

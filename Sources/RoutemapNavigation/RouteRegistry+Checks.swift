@@ -13,6 +13,27 @@ extension RouteRegistry {
         problems += inputProblems()
         problems += deepLinkProblems()
         problems += fallbackProblems()
+        problems += guardProblems()
+        return problems
+    }
+
+    private func guardProblems() -> [RegistryProblem] {
+        var problems: [RegistryProblem] = []
+        for route in routes {
+            guard let routeGuard = route.routeGuard else { continue }
+            if guardPredicate(for: route.id) == nil {
+                problems.append(.init(.invalidGuard, route: route.id, "has guard \(routeGuard.name) but no predicate for it"))
+            }
+            if routeGuard.code.isEmpty || !routeGuard.code.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }) {
+                problems.append(.init(.invalidGuard, route: route.id, "guard \(routeGuard.name) has code '\(routeGuard.code)', not lowercase letters, digits and _"))
+            }
+            guard let parent = route.parent else { continue }
+            let firstTab = children(of: parent).first { $0.presentation == .tab }?.id
+            let firstInSlot: RouteID? = if case .embed(let slot) = route.presentation { routes(inSlot: slot, of: parent).first?.id } else { nil }
+            if route.id == firstTab || route.id == firstInSlot {
+                problems.append(.init(.guardedInitialContent, route: route.id, "has guard \(routeGuard.name) but is shown with \(parent) as its initial contents"))
+            }
+        }
         return problems
     }
 

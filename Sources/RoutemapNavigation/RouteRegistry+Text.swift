@@ -33,6 +33,7 @@ extension Route {
         if !deepLinks.isEmpty { parts.append("links \(deepLinks.map(\.text).joined(separator: " "))") }
         if let fallback { parts.append("fallback \(fallback)") }
         if let minimumAppVersion { parts.append("app ≥ \(minimumAppVersion)") }
+        if let routeGuard { parts.append("guard \(routeGuard.name) (\(routeGuard.code): \(routeGuard.summary))") }
         return parts.joined(separator: " ")
     }
 }

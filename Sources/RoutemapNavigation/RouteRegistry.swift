@@ -13,9 +13,12 @@ public typealias RouteInputs = [String: String]
 public struct RouteRegistry<Context>: Sendable {
     /// Builds a route's screen content from its inputs.
     public typealias PayloadBuilder = @Sendable (_ inputs: RouteInputs, _ context: Context) throws -> ScreenContent
+    /// Whether a route's guard holds for the inputs its screen would be shown with.
+    public typealias GuardPredicate = @Sendable (_ inputs: RouteInputs, _ context: Context) throws -> Bool
 
     private var routesByID: [RouteID: Route] = [:]
     private var builders: [RouteID: PayloadBuilder] = [:]
+    private var guardPredicates: [RouteID: GuardPredicate] = [:]
     private var childrenByID: [RouteID: [RouteID]] = [:]
     /// Route ids in the order they were registered: children are listed, and embedded, in it.
     public private(set) var order: [RouteID] = []
@@ -24,9 +27,10 @@ public struct RouteRegistry<Context>: Sendable {
 
     public init() {}
 
-    /// Adds `route` with the builder of its payload. A route without a builder shows an
-    /// empty payload (containers).
-    public mutating func register(_ route: Route, payload builder: PayloadBuilder? = nil) {
+    /// Adds `route` with the builder of its payload and the predicate of its guard (a route
+    /// with a `routeGuard` needs one). A route without a builder shows an empty payload
+    /// (containers).
+    public mutating func register(_ route: Route, payload builder: PayloadBuilder? = nil, guard predicate: GuardPredicate? = nil) {
         if let previous = routesByID.updateValue(route, forKey: route.id) {
             duplicateIDs.append(route.id)
             if let parent = previous.parent { childrenByID[parent]?.removeAll { $0 == route.id } }
@@ -35,6 +39,7 @@ public struct RouteRegistry<Context>: Sendable {
         }
         if let parent = route.parent { childrenByID[parent, default: []].append(route.id) }
         builders[route.id] = builder
+        guardPredicates[route.id] = predicate
     }
 
     public subscript(id: RouteID) -> Route? { routesByID[id] }
@@ -110,4 +115,6 @@ public struct RouteRegistry<Context>: Sendable {
     }
 
     func builder(for id: RouteID) -> PayloadBuilder? { builders[id] }
+
+    func guardPredicate(for id: RouteID) -> GuardPredicate? { guardPredicates[id] }
 }

@@ -12,11 +12,11 @@ import Synchronization
 /// ``remember(_:readAt:)``; a `generation` taken before the read rejects an offer that a commit
 /// may have made stale in the meantime.
 final class BillCache: Sendable {
-    /// What is known of a device's current bill (its newest bill not yet paid).
+    /// What is known of a device's current bill (its unsettled bill selected last).
     enum Current: Sendable, Equatable {
         /// The bill with this id.
         case bill(String)
-        /// The device has no unpaid bill.
+        /// The device has no unsettled bill.
         case none
     }
 
@@ -82,7 +82,7 @@ final class BillCache: Sendable {
         state.withLock { state in
             state.generation &+= 1
             for bill in changes.bills.values {
-                if bill.status == .paid {
+                if !bill.status.isUnsettled {
                     // Rarely read again: keep the room for bills in use.
                     state.bills[bill.id] = nil
                 } else {

@@ -18,6 +18,9 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         static let createdAt = Column("created_at")
         static let updatedAt = Column("updated_at")
         static let deviceId = Column("device_id")
+        static let selectedAt = Column("selected_at")
+        static let voidReason = Column("void_reason")
+        static let voidedAt = Column("voided_at")
     }
 
     let id: String
@@ -31,6 +34,9 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
     let createdAt: String
     let updatedAt: String
     let deviceId: String?
+    let selectedAt: String
+    let voidReason: String?
+    let voidedAt: String?
 
     init(row: Row) throws {
         id = try row.decode(forColumn: Columns.id)
@@ -44,6 +50,9 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         createdAt = try row.decode(forColumn: Columns.createdAt)
         updatedAt = try row.decode(forColumn: Columns.updatedAt)
         deviceId = try row.decode(forColumn: Columns.deviceId)
+        selectedAt = try row.decode(forColumn: Columns.selectedAt)
+        voidReason = try row.decode(forColumn: Columns.voidReason)
+        voidedAt = try row.decode(forColumn: Columns.voidedAt)
     }
 
     /// The row that stores `bill`, changed at `updatedAt`.
@@ -59,6 +68,9 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         createdAt = Timestamp.format(bill.createdAt)
         self.updatedAt = Timestamp.format(updatedAt)
         deviceId = bill.deviceId
+        selectedAt = Timestamp.format(bill.selectedAt)
+        voidReason = bill.voiding?.reason
+        voidedAt = bill.voiding.map { Timestamp.format($0.voidedAt) }
     }
 
     /// Inserts the row. A cached statement: GRDB's record `insert` builds its SQL on every call,
@@ -67,11 +79,13 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         try database.cachedStatement(
             sql: """
                 INSERT INTO bills
-                (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at, updated_at, device_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at, updated_at, device_id,
+                 selected_at, void_reason, voided_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             id, status, currency, taxRateBasisPoints, subtotalMinor, taxMinor, totalMinor, version, createdAt, updatedAt, deviceId,
+            selectedAt, voidReason, voidedAt,
         ])
     }
 
@@ -85,11 +99,17 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         guard let currency = Currency(rawValue: currency) else { throw invalid("currency '\(self.currency)'") }
         guard let taxRate = TaxRate(basisPoints: taxRateBasisPoints) else { throw invalid("tax rate \(taxRateBasisPoints) bps") }
         guard let createdAt = Timestamp.parse(createdAt) else { throw invalid("created_at '\(self.createdAt)'") }
+        guard let selectedAt = Timestamp.parse(selectedAt) else { throw invalid("selected_at '\(self.selectedAt)'") }
+        var voiding: BillVoiding?
+        if let voidReason, let voidedAt {
+            guard let date = Timestamp.parse(voidedAt) else { throw invalid("voided_at '\(voidedAt)'") }
+            voiding = BillVoiding(reason: voidReason, voidedAt: date)
+        }
         let bill: Bill
         do {
             bill = try Bill(
                 id: id, status: status, lines: try lines.map { try $0.billLine() }, currency: currency, taxRate: taxRate,
-                version: version, createdAt: createdAt, deviceId: deviceId)
+                version: version, createdAt: createdAt, selectedAt: selectedAt, voiding: voiding, deviceId: deviceId)
         } catch let violation as InvariantViolation {
             throw invalid(violation.description)
         }

@@ -2,11 +2,6 @@ import GRDB
 import RoutemapDomain
 
 extension SQLiteStore {
-    /// The payment of bill `billId`, if it is paid (for receipts and audits).
-    public func payment(billId: String) throws -> Payment? {
-        try read("reading the payment of bill \(billId)") { try $0.payment(billId: billId) }
-    }
-
     /// The number of rows in `table`, one of the schema's tables (for tests and diagnostics).
     func rowCount(in table: String) throws -> Int {
         try read("counting \(table)") { transaction in

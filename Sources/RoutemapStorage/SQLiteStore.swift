@@ -96,12 +96,24 @@ public final class SQLiteStore: POSStore {
         return bill
     }
 
-    public func newestUnpaidBill(deviceId: String) throws -> Bill? {
+    public func currentBill(deviceId: String) throws -> Bill? {
         if let known = cache.currentBill(deviceId: deviceId) { return known }
         let generation = cache.generation
-        let bill = try read("reading the newest unpaid bill") { try $0.newestUnpaidBill(deviceId: deviceId) }
+        let bill = try read("reading the current bill") { try $0.currentBill(deviceId: deviceId) }
         cache.remember(.current(deviceId: deviceId, bill), readAt: generation)
         return bill
+    }
+
+    public func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) throws -> [Bill] {
+        try read("listing bills") { try $0.unsettledBills(deviceId: deviceId, statuses: statuses, after: cursor, limit: limit) }
+    }
+
+    public func payment(id: String) throws -> Payment? {
+        try read("reading a payment") { try $0.payment(id: id) }
+    }
+
+    public func payment(billId: String) throws -> Payment? {
+        try read("reading the payment of bill \(billId)") { try $0.payment(billId: billId) }
     }
 
     public func device(tokenDigest: [UInt8]) throws -> Device? {

@@ -60,10 +60,10 @@ struct SQLiteTransaction: POSTransaction {
         return bill
     }
 
-    func newestUnpaidBill(deviceId: String) throws -> Bill? {
+    func currentBill(deviceId: String) throws -> Bill? {
         if let writing, let known = try knownCurrentBill(deviceId: deviceId, writing) { return known }
         let bill = try StorageError.wrapping("reading the newest unpaid bill") {
-            try BillRow.fetchOne(database.cachedStatement(sql: Self.newestUnpaidBillSQL), arguments: [deviceId]).map { try decodedBill($0) }
+            try BillRow.fetchOne(database.cachedStatement(sql: Self.currentBillSQL), arguments: [deviceId]).map { try decodedBill($0) }
         }
         if let changes = writing?.changes {
             if let bill { changes.note(bill) }
@@ -115,8 +115,8 @@ struct SQLiteTransaction: POSTransaction {
         writing.changes.note(bill)
         // The new bill becomes its device's current one, unless a newer one is known (the clock
         // went back). While the current bill is unknown it stays unknown: only a query can tell.
-        if let deviceId = bill.deviceId, bill.status != .paid, let known = try knownCurrentBill(deviceId: deviceId, writing) {
-            if let current = known, current.createdAt > bill.createdAt { return }
+        if let deviceId = bill.deviceId, bill.status.isUnsettled, let known = try knownCurrentBill(deviceId: deviceId, writing) {
+            if let current = known, current.selectedAt > bill.selectedAt { return }
             writing.changes.note(current: .known(.bill(bill.id)), deviceId: deviceId)
         }
     }
@@ -129,7 +129,7 @@ struct SQLiteTransaction: POSTransaction {
             // Only over an older version: a stale copy of the bill must not overwrite a newer one.
             // The status is written only when it changes: writing it touches the index of
             // unpaid bills (an extra page per commit).
-            if let previous, previous.status == bill.status {
+            if let previous, previous.status == bill.status, previous.selectedAt == bill.selectedAt {
                 try database.cachedStatement(
                     sql: """
                         UPDATE bills
@@ -141,12 +141,14 @@ struct SQLiteTransaction: POSTransaction {
                 try database.cachedStatement(
                     sql: """
                         UPDATE bills
-                        SET status = ?, subtotal_minor = ?, tax_minor = ?, total_minor = ?, version = ?, updated_at = ?
+                        SET status = ?, subtotal_minor = ?, tax_minor = ?, total_minor = ?, version = ?, updated_at = ?,
+                            selected_at = ?, void_reason = ?, voided_at = ?
                         WHERE id = ? AND version < ?
                         """
                 ).execute(arguments: [
-                    bill.status.rawValue, bill.subtotalMinor, bill.taxMinor, bill.totalMinor, bill.version, updatedAt, bill.id,
-                    bill.version,
+                    bill.status.rawValue, bill.subtotalMinor, bill.taxMinor, bill.totalMinor, bill.version, updatedAt,
+                    Timestamp.format(bill.selectedAt), bill.voiding?.reason, bill.voiding.map { Timestamp.format($0.voidedAt) },
+                    bill.id, bill.version,
                 ])
             }
             guard database.changesCount == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
@@ -154,9 +156,13 @@ struct SQLiteTransaction: POSTransaction {
         }
         guard let writing else { return }
         writing.changes.note(bill)
-        if bill.status == .paid, let deviceId = bill.deviceId {
-            // Its device's current bill is now an older unpaid one, or none: unknown without a query.
+        guard let deviceId = bill.deviceId else { return }
+        if !bill.status.isUnsettled {
+            // Its device's current bill is now another unsettled one, or none: unknown without a query.
             writing.changes.note(current: .unknown, deviceId: deviceId)
+        } else if previous?.selectedAt != bill.selectedAt {
+            // Resumed: the current bill now.
+            writing.changes.note(current: .known(.bill(bill.id)), deviceId: deviceId)
         }
     }
 
@@ -173,13 +179,45 @@ struct SQLiteTransaction: POSTransaction {
         }
     }
 
-    /// The WHERE clause repeats the partial index's, so SQLite reads
-    /// `bills_unpaid_newest_by_device` instead of scanning every bill. rowid breaks ties
-    /// between bills created in the same millisecond: the later insert wins.
-    static let newestUnpaidBillSQL = """
+    /// The payment with `id`, if any.
+    func payment(id: String) throws -> Payment? {
+        try StorageError.wrapping("reading payment \(id)") {
+            try PaymentRow.filter(PaymentRow.Columns.id == id).fetchOne(database)?.payment()
+        }
+    }
+
+    /// Up to `limit` unsettled bills of `deviceId` with a status in `statuses`, newest first,
+    /// after `cursor`. Read from the partial index of unsettled bills (the WHERE clause repeats it).
+    func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) throws -> [Bill] {
+        let wanted = BillStatus.allCases.filter { $0.isUnsettled && statuses.contains($0) }.map(\.rawValue)
+        guard !wanted.isEmpty else { return [] }
+        var sql = """
+            SELECT * FROM bills
+            WHERE device_id = ? AND status IN ('open', 'checked_out') AND status IN (\(wanted.map { _ in "?" }.joined(separator: ", ")))
+            """
+        var arguments: [any DatabaseValueConvertible] = [deviceId]
+        arguments += wanted
+        if let cursor {
+            let createdAt = Timestamp.format(cursor.createdAt)
+            sql += " AND (created_at < ? OR (created_at = ? AND id < ?))"
+            arguments += [createdAt, createdAt, cursor.id]
+        }
+        sql += " ORDER BY created_at DESC, id DESC LIMIT ?"
+        arguments.append(limit)
+        return try StorageError.wrapping("listing the unsettled bills of \(deviceId)") {
+            try BillRow.fetchAll(database.cachedStatement(sql: sql), arguments: StatementArguments(arguments)).map { row in
+                try writing?.cache.bill(id: row.id) ?? decodedBill(row)
+            }
+        }
+    }
+
+    /// The WHERE clause repeats the partial index's, so SQLite reads `bills_unsettled_by_device`
+    /// instead of scanning every bill. rowid breaks ties between bills selected in the same
+    /// millisecond: the later insert wins.
+    static let currentBillSQL = """
         SELECT * FROM bills
         WHERE device_id = ? AND status IN ('open', 'checked_out')
-        ORDER BY created_at DESC, rowid DESC
+        ORDER BY selected_at DESC, rowid DESC
         LIMIT 1
         """
 

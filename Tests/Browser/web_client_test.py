@@ -84,6 +84,15 @@ class Server:
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.load(response)
 
+    def send_json(self, method, path, token, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Authorization": f"Bearer {token}"}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+
     def stop(self):
         if self.process.poll() is None:
             self.process.terminate()
@@ -280,18 +289,46 @@ def run(page, server):
     page.wait(lambda: page.bill()["lines"] == {}, "the cappuccino removed with Space")
     page.idle()
 
+    print("void the bill with a reason: refused without one, then a new bill takes its place")
+    voided_id = page.bill()["id"]
+    void_form = page.find('[data-route="bill"] form[data-action="void"]')
+    void_form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+    page.wait(lambda: page.find('[data-route="bill"] form[data-action="void"] .field-error').text == "Enter a reason.",
+              "the missing reason's error")
+    check(server.get_json(f"/v1/bills/{voided_id}", token)["status"] == "open", "a void without a reason was sent")
+    page.find('[data-route="bill"] form[data-action="void"] input[name="reason"]').send_keys("opened by mistake")
+    page.find('[data-route="bill"] form[data-action="void"] button[type="submit"]').click()
+    page.wait(lambda: page.bill()["id"] != voided_id, "the bill pane to show a new bill after the void")
+    page.idle()
+    check(page.bill()["status"] == "open" and page.bill()["lines"] == {}, f"the bill after the void: {page.bill()}")
+    voided = server.get_json(f"/v1/bills/{voided_id}", token)
+    check(voided["status"] == "voided" and voided["void"]["reason"] == "opened by mistake", f"the server's voided bill: {voided}")
+    driver.get(f"{server.url}/#routemap://bills/{voided_id}")
+    page.wait(lambda: page.bill()["id"] == voided_id, "the voided bill by deep link")
+    page.idle()
+    check(page.find('[data-route="bill"] .badge').text == "Voided", "the voided bill's badge")
+    check(page.find('[data-route="bill"] .void-reason').text == "Voided: opened by mistake", "the voided bill's reason")
+    check(not page.find_all('[data-route="bill"] form[data-action="void"]'), "a voided bill still offers void")
+    page.screenshot("voided")
+
     print("deep links: in the page, and opening the page with one")
     driver.get(f"{server.url}/#routemap://bills/{first_bill['id']}")
     page.wait(lambda: page.bill()["id"] == first_bill["id"], "the deep-linked bill (hash change)")
     page.idle()
     check(page.bill()["status"] == "paid" and page.bill()["lines"] == quantities, f"the deep-linked bill shows {page.bill()}")
     check(page.script("return location.hash") == "", "the deep link stays in the address")
+    # The summary is shown only for a checked-out bill (its guard): a bill checked out elsewhere.
+    checked_out = server.send_json("POST", "/v1/bills", token)["bill"]["id"]
+    server.send_json("POST", f"/v1/bills/{checked_out}/items", token, {"menuItemId": "latte", "quantity": 1})
+    server.send_json("POST", f"/v1/bills/{checked_out}/checkout", token)
     driver.get("about:blank")
-    driver.get(f"{server.url}/#routemap://bills/{first_bill['id']}/summary")
+    driver.get(f"{server.url}/#routemap://bills/{checked_out}/summary")
     page.wait(lambda: page.find_all('dialog[open][data-presented="orderSummary"]'), "the deep-linked summary (page load)")
     page.idle()
-    check(page.bill()["id"] == first_bill["id"], "the summary's bill is not in the bill pane")
+    check(page.bill()["id"] == checked_out, "the summary's bill is not in the bill pane")
     page.screenshot("deep-link")
+    # Voided again, so the empty bill before it is this till's current bill for what follows.
+    server.send_json("POST", f"/v1/bills/{checked_out}/void", token, {"reason": "test bill"})
 
     run_generic_order(page, server, prices, token)
 
@@ -374,7 +411,8 @@ def run_generic_order(page, server, prices, token):
     page.wait(lambda: page.find_all('dialog[open][data-presented="orderSummary"]'), "the order summary over the generic bill")
     page.idle()
     bill = generic_bill(page)
-    check(bill["caption"] == f"Checked out · {bill_id}" and bill["buttons"] == [], f"the checked-out bill still offers controls: {bill}")
+    check(bill["caption"] == f"Checked out · {bill_id}" and bill["buttons"] == ["New bill", "Open bills", "Void bill"],
+          f"the checked-out bill still offers line or checkout controls: {bill}")
     summary = page.find('dialog[data-presented="orderSummary"]')
     summary.find_element(By.CSS_SELECTOR, 'input[name="method"][value="cash"]').click()
     summary.find_element(By.CSS_SELECTOR, 'input[name="tenderedMinor"]').send_keys("20")

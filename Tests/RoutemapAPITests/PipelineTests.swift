@@ -73,19 +73,19 @@ struct PipelineTests {
     func derivedBill() async throws {
         let server = try await InProcessAPI()
         #expect(server.store.snapshot.bills.isEmpty)
-        let walk = await server.navigate(["from": "menu", "to": "orderSummary"])
+        let walk = await server.navigate(["from": "menu", "to": "bill"])
         #expect(walk.status == 200, "\(walk.text)")
         #expect(server.store.snapshot.bills.count == 1)
         let billId = try #require(server.store.snapshot.bills.keys.first)
         #expect(walk.json["navigation"]?.array.last?["screen"]?["inputs"]?["billId"] == .string(billId))
-        let again = await server.navigate(["from": "menu", "to": "orderSummary"])
+        let again = await server.navigate(["from": "menu", "to": "bill"])
         #expect(again.status == 200)
         #expect(server.store.snapshot.bills.count == 1)
     }
 
     @Test("launch, navigate and resolve answer at once when the device has a bill; only the first, which opens one, waits")
     func answeredAtOnceUnlessWaiting() async throws {
-        let walk: JSON = ["from": "menu", "to": "orderSummary"]
+        let walk: JSON = ["from": "menu", "to": "bill"]
         for (method, path, body) in [("GET", "/v1/launch", nil), ("POST", "/v1/navigate", walk), ("GET", "/v1/resolve?url=routemap://menu&from=tabBar", nil)] as [(String, String, JSON?)] {
             let server = try await InProcessAPI()  // a device without a bill
             #expect(server.store.snapshot.bills.isEmpty)

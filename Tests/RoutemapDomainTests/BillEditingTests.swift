@@ -49,7 +49,7 @@ struct BillEditingTests {
         var bill = Fixtures.bill()
         try bill.add(Fixtures.latte, quantity: 500)
         let before = bill
-        #expect(throws: POSError.quantityOutOfRange(1_000)) { try bill.add(Fixtures.latte, quantity: 500) }
+        #expect(throws: POSError.lineQuantityLimit(quantity: 1_000, limit: 999)) { try bill.add(Fixtures.latte, quantity: 500) }
         #expect(bill == before)
         try bill.add(Fixtures.latte, quantity: 499)
         #expect(bill.lines[0].quantity == 999)
@@ -71,7 +71,7 @@ struct BillEditingTests {
         try small.add(Fixtures.latte, quantity: 5, limits: limits)
         try small.add(Fixtures.croissant, quantity: 1, limits: limits)
         #expect(throws: POSError.tooManyLines(limit: 2)) { try small.add(Fixtures.item("x", price: 1), quantity: 1, limits: limits) }
-        #expect(throws: POSError.quantityOutOfRange(6)) { try small.add(Fixtures.latte, quantity: 1, limits: limits) }
+        #expect(throws: POSError.lineQuantityLimit(quantity: 6, limit: 5)) { try small.add(Fixtures.latte, quantity: 1, limits: limits) }
         #expect(throws: POSError.quantityOutOfRange(6)) { try small.setQuantity(lineId: small.lines[1].lineId, quantity: 6, limits: limits) }
     }
 

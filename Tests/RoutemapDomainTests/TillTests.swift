@@ -89,7 +89,7 @@ struct TillTests {
         let bill = try await till.openBill(device: device)
         _ = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 998)
         let before = store.snapshot.bills
-        await #expect(throws: POSError.quantityOutOfRange(1_000)) {
+        await #expect(throws: POSError.lineQuantityLimit(quantity: 1_000, limit: 999)) {
             try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 2)
         }
         await #expect(throws: POSError.billEmpty) { try await till.checkout(billId: try await till.openBill(device: device).id, device: device) }

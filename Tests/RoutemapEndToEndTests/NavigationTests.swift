@@ -25,11 +25,20 @@ struct NavigationTests {
 
     private func step(_ response: TestResponse, _ index: Int) -> JSON { response.json["navigation"]!.array[index] }
 
-    /// The device's current bill, from launch's bill screen.
-    private func currentBill(_ server: Server) throws -> String {
+    /// The device's current bill, from launch's bill screen; `checkedOut` with a latte on it and
+    /// checked out, so that its order summary can be shown (its guard).
+    private func currentBill(_ server: Server, checkedOut: Bool = false) throws -> String {
         let launch = try server.get("/v1/launch")
         try #require(launch.status == 200, "\(launch.text)")
-        return launch.json["stack"]!.array[2]["inputs"]!["billId"]!.string
+        let billId = launch.json["stack"]!.array[2]["inputs"]!["billId"]!.string
+        if checkedOut { try checkOut(server, billId) }
+        return billId
+    }
+
+    /// Puts a latte on the bill and checks it out.
+    private func checkOut(_ server: Server, _ billId: String) throws {
+        try server.add("latte", to: billId)
+        try #require(try server.send("POST", "/v1/bills/\(billId)/checkout").status == 200)
     }
 
     /// `GET /v1/resolve` for `url` from `from` (a JSON stack), both percent-encoded.
@@ -58,7 +67,7 @@ struct NavigationTests {
         let bill = try server.get("/v1/routes/bill")
         #expect(bill.status == 200)
         #expect(bill.json["parent"] == "splitContainer")
-        #expect(bill.json["children"] == ["orderSummary"])
+        #expect(bill.json["children"] == ["orderSummary", "billList"])
         #expect(bill.json["requires"] == ["billId"])
         #expect(bill.json["callerSupplied"] == ["billId"])
         #expect(bill.json["deepLinks"] == ["routemap://bills/{billId}"])
@@ -88,6 +97,7 @@ struct NavigationTests {
         let server = try Server()
         let billId = try currentBill(server)
         try server.add("latte", 2, to: billId)
+        #expect(try server.send("POST", "/v1/bills/\(billId)/checkout").status == 200)
 
         let summary = try server.navigate(["from": launchStack(billId), "to": "orderSummary"])
         #expect(summary.status == 200, "\(summary.text)")
@@ -127,6 +137,7 @@ struct NavigationTests {
         let server = try Server()
         let y = try currentBill(server)
         let x = try server.newBill()["id"]!.string
+        try checkOut(server, x)
         let resolved = try resolve(server, "routemap://bills/\(x)/summary", from: launchStack(y))
         #expect(resolved.status == 200, "\(resolved.text)")
         #expect(ops(resolved) == ["replace bill", "present orderSummary"])
@@ -145,7 +156,7 @@ struct NavigationTests {
     @Test("why 2: every focus move has a step: to the menu or the bill on display is a replace, the summary's bill is listed first")
     func focusMovesHaveSteps() throws {
         let server = try Server()
-        let billId = try currentBill(server)
+        let billId = try currentBill(server, checkedOut: true)
         let toMenu = try server.navigate(["from": ["tabBar", "splitContainer"], "to": "menu"])
         #expect(ops(toMenu) == ["replace menu"])
         #expect(toMenu.json["stack"] == [entry("tabBar"), entry("splitContainer"), entry("menu")])
@@ -162,7 +173,7 @@ struct NavigationTests {
     @Test("why 3: a sub presentation says so in its step and in its stack entry; parent closes it")
     func subIsVisible() throws {
         let server = try Server()
-        let billId = try currentBill(server)
+        let billId = try currentBill(server, checkedOut: true)
         let sub = try server.navigate(["from": menuStack, "mode": "sub", "to": "bill"])
         #expect(sub.status == 200, "\(sub.text)")
         #expect(ops(sub) == ["present sub:bill"])
@@ -200,7 +211,7 @@ struct NavigationTests {
     @Test("why 5: refresh names only the top; a covered screen is not addressed until what covers it is dismissed")
     func refreshAndCoveredScreens() throws {
         let server = try Server()
-        let billId = try currentBill(server)
+        let billId = try currentBill(server, checkedOut: true)
         let refresh = try server.navigate(["from": launchStack(billId), "to": "bill"])
         #expect(ops(refresh) == ["refresh bill"])
         #expect(refresh.json["stack"] == launchStack(billId))
@@ -216,7 +227,7 @@ struct NavigationTests {
     @Test("modes: parent removes the top screen; from the root's screen it has no parent; from as one route id")
     func modes() throws {
         let server = try Server()
-        let billId = try currentBill(server)
+        let billId = try currentBill(server, checkedOut: true)
         let parent = try server.navigate(["from": summaryStack(billId), "mode": "parent"])
         #expect(ops(parent) == ["dismiss orderSummary"])
         #expect(parent.json["stack"] == launchStack(billId))
@@ -231,6 +242,7 @@ struct NavigationTests {
         let server = try Server()
         let current = try currentBill(server)
         let billId = try server.newBill()["id"]!.string
+        try checkOut(server, billId)
         let summary = try server.navigate([
             "from": launchStack(current), "to": "orderSummary", "input": ["billId": .string(billId), "extra": "x"],
         ])
@@ -287,6 +299,12 @@ struct NavigationTests {
         let server = try Server()
         let billId = try server.newBill()["id"]!.string
         let url = "routemap://bills/\(billId)/summary"
+        // The summary's guard: an open bill has none to show (409 with the guard's code, nothing changed).
+        let refused = try resolve(server, url)
+        expectProblem(refused, 409, "bill_not_checked_out")
+        #expect(refused.json["guard"] == "billCheckedOut" && refused.json["route"] == "orderSummary")
+        #expect(try server.get("/v1/bills/\(billId)").json["status"] == "open")
+        try checkOut(server, billId)
         let resolved = try resolve(server, url)
         #expect(resolved.status == 200, "\(resolved.text)")
         #expect(ops(resolved) == ["replace bill", "present orderSummary"])
@@ -352,7 +370,7 @@ struct NavigationTests {
 
         let billId = step(launch, 3)["screen"]!["inputs"]!["billId"]!.string
         #expect(step(launch, 3)["screen"]!["renderer"] == "declarative")
-        #expect(step(launch, 3)["screen"]!["payload"]!["components"]!.array.map { $0["text"] } == [.string("Open · \(billId)"), "No items yet.", nil, nil])
+        #expect(step(launch, 3)["screen"]!["payload"]!["components"]!.array.map { $0["text"] } == [.string("Open · \(billId)"), "No items yet.", nil, nil, nil, nil, nil])
 
         // Adding an item answers the bill's tree: a line with −1 (above 1), +1 and Remove, and checkout.
         try server.add("latte", to: billId)
@@ -370,16 +388,20 @@ struct NavigationTests {
                 ["type": "button", "title": "+1 Latte", "action": "setQuantity", "style": "secondary", "item": ["lineId": lineId], "values": ["quantity": 3]],
                 ["type": "button", "title": "Remove Latte", "action": "removeLine", "style": "destructive", "item": ["lineId": lineId]],
             ])
-        let checkout = bill["payload"]!["components"]!.array.last!
+        // After the totals: checkout, then a new bill, the open bills and void.
+        let billButtons = Array(bill["payload"]!["components"]!.array.suffix(4))
+        let checkout = billButtons[0]
         #expect(checkout["action"] == "checkout" && checkout["title"] == .string("Check out \(money(added.json["bill"]!["totalMinor"]!.int)) USD"))
+        #expect(billButtons.dropFirst().map { $0["action"]!.string } == ["newBill", "showBills", "void"])
         let actions = Set(bill["actions"]!.array.map { $0["name"]!.string })
-        #expect(Set((lines["children"]!.array.dropFirst() + [checkout]).map { $0["action"]!.string }) == actions)
+        #expect(Set((lines["children"]!.array.dropFirst() + billButtons).map { $0["action"]!.string }) == actions)
 
-        // A checked-out bill's tree has no controls.
+        // A checked-out bill's tree has no line controls, only a new bill, the open bills and void.
         let checkedOut = try server.send("POST", "/v1/bills/\(billId)/checkout", headers: generic)
         let frozen = step(checkedOut, 0)["screen"]!["payload"]!["components"]!.array
         #expect(frozen.first?["text"] == .string("Checked out · \(billId)"))
-        #expect(!frozen.contains { $0["type"] == "button" } && !frozen[1]["children"]!.array.contains { $0["type"] == "button" })
+        #expect(frozen.filter { $0["type"] == "button" }.map { $0["action"]!.string } == ["newBill", "showBills", "void"])
+        #expect(!frozen[1]["children"]!.array.contains { $0["type"] == "button" })
 
         // A client with the native screens gets no tree.
         let native = try server.get("/v1/launch", headers: [("Navigation-Screens", "tabBar,splitView,menu,bill")])

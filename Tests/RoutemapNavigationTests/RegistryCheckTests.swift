@@ -45,7 +45,7 @@ struct RegistryCheckTests {
         // Update this list with a new test when RegistryProblem.Kind grows.
         let covered: Set<Kind> = [
             .duplicateID, .invalidID, .noRoot, .multipleRoots, .misplacedRoot, .missingParent, .unknownSlot, .cycle, .unreachable,
-            .unprovidedInput, .invalidDeepLink, .ambiguousDeepLink, .missingFallback,
+            .unprovidedInput, .invalidDeepLink, .ambiguousDeepLink, .missingFallback, .invalidGuard, .guardedInitialContent,
         ]
         #expect(covered == Set(Kind.allCases))
     }
@@ -200,4 +200,34 @@ struct RegistryCheckTests {
         #expect(problem.description == "a: has parent ghost, which is not registered [missing_parent]")
         #expect(RouteRegistry<String>().problems()[0].description == "no route is shown as root [no_root]")
     }
+
+    @Test("a guard needs a predicate and a stable code; a guarded route cannot be initial contents")
+    func guards() {
+        let good = RouteGuard(name: "ready", code: "not_ready", summary: "it is ready")
+        var guarded = child("a")
+        guarded.routeGuard = good
+        // Registered without a predicate.
+        #expect(found(registry(root(), guarded)) == exactly((.invalidGuard, "a")))
+        var withPredicate = RouteRegistry<String>()
+        withPredicate.register(root())
+        withPredicate.register(guarded, guard: { _, _ in true })
+        #expect(withPredicate.problems().isEmpty)
+        var badCode = guarded
+        badCode.routeGuard = RouteGuard(name: "ready", code: "Not Ready", summary: "it is ready")
+        var badRegistry = RouteRegistry<String>()
+        badRegistry.register(root())
+        badRegistry.register(badCode, guard: { _, _ in true })
+        #expect(Set(badRegistry.problems().map(\.kind)) == [.invalidGuard])
+        // The first route of a slot is shown with its container: it cannot have a guard.
+        var embedded = child("first", .embed(slot: "main"))
+        embedded.routeGuard = good
+        var second = child("second", .embed(slot: "main"))
+        second.routeGuard = good
+        var initial = RouteRegistry<String>()
+        initial.register(root(slots: ["main"]))
+        initial.register(embedded, guard: { _, _ in true })
+        initial.register(second, guard: { _, _ in true })
+        #expect(Set(initial.problems().map { Pair(kind: $0.kind, route: $0.route) }) == exactly((.guardedInitialContent, "first")))
+    }
+
 }

@@ -165,6 +165,31 @@ enum TestTrees {
     }
 
     /// Derives every input as `derived-<name>`, so any walk has the inputs it needs.
+    /// `pos` with guards: the order summary only for a bill whose id starts with "ready"; and
+    /// `deep` with the post screen only for a post whose id is not "hidden", and the
+    /// settings' devices screen never (a guard on a route without inputs).
+    static let guardedPOS = guarded(pos, ["orderSummary": readyBill])
+    static let guardedDeep = guarded(deep, ["post": visiblePost, "devices": never])
+
+    static let readyBill = GuardedBy<String>(RouteGuard(name: "billReady", code: "bill_not_ready", summary: "the bill is ready")) { inputs, _ in
+        inputs["billId"]?.hasPrefix("ready") == true
+    }
+    static let visiblePost = GuardedBy<String>(RouteGuard(name: "postVisible", code: "post_hidden", summary: "the post is visible")) { inputs, _ in
+        inputs["postId"] != "hidden"
+    }
+    static let never = GuardedBy<String>(RouteGuard(name: "never", code: "never", summary: "never")) { _, _ in false }
+
+    /// `registry` with `guards` added to its routes (same routes, same builders: `echo`).
+    static func guarded(_ registry: RouteRegistry<String>, _ guards: [RouteID: GuardedBy<String>]) -> RouteRegistry<String> {
+        var copy = RouteRegistry<String>()
+        for var route in registry.routes {
+            let guardedBy = guards[route.id]
+            route.routeGuard = guardedBy?.routeGuard
+            copy.register(route, payload: echo, guard: guardedBy?.holds)
+        }
+        return copy
+    }
+
     static let deriveAll: Navigator<String>.InputDeriver = { name, _ in "derived-\(name)" }
 
     static let posNavigator = Navigator(registry: pos) { name, _ in name == "billId" ? "current-bill" : nil }

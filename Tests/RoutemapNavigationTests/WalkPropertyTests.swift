@@ -225,13 +225,13 @@ struct WalkPropertyTests {
     // MARK: Random input
 
     /// Values the random stacks and requests use for inputs, so entries and requests often agree.
-    private static let values = ["v1", "v2"]
+    static let values = ["v1", "ready", "hidden"]
 
     /// A stack a client can hold: a route's path from the root; sometimes a `sub` entry over
     /// it and a path below that; and the focus (any tab or embedded route, recursively) inside
     /// a container on top. Each entry shows random values for its route's required inputs, or
     /// says nothing (unknown).
-    private func randomStack(_ registry: RouteRegistry<String>, _ random: inout SeededRandom) -> [StackEntry] {
+    func randomStack(_ registry: RouteRegistry<String>, _ random: inout SeededRandom) -> [StackEntry] {
         let routes = registry.routes
         var ids = registry.path(to: routes.randomElement(using: &random)!.id)!.map { ($0.id, false) }
         if Int.random(in: 0..<3, using: &random) == 0 {
@@ -262,7 +262,7 @@ struct WalkPropertyTests {
         }
     }
 
-    private func randomRequest(_ registry: RouteRegistry<String>, from: [StackEntry], _ random: inout SeededRandom) -> NavigationRequest {
+    func randomRequest(_ registry: RouteRegistry<String>, from: [StackEntry], _ random: inout SeededRandom) -> NavigationRequest {
         let target = registry.routes.randomElement(using: &random)!
         var input: RouteInputs = [:]
         let names = registry.path(to: target.id)!.flatMap(\.requires)

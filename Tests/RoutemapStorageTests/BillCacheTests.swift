@@ -41,16 +41,16 @@ struct BillCacheTests {
         let device = database.device
         let till = database.till()
         let first = try await till.currentBill(device: device)
-        #expect(try database.store.newestUnpaidBill(deviceId: device) == first)
+        #expect(try database.store.currentBill(deviceId: device) == first)
         let second = try await till.openBill(device: device)
-        #expect(try database.store.newestUnpaidBill(deviceId: device) == second)
-        #expect(try fresh(database).newestUnpaidBill(deviceId: device) == second)
+        #expect(try database.store.currentBill(deviceId: device) == second)
+        #expect(try fresh(database).currentBill(deviceId: device) == second)
 
         _ = try await till.addItem(billId: second.id, device: device, menuItemId: "latte", quantity: 1)
         let checkedOut = try await till.checkout(billId: second.id, device: device)
         let outcome = try await till.pay(billId: second.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
-        #expect(try database.store.newestUnpaidBill(deviceId: device) == outcome.nextBill)
-        #expect(try fresh(database).newestUnpaidBill(deviceId: device) == outcome.nextBill)
+        #expect(try database.store.currentBill(deviceId: device) == outcome.nextBill)
+        #expect(try fresh(database).currentBill(deviceId: device) == outcome.nextBill)
         #expect(try database.store.bill(id: second.id)?.status == .paid)
     }
 
@@ -64,8 +64,8 @@ struct BillCacheTests {
         clock.advance(by: -60)
         let older = try await till.openBill(device: device)
         #expect(older.createdAt < newer.createdAt)
-        #expect(try database.store.newestUnpaidBill(deviceId: device) == newer)
-        #expect(try fresh(database).newestUnpaidBill(deviceId: device) == newer)
+        #expect(try database.store.currentBill(deviceId: device) == newer)
+        #expect(try fresh(database).currentBill(deviceId: device) == newer)
     }
 
     @Test("a write that throws leaves nothing of itself in memory")
@@ -86,7 +86,7 @@ struct BillCacheTests {
         }
         #expect(try database.store.bill(id: bill.id) == bill)
         #expect(try database.store.bill(id: "bill_rolledback") == nil)
-        #expect(try database.store.newestUnpaidBill(deviceId: device) == bill)
+        #expect(try database.store.currentBill(deviceId: device) == bill)
     }
 
     @Test("a write by another store on the file is seen by this store's next write")

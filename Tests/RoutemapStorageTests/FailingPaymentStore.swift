@@ -17,7 +17,12 @@ struct FailingPaymentStore: POSStore {
 
     func menuItems() throws -> [MenuItem] { try base.menuItems() }
     func bill(id: String) throws -> Bill? { try base.bill(id: id) }
-    func newestUnpaidBill(deviceId: String) throws -> Bill? { try base.newestUnpaidBill(deviceId: deviceId) }
+    func currentBill(deviceId: String) throws -> Bill? { try base.currentBill(deviceId: deviceId) }
+    func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) throws -> [Bill] {
+        try base.unsettledBills(deviceId: deviceId, statuses: statuses, after: cursor, limit: limit)
+    }
+    func payment(id: String) throws -> Payment? { try base.payment(id: id) }
+    func payment(billId: String) throws -> Payment? { try base.payment(billId: billId) }
     func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
     func devices() throws -> [Device] { try base.devices() }
     func menuRevision() throws -> Int { try base.menuRevision() }

@@ -8,7 +8,7 @@ struct FailingPaymentTransaction: POSTransaction {
 
     func menuItem(id: String) throws -> MenuItem? { try base.menuItem(id: id) }
     func bill(id: String) throws -> Bill? { try base.bill(id: id) }
-    func newestUnpaidBill(deviceId: String) throws -> Bill? { try base.newestUnpaidBill(deviceId: deviceId) }
+    func currentBill(deviceId: String) throws -> Bill? { try base.currentBill(deviceId: deviceId) }
     func insert(_ bill: Bill) throws { try base.insert(bill) }
     func update(_ bill: Bill) throws { try base.update(bill) }
     func insert(_ device: Device, tokenDigest: [UInt8]) throws { try base.insert(device, tokenDigest: tokenDigest) }

@@ -20,7 +20,8 @@ struct MigrationTests {
 
     /// Every migration in the repository, in order.
     static let allIDs = [
-        "0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0010_device_roles", "0011_live_menu",
+        "0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers",
+        "0006_several_open_bills", "0010_device_roles", "0011_live_menu",
     ]
 
     @Test("a new database gets every migration, recorded; reopening applies nothing")
@@ -63,7 +64,7 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        #expect(migrations.count == 7)
+        #expect(migrations.count == 8)
         let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(2)))
         #expect(old.appliedMigrationIDs == ["0001_schema", "0002_demo_menu"])
         let latte = try #require(try old.menuItems().first { $0.id == "latte" })
@@ -75,15 +76,21 @@ struct MigrationTests {
         try paid.checkout()
         let payment = try paid.payment(for: PaymentRequest(method: .card, amountMinor: paid.totalMinor), id: "pay_legacy", createdAt: createdAt)
         try paid.markPaid()
-        try await old.write { [open, paid] transaction in
-            try transaction.insert(open)
-            try transaction.insert(paid)
-            try transaction.insert(payment)
+        try await Self.withTodaysBillColumns(old) {
+            try await old.write { [open, paid] transaction in
+                try transaction.insert(open)
+                try transaction.insert(paid)
+                try transaction.insert(payment)
+            }
         }
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0010_device_roles", "0011_live_menu"])
+        #expect(
+            store.appliedMigrationIDs == [
+                "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0006_several_open_bills",
+                "0010_device_roles", "0011_live_menu",
+            ])
         #expect(try store.bill(id: open.id) == open)
         #expect(try store.bill(id: paid.id) == paid)
         #expect(try store.bill(id: open.id)?.deviceId == nil)
@@ -93,7 +100,7 @@ struct MigrationTests {
         }
         #expect(schema.contains("devices"))
         #expect(schema.contains("idempotency_keys"))
-        #expect(schema.contains("bills_unpaid_newest_by_device"))
+        #expect(schema.contains("bills_unsettled_by_device"))
         #expect(!schema.contains("bills_unpaid_newest"))
 
         // No device owns the old bills: not found for an enrolled device, and not its current bill.
@@ -116,16 +123,22 @@ struct MigrationTests {
         let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(3)))
         let device = try Self.enrollBeforeRoles(old)
         let oldTill = Till(store: old, taxRate: StorageFixtures.rate875, currency: .usd)
-        let bill = try await oldTill.openBill(device: device)
-        for item in ["latte", "croissant", "bagel", "espresso"] {
-            _ = try await oldTill.addItem(billId: bill.id, device: device, menuItemId: item, quantity: 2)
+        let (before, other, bill) = try await Self.withTodaysBillColumns(old) {
+            let bill = try await oldTill.openBill(device: device)
+            for item in ["latte", "croissant", "bagel", "espresso"] {
+                _ = try await oldTill.addItem(billId: bill.id, device: device, menuItemId: item, quantity: 2)
+            }
+            let before = try await oldTill.removeLine(billId: bill.id, device: device, lineId: try #require(try old.bill(id: bill.id)?.lines[1].lineId))
+            let other = try await oldTill.addItem(billId: try await oldTill.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
+            return (before, other, bill)
         }
-        let before = try await oldTill.removeLine(billId: bill.id, device: device, lineId: try #require(try old.bill(id: bill.id)?.lines[1].lineId))
-        let other = try await oldTill.addItem(billId: try await oldTill.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0010_device_roles", "0011_live_menu"])
+        #expect(
+            store.appliedMigrationIDs == [
+                "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0006_several_open_bills", "0010_device_roles", "0011_live_menu",
+            ])
         #expect(try store.bill(id: bill.id) == before)
         #expect(try store.bill(id: other.id) == other)
         #expect(try store.rowCount(in: "bill_lines") == 4)
@@ -175,7 +188,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0005_opaque_idempotent_answers", "0010_device_roles", "0011_live_menu"])
+        #expect(store.appliedMigrationIDs == ["0005_opaque_idempotent_answers", "0006_several_open_bills", "0010_device_roles", "0011_live_menu"])
         #expect(try store.rowCount(in: "idempotency_keys") == rows.count)
         let answers = try await store.write { transaction in
             try rows.map { try transaction.recordedAnswer(deviceId: device, key: $0.key) }
@@ -271,6 +284,63 @@ struct MigrationTests {
         }
         #expect(path.hasSuffix("missing/dir/db.sqlite"))
     }
+
+    @Test("0006 keeps bills from before, each selected when it was created, and the same current bill; they can be voided")
+    func severalOpenBillsOnExistingData() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        let migrations = try StorageFixtures.migrations()
+        // A database made by every other migration (as one from before 0006 that already has 0010
+        // and 0011): 0006 applies after them.
+        let old = try SQLiteStore(path: path, migrations: migrations.filter { $0.id != "0006_several_open_bills" })
+        let device = try await DeviceDirectory(store: old).enroll(name: "Front counter").device.id
+        let clock = TestClock()
+        let oldTill = Till(store: old, taxRate: StorageFixtures.rate875, currency: .usd, now: clock.function)
+        let (first, second, paid) = try await Self.withTodaysBillColumns(old) {
+            let first = try await oldTill.addItem(billId: try await oldTill.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
+            clock.advance(by: 1)
+            let paying = try await oldTill.addItem(billId: try await oldTill.openBill(device: device).id, device: device, menuItemId: "bagel", quantity: 1)
+            _ = try await oldTill.checkout(billId: paying.id, device: device)
+            let paid = try await oldTill.pay(billId: paying.id, device: device, PaymentRequest(method: .card, amountMinor: paying.totalMinor))
+            clock.advance(by: 1)
+            let second = try await oldTill.addItem(billId: try await oldTill.openBill(device: device).id, device: device, menuItemId: "croissant", quantity: 1)
+            return (first, second, paid)
+        }
+        try old.close()
+
+        let store = try SQLiteStore(path: path, migrations: migrations)
+        #expect(store.appliedMigrationIDs == ["0006_several_open_bills"])
+        #expect(try store.bill(id: first.id) == first)
+        #expect(try store.bill(id: first.id)?.selectedAt == first.createdAt)
+        #expect(try store.bill(id: paid.bill.id) == paid.bill)
+        #expect(try store.payment(billId: paid.bill.id) == paid.payment)
+        #expect(try store.currentBill(deviceId: device)?.id == second.id)
+        let till = Till(store: store, taxRate: StorageFixtures.rate875, currency: .usd, now: clock.function)
+        #expect(try till.bills(device: device, statuses: [.open, .checkedOut], after: nil, limit: 10).bills.map(\.id) == [second.id, paid.nextBill.id, first.id])
+        clock.advance(by: 1)
+        let voided = try #require(try await till.void(billId: second.id, device: device, reason: "mistake", idempotency: nil).performedValue)
+        #expect(voided.nextBill.id == paid.nextBill.id)
+        try store.close()
+        let reopened = try SQLiteStore(path: path, migrations: migrations)
+        #expect(try reopened.bill(id: second.id)?.voiding == BillVoiding(reason: "mistake", voidedAt: clock.now))
+        #expect(try reopened.bill(id: second.id)?.lines == second.lines)
+    }
+
+    /// Runs `body`, which writes bills through today's code, on a database at a schema from
+    /// before 0006: the columns 0006 adds exist only while `body` runs (not as a migration), so
+    /// the file keeps exactly its older schema.
+    private static func withTodaysBillColumns<T>(_ store: SQLiteStore, _ body: () async throws -> T) async throws -> T {
+        let columns = ["selected_at", "void_reason", "voided_at"]
+        try store.onWriter("adding today's bill columns") { database in
+            for column in columns { try database.execute(sql: "ALTER TABLE bills ADD COLUMN \(column) TEXT") }
+        }
+        let result = try await body()
+        try store.onWriter("dropping today's bill columns") { database in
+            for column in columns { try database.execute(sql: "ALTER TABLE bills DROP COLUMN \(column)") }
+        }
+        return result
+    }
+
 }
 
 @Suite("Migration 0010: device roles")
@@ -284,7 +354,7 @@ struct DeviceRolesMigrationTests {
         let id = try MigrationTests.enrollBeforeRoles(old)
         try old.close()
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0010_device_roles", "0011_live_menu"])
+        #expect(store.appliedMigrationIDs == ["0006_several_open_bills", "0010_device_roles", "0011_live_menu"])
         let device = try #require(try store.devices().first)
         #expect(device.id == id && device.role == .till && device.revokedAt == nil)
         #expect(throws: (any Error).self) {

@@ -114,7 +114,7 @@ struct SQLiteStoreTests {
     @Test("the newest unpaid bill of a device: open or checked out, latest created, ties to the later insert, its own only")
     func newestUnpaid() async throws {
         let store = try await TestDatabase().store
-        #expect(try store.newestUnpaidBill(deviceId: "dev_A") == nil)
+        #expect(try store.currentBill(deviceId: "dev_A") == nil)
         @Sendable func bill(_ id: String, _ seconds: TimeInterval, _ status: BillStatus, _ device: String? = "dev_A") throws -> Bill {
             try Bill(
                 id: id, status: status, currency: .usd, taxRate: StorageFixtures.rate875,
@@ -129,22 +129,22 @@ struct SQLiteStoreTests {
             try transaction.insert(try bill("bill_other", 400, .open, "dev_B"))
             try transaction.insert(try bill("bill_nobody", 500, .open, nil))
         }
-        #expect(try store.newestUnpaidBill(deviceId: "dev_A")?.id == "bill_tie_second")
-        #expect(try await store.write { try $0.newestUnpaidBill(deviceId: "dev_A")?.id } == "bill_tie_second")
-        #expect(try store.newestUnpaidBill(deviceId: "dev_B")?.id == "bill_other")
-        #expect(try store.newestUnpaidBill(deviceId: "dev_C") == nil)
+        #expect(try store.currentBill(deviceId: "dev_A")?.id == "bill_tie_second")
+        #expect(try await store.write { try $0.currentBill(deviceId: "dev_A")?.id } == "bill_tie_second")
+        #expect(try store.currentBill(deviceId: "dev_B")?.id == "bill_other")
+        #expect(try store.currentBill(deviceId: "dev_C") == nil)
         #expect(try store.bill(id: "bill_other")?.deviceId == "dev_B")
         #expect(try store.bill(id: "bill_nobody")?.deviceId == nil)
     }
 
-    @Test("the newest-unpaid query uses the partial index, not a scan of every bill")
+    @Test("the current-bill query uses the partial index of unsettled bills, not a scan of every bill")
     func newestUnpaidUsesIndex() async throws {
         let store = try await TestDatabase().store
         let plan = try store.onWriter("explaining") { database in
-            try Row.fetchAll(database, sql: "EXPLAIN QUERY PLAN " + SQLiteTransaction.newestUnpaidBillSQL, arguments: ["dev_A"])
+            try Row.fetchAll(database, sql: "EXPLAIN QUERY PLAN " + SQLiteTransaction.currentBillSQL, arguments: ["dev_A"])
                 .map { $0["detail"] as String }
         }
-        #expect(plan.contains { $0.contains("bills_unpaid_newest_by_device") }, "\(plan)")
+        #expect(plan.contains { $0.contains("bills_unsettled_by_device") }, "\(plan)")
     }
 
     @Test("close checkpoints the log; the store then refuses work")
@@ -158,7 +158,7 @@ struct SQLiteStoreTests {
         #expect(throws: StorageError.self) { try database.store.menuItems() }
         // The data is in the main file: a new store sees it.
         let reopened = try SQLiteStore(path: database.path, migrations: try StorageFixtures.migrations())
-        #expect(try reopened.newestUnpaidBill(deviceId: database.device) != nil)
+        #expect(try reopened.currentBill(deviceId: database.device) != nil)
         try reopened.ping()
     }
 

@@ -20,7 +20,12 @@ final class SynchronousProbeStore: POSStore {
 
     func menuItems() throws -> [MenuItem] { try base.menuItems() }
     func bill(id: String) throws -> Bill? { try base.bill(id: id) }
-    func newestUnpaidBill(deviceId: String) throws -> Bill? { try base.newestUnpaidBill(deviceId: deviceId) }
+    func currentBill(deviceId: String) throws -> Bill? { try base.currentBill(deviceId: deviceId) }
+    func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) throws -> [Bill] {
+        try base.unsettledBills(deviceId: deviceId, statuses: statuses, after: cursor, limit: limit)
+    }
+    func payment(id: String) throws -> Payment? { try base.payment(id: id) }
+    func payment(billId: String) throws -> Payment? { try base.payment(billId: billId) }
     func device(tokenDigest: [UInt8]) throws -> Device? { try base.device(tokenDigest: tokenDigest) }
     func devices() throws -> [Device] { try base.devices() }
     func menuRevision() throws -> Int { try base.menuRevision() }
@@ -45,7 +50,7 @@ final class SynchronousProbeStore: POSStore {
 
         func menuItem(id: String) throws -> MenuItem? { try base.menuItem(id: id) }
         func bill(id: String) throws -> Bill? { try base.bill(id: id) }
-        func newestUnpaidBill(deviceId: String) throws -> Bill? { try base.newestUnpaidBill(deviceId: deviceId) }
+        func currentBill(deviceId: String) throws -> Bill? { try base.currentBill(deviceId: deviceId) }
         func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer? {
             try base.recordedAnswer(deviceId: deviceId, key: key)
         }

@@ -29,9 +29,19 @@ public final class InMemoryStore: POSStore {
         /// The durability of every committed write, in commit order.
         public var committedDurabilities: [Durability] = []
 
-        /// The newest bill of `deviceId` not yet paid, as the SQLite store finds it.
-        public func newestUnpaidBill(deviceId: String) -> Bill? {
-            billOrder.reversed().lazy.compactMap { bills[$0] }.first { $0.status != .paid && $0.deviceId == deviceId }
+        /// The current bill of `deviceId`, as the SQLite store finds it: of its unsettled bills,
+        /// the one selected last (the later created on a tie).
+        public func currentBill(deviceId: String) -> Bill? {
+            billOrder.reversed().lazy.compactMap { bills[$0] }.filter { $0.status.isUnsettled && $0.deviceId == deviceId }
+                .max { $0.selectedAt < $1.selectedAt }
+        }
+
+        /// As ``POSStore/unsettledBills(deviceId:statuses:after:limit:)``.
+        public func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) -> [Bill] {
+            let bills = self.bills.values.filter { $0.deviceId == deviceId && $0.status.isUnsettled && statuses.contains($0.status) }
+                .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+                .filter { bill in cursor.map { (bill.createdAt, bill.id) < ($0.createdAt, $0.id) } ?? true }
+            return Array(bills.prefix(limit))
         }
     }
 
@@ -42,6 +52,10 @@ public final class InMemoryStore: POSStore {
     }
 
     private let state: Mutex<State>
+    /// Serializes writes: held while a write's body runs. Reads take `state` only briefly and see
+    /// the committed state, as SQLite's readers do, so a write's body may read through the store
+    /// (an answer recorded in the write reads the menu) without locking `state` twice.
+    private let writer = Mutex(())
 
     /// A store holding `menu` and nothing else.
     public init(menu: [MenuItem]) {
@@ -69,18 +83,28 @@ public final class InMemoryStore: POSStore {
 
     public func bill(id: String) throws -> Bill? { snapshot.bills[id] }
 
-    public func newestUnpaidBill(deviceId: String) throws -> Bill? { snapshot.newestUnpaidBill(deviceId: deviceId) }
+    public func currentBill(deviceId: String) throws -> Bill? { snapshot.currentBill(deviceId: deviceId) }
+
+    public func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) throws -> [Bill] {
+        snapshot.unsettledBills(deviceId: deviceId, statuses: statuses, after: cursor, limit: limit)
+    }
+
+    public func payment(id: String) throws -> Payment? { snapshot.payments.first { $0.id == id } }
+
+    public func payment(billId: String) throws -> Payment? { snapshot.payments.first { $0.billId == billId } }
 
     public func device(tokenDigest: [UInt8]) throws -> Device? {
         snapshot.devices.first { $0.tokenDigest == tokenDigest }?.device
     }
 
     public func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
-        try state.withLock { state in
-            let transaction = InMemoryTransaction(state: state)
+        try writer.withLock { _ in
+            let transaction = InMemoryTransaction(state: snapshot)
             let result = try body(transaction)
-            state = transaction.state
-            state.committedDurabilities.append(durability)
+            state.withLock { state in
+                state = transaction.state
+                state.committedDurabilities.append(durability)
+            }
             return result
         }
     }

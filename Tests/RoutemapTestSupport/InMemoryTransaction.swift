@@ -20,7 +20,7 @@ final class InMemoryTransaction: POSTransaction {
 
     func bill(id: String) throws -> Bill? { state.bills[id] }
 
-    func newestUnpaidBill(deviceId: String) throws -> Bill? { state.newestUnpaidBill(deviceId: deviceId) }
+    func currentBill(deviceId: String) throws -> Bill? { state.currentBill(deviceId: deviceId) }
 
     func insert(_ bill: Bill) throws {
         guard state.bills[bill.id] == nil else { throw Conflict() }

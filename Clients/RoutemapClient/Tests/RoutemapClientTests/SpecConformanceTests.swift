@@ -42,6 +42,10 @@ struct SpecConformanceTests {
         "MenuCategory": MenuCategory.self,
         "RenameMenuCategoryRequest": RenameMenuCategoryRequest.self,
         "MenuCategoryAnswer": MenuCategoryAnswer.self,
+        "BillVoid": BillVoid.self,
+        "VoidRequest": VoidRequest.self,
+        "BillList": BillList.self,
+        "BillListEntry": BillListEntry.self,
     ]
 
     /// Required members a type reads leniently, and why.
@@ -79,12 +83,14 @@ struct SpecConformanceTests {
         "retireMenuItem": RetiredMenuItemAnswer.self,
         "listMenuCategories": MenuCategoryListing.self,
         "retireMenuCategory": RetiredMenuCategoryAnswer.self,
+        "voidBill": VoidAnswer.self,
     ]
 
     /// Every `enum` of the spec's schemas and the known values of its Swift enumeration.
     static let enumerations: [String: [String]] = [
         "Problem.code": ProblemCode.knownCases.map(\.rawValue),
         "Bill.status": BillStatus.knownCases.map(\.rawValue),
+        "BillListEntry.status": [BillStatus.open, .checkedOut].map(\.rawValue),
         "Payment.method": PaymentMethod.knownCases.map(\.rawValue),
         "PayRequest.method": PaymentMethod.knownCases.map(\.rawValue),
         "NavigateRequest.mode": NavigationMode.knownCases.map(\.rawValue),

@@ -80,21 +80,53 @@ public actor APIClient {
         try await decode(send(.get, "/v1/bills/\(Self.segment(id))"))
     }
 
-    /// `POST /v1/bills/{billId}/items`.
-    public func addItem(billId: String, menuItemId: String, quantity: Int = 1) async throws -> BillAndNavigation {
+    /// `GET /v1/bills`: a page of the device's open and checked-out bills, newest first; pass
+    /// the page's `nextCursor` as `cursor` for the next one.
+    public func bills(statuses: [BillStatus] = [], limit: Int? = nil, cursor: String? = nil) async throws -> BillList {
+        var query: [String: String] = [:]
+        if !statuses.isEmpty { query["status"] = statuses.map(\.rawValue).joined(separator: ",") }
+        if let limit { query["limit"] = String(limit) }
+        if let cursor { query["cursor"] = cursor }
+        return try await decode(send(.get, "/v1/bills", query: query))
+    }
+
+    /// `POST /v1/bills/{billId}/resume`: makes an open or checked-out bill the current one.
+    public func resume(billId: String, intent: UserIntent = UserIntent()) async throws -> Replayable<BillAndNavigation> {
+        try await replayable(send(.post, "/v1/bills/\(Self.segment(billId))/resume", intent: intent))
+    }
+
+    /// `POST /v1/bills/{billId}/void`: voids an open or checked-out bill, with a reason.
+    public func void(billId: String, reason: String, intent: UserIntent = UserIntent()) async throws -> Replayable<VoidAnswer> {
+        try await replayable(send(.post, "/v1/bills/\(Self.segment(billId))/void", body: VoidRequest(reason: reason), intent: intent))
+    }
+
+    /// `GET /v1/payments/{paymentId}`: a payment of one of the device's bills, read back.
+    public func payment(id: String) async throws -> Payment {
+        try await decode(send(.get, "/v1/payments/\(Self.segment(id))"))
+    }
+
+    /// `POST /v1/bills/{billId}/items`. Every attempt of one tap sends the same `intent`, so a
+    /// retry never adds twice.
+    public func addItem(billId: String, menuItemId: String, quantity: Int = 1, intent: UserIntent = UserIntent()) async throws
+        -> BillAndNavigation
+    {
         try await decode(
-            send(.post, "/v1/bills/\(Self.segment(billId))/items", body: AddItemRequest(menuItemId: menuItemId, quantity: quantity)))
+            send(
+                .post, "/v1/bills/\(Self.segment(billId))/items", body: AddItemRequest(menuItemId: menuItemId, quantity: quantity),
+                intent: intent))
     }
 
     /// `PATCH /v1/bills/{billId}/items/{lineId}`: sets a line's quantity.
-    public func updateItem(billId: String, lineId: String, quantity: Int) async throws -> BillAndNavigation {
+    public func updateItem(billId: String, lineId: String, quantity: Int, intent: UserIntent = UserIntent()) async throws -> BillAndNavigation {
         try await decode(
-            send(.patch, "/v1/bills/\(Self.segment(billId))/items/\(Self.segment(lineId))", body: UpdateItemRequest(quantity: quantity)))
+            send(
+                .patch, "/v1/bills/\(Self.segment(billId))/items/\(Self.segment(lineId))", body: UpdateItemRequest(quantity: quantity),
+                intent: intent))
     }
 
     /// `DELETE /v1/bills/{billId}/items/{lineId}`.
-    public func removeItem(billId: String, lineId: String) async throws -> BillAndNavigation {
-        try await decode(send(.delete, "/v1/bills/\(Self.segment(billId))/items/\(Self.segment(lineId))"))
+    public func removeItem(billId: String, lineId: String, intent: UserIntent = UserIntent()) async throws -> BillAndNavigation {
+        try await decode(send(.delete, "/v1/bills/\(Self.segment(billId))/items/\(Self.segment(lineId))", intent: intent))
     }
 
     /// `POST /v1/bills/{billId}/checkout`.
@@ -103,8 +135,8 @@ public actor APIClient {
     }
 
     /// `POST /v1/bills/{billId}/checkout/cancel`.
-    public func cancelCheckout(billId: String) async throws -> BillAndNavigation {
-        try await decode(send(.post, "/v1/bills/\(Self.segment(billId))/checkout/cancel"))
+    public func cancelCheckout(billId: String, intent: UserIntent = UserIntent()) async throws -> BillAndNavigation {
+        try await decode(send(.post, "/v1/bills/\(Self.segment(billId))/checkout/cancel", intent: intent))
     }
 
     /// `POST /v1/bills/{billId}/pay`. Pass the same `intent` to every attempt of one payment.

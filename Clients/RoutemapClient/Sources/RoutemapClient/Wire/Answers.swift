@@ -39,6 +39,19 @@ public struct PaymentAnswer: WireObjectWithKeys, NavigatingAnswer {
     public enum CodingKeys: String, CodingKey, CaseIterable { case payment, bill, nextBill, navigation }
 }
 
+/// `POST /v1/bills/{billId}/void`'s answer.
+public struct VoidAnswer: WireObjectWithKeys, NavigatingAnswer {
+    /// The voided bill.
+    public var bill: Bill
+    /// The device's current bill afterwards, which the bill screen now shows.
+    public var nextBill: Bill
+    public var navigation: [Step]
+
+    public var stack: [StackEntry]? { nil }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case bill, nextBill, navigation }
+}
+
 /// `GET /v1/launch`, `POST /v1/navigate`, `GET /v1/resolve`: the steps and the stack after them.
 public struct NavigationAnswer: WireObjectWithKeys, NavigatingAnswer {
     public var navigation: [Step]

@@ -62,10 +62,10 @@ public enum Renderer: OpenEnumeration {
 /// The screen types the point-of-sale server sends. The app names the native ones it
 /// implements in `Navigation-Screens`; others arrive as declarative screens.
 public enum ScreenType: OpenEnumeration {
-    case tabBar, splitView, menu, bill, orderSummary
+    case tabBar, splitView, menu, bill, orderSummary, billList
     case unknown(String)
 
-    public static let knownCases: [ScreenType] = [.tabBar, .splitView, .menu, .bill, .orderSummary]
+    public static let knownCases: [ScreenType] = [.tabBar, .splitView, .menu, .bill, .orderSummary, .billList]
 
     public var rawValue: String {
         switch self {
@@ -74,6 +74,7 @@ public enum ScreenType: OpenEnumeration {
         case .menu: "menu"
         case .bill: "bill"
         case .orderSummary: "orderSummary"
+        case .billList: "billList"
         case .unknown(let value): value
         }
     }
@@ -100,16 +101,17 @@ public enum HTTPMethod: OpenEnumeration {
 
 /// Where a bill is in its life.
 public enum BillStatus: OpenEnumeration {
-    case open, checkedOut, paid
+    case open, checkedOut, paid, voided
     case unknown(String)
 
-    public static let knownCases: [BillStatus] = [.open, .checkedOut, .paid]
+    public static let knownCases: [BillStatus] = [.open, .checkedOut, .paid, .voided]
 
     public var rawValue: String {
         switch self {
         case .open: "open"
         case .checkedOut: "checked_out"
         case .paid: "paid"
+        case .voided: "voided"
         case .unknown(let value): value
         }
     }
@@ -161,6 +163,7 @@ public enum ProblemCode: OpenEnumeration {
     case idempotencyKeyRequired, idempotencyKeyReused, idempotencyKeyInFlight, unsupportedClient
     case invalidStack, noParent, missingInput, uriTooLong
     case managerOnly, deviceRevoked, menuItemExists, unknownCategory, menuCategoryExists, categoryNotEmpty
+    case billSettled, lineQuantityLimit, tooManyLines
     case unknown(String)
 
     public static let knownCases: [ProblemCode] = [
@@ -170,6 +173,7 @@ public enum ProblemCode: OpenEnumeration {
         .idempotencyKeyRequired, .idempotencyKeyReused, .idempotencyKeyInFlight, .unsupportedClient,
         .invalidStack, .noParent, .missingInput, .uriTooLong,
         .managerOnly, .deviceRevoked, .menuItemExists, .unknownCategory, .menuCategoryExists, .categoryNotEmpty,
+        .billSettled, .lineQuantityLimit, .tooManyLines,
     ]
 
     public var rawValue: String {
@@ -206,6 +210,9 @@ public enum ProblemCode: OpenEnumeration {
         case .unknownCategory: "unknown_category"
         case .menuCategoryExists: "menu_category_exists"
         case .categoryNotEmpty: "category_not_empty"
+        case .billSettled: "bill_settled"
+        case .lineQuantityLimit: "line_quantity_limit"
+        case .tooManyLines: "too_many_lines"
         case .unknown(let value): value
         }
     }

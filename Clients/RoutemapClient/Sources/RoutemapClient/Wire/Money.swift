@@ -38,8 +38,54 @@ public struct Bill: WireObjectWithKeys {
     public var currency: String
     /// Increases with every change to the bill.
     public var version: Int
+    /// A voided bill's reason and time.
+    public var void: BillVoid?
+    /// A paid bill's payment (`GET /v1/bills/{billId}` only).
+    public var payment: Payment?
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case id, status, lines, subtotalMinor, taxMinor, totalMinor, currency, version }
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, status, lines, subtotalMinor, taxMinor, totalMinor, currency, version, void, payment
+    }
+}
+
+/// Why and when a bill was voided.
+public struct BillVoid: WireObjectWithKeys {
+    public var reason: String
+    /// RFC 3339 date-time, as the server wrote it.
+    public var voidedAt: String
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case reason, voidedAt }
+}
+
+/// `GET /v1/bills`: a page of the device's open and checked-out bills, newest first (also the
+/// `billList` screen's payload, with its `components`).
+public struct BillList: WireObjectWithKeys {
+    public var bills: [BillListEntry]
+    /// Present when more bills follow: the `cursor` of the next page.
+    public var nextCursor: String?
+    /// On the `billList` screen only: its component tree.
+    public var components: [Component]?
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case bills, nextCursor, components }
+}
+
+/// A listed bill, without its lines.
+public struct BillListEntry: WireObjectWithKeys {
+    public var id: String
+    public var status: BillStatus
+    public var lineCount: Int
+    public var subtotalMinor: Int64
+    public var taxMinor: Int64
+    public var totalMinor: Int64
+    public var currency: String
+    /// RFC 3339 date-time, as the server wrote it.
+    public var createdAt: String
+    /// The device's current bill (the one its bill screen shows).
+    public var current: Bool
+
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, status, lineCount, subtotalMinor, taxMinor, totalMinor, currency, createdAt, current
+    }
 }
 
 /// A payment of a bill.

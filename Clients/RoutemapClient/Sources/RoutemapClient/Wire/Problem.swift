@@ -14,16 +14,20 @@ public struct Problem: WireObjectWithKeys {
     public var category: String?
     /// `amount_mismatch`: the bill's total.
     public var expectedMinor: Int64?
-    /// `payload_too_large`: the largest body accepted, in bytes.
+    /// `payload_too_large`: the largest body accepted, in bytes; `line_quantity_limit`: the most
+    /// a line holds; `too_many_lines`: the most lines a bill holds.
     public var limit: Int?
     /// `too_many_requests`: seconds to wait.
     public var retryAfterSeconds: Int?
     /// `missing_input`: the input's name.
     public var input: String?
-    /// `missing_input`: the route whose screen needs it.
+    /// `missing_input`: the route whose screen needs it; a failed guard: the guarded route.
     public var route: String?
+    /// A failed guard: the guard's name.
+    public var routeGuard: String?
 
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case type, title, status, detail, code, field, menuItemId, category, expectedMinor, limit, retryAfterSeconds, input, route
+        case routeGuard = "guard"
     }
 }

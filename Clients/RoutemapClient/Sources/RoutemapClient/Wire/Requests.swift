@@ -36,6 +36,15 @@ public struct UpdateItemRequest: WireObjectWithKeys {
     public enum CodingKeys: String, CodingKey, CaseIterable { case quantity }
 }
 
+/// `POST /v1/bills/{billId}/void`: why the bill is voided (1 to 200 characters).
+public struct VoidRequest: WireObjectWithKeys {
+    public var reason: String
+
+    public init(reason: String) { self.reason = reason }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case reason }
+}
+
 /// `POST /v1/bills/{billId}/pay`. `amountMinor` confirms the total the app showed.
 public struct PayRequest: WireObjectWithKeys {
     public var method: PaymentMethod

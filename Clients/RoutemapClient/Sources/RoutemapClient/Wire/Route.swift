@@ -23,16 +23,19 @@ public struct Route: WireObjectWithKeys {
     public var deepLinks: [String]
     public var fallback: RouteID?
     public var minimumAppVersion: String?
+    /// The precondition for showing it; a walk whose guard fails is 409 with the guard's code.
+    public var routeGuard: RouteGuard?
 
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case id, parent, presentation, screenType, title, renderer, offersDeclarative, slots, requires, callerSupplied, provides, deepLinks,
             fallback, minimumAppVersion
+        case routeGuard = "guard"
     }
 
     public init(
         id: RouteID, parent: RouteID?, presentation: RoutePresentation, screenType: String, title: String, renderer: Renderer,
         offersDeclarative: Bool = false, slots: [String] = [], requires: [String] = [], callerSupplied: [String] = [], provides: [String] = [],
-        deepLinks: [String] = [], fallback: RouteID? = nil, minimumAppVersion: String? = nil
+        deepLinks: [String] = [], fallback: RouteID? = nil, minimumAppVersion: String? = nil, routeGuard: RouteGuard? = nil
     ) {
         self.id = id
         self.parent = parent
@@ -48,6 +51,7 @@ public struct Route: WireObjectWithKeys {
         self.deepLinks = deepLinks
         self.fallback = fallback
         self.minimumAppVersion = minimumAppVersion
+        self.routeGuard = routeGuard
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,6 +74,7 @@ public struct Route: WireObjectWithKeys {
         deepLinks = try container.decode([String].self, forKey: .deepLinks)
         fallback = try container.decodeIfPresent(String.self, forKey: .fallback)
         minimumAppVersion = try container.decodeIfPresent(String.self, forKey: .minimumAppVersion)
+        routeGuard = try container.decodeIfPresent(RouteGuard.self, forKey: .routeGuard)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -88,7 +93,19 @@ public struct Route: WireObjectWithKeys {
         try container.encode(deepLinks, forKey: .deepLinks)
         try container.encodeIfPresent(fallback, forKey: .fallback)
         try container.encodeIfPresent(minimumAppVersion, forKey: .minimumAppVersion)
+        try container.encodeIfPresent(routeGuard, forKey: .routeGuard)
     }
+}
+
+/// A route's precondition (`guard` of a route): shown only when it holds.
+public struct RouteGuard: WireObjectWithKeys {
+    public var name: String
+    /// The problem `code` of a walk whose guard fails.
+    public var code: String
+    /// When the route is shown, in words.
+    public var summary: String
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case name, code, summary }
 }
 
 /// A route and the routes under it (`GET /v1/routes`).

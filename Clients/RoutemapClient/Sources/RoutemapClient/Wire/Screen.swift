@@ -73,7 +73,8 @@ public struct DeclarativeBillPayload: WireObject {
     public var bill: Bill
     public var components: [Component]
 
-    public static var memberNames: [String] { Bill.memberNames + [ComponentsKey.components.stringValue] }
+    /// A bill's members but `payment` (a bill screen shows no payment), and `components`.
+    public static var memberNames: [String] { Bill.memberNames.filter { $0 != Bill.CodingKeys.payment.stringValue } + [ComponentsKey.components.stringValue] }
 
     private enum ComponentsKey: String, CodingKey { case components }
 

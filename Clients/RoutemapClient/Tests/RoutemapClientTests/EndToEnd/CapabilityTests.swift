@@ -12,6 +12,7 @@ struct CapabilityTests {
         let full = try await AppFixture()
         defer { full.stop() }
         try await full.start()
+        try await full.checkOut(try await full.shownBill().id)
         try await full.session.navigate(to: "orderSummary")
         _ = await full.performer.take()
         try await full.session.navigate(to: "orderSummary")
@@ -22,6 +23,7 @@ struct CapabilityTests {
         let app = try await AppFixture(capabilities: lessCapable)
         defer { app.stop() }
         try await app.start()
+        try await app.checkOut(try await app.shownBill().id)
         try await app.session.navigate(to: "orderSummary")
         #expect(await app.performer.take() == ["present orderSummary style=modal nav"])
         let outcome = try await app.session.navigate(to: "orderSummary")

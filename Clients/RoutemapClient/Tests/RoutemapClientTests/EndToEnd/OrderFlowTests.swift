@@ -42,7 +42,9 @@ struct OrderFlowTests {
         #expect(checkout.answer.replayed == false)
         #expect(await app.performer.take() == ["replace bill", "present orderSummary style=modal nav"])
         #expect(try await app.shownBill().status == .checkedOut)
-        #expect(try await app.session.screen(of: "bill")?.screen.actions == [], "a checked-out bill offers no actions")
+        #expect(
+            try await app.session.screen(of: "bill")?.screen.actions.map(\.name) == ["newBill", "showBills", "void"],
+            "a checked-out bill offers no line changes or checkout: a new bill, the bill list, and void")
         let summary = try #require(await app.session.screen(of: "orderSummary")).screen
         #expect(summary.renderer == .declarative)
         let components = try summary.components

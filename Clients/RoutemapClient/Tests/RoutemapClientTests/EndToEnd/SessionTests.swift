@@ -27,9 +27,10 @@ struct SessionTests {
             await app.performer.take() == [
                 "setRoot tabBar tabs=splitContainer", "selectTab splitContainer", "embed menu slot=primary", "embed bill slot=secondary",
             ])
+        let bill = try await app.shownBill().id
+        try await app.checkOut(bill)
         await app.performer.fail("present orderSummary style=modal nav")
         await #expect(throws: NavigationSession.StepFailed.self) { try await app.session.navigate(to: "orderSummary") }
-        let bill = try await app.shownBill().id
         #expect(await app.stack() == ["tabBar", "splitContainer", "bill{billId=\(bill)}"])
         try await app.session.navigate(to: "orderSummary")
         #expect(await app.performer.take() == ["present orderSummary style=modal nav"])
@@ -62,8 +63,12 @@ struct SessionTests {
         let app = try await AppFixture()
         defer { app.stop() }
         try await app.start()
+        let bill = try await app.shownBill().id
+        try await app.checkOut(bill)
         var answer = try await app.client.navigate(NavigateRequest(from: .stack(await app.session.stack), to: "orderSummary"))
         #expect(answer.navigation.map(\.op) == [.present])
+        // Reopened elsewhere, so the resync's launch shows no summary of its own.
+        _ = try await app.client.cancelCheckout(billId: bill)
         answer.stack = answer.stack.map { Array($0.dropLast()) }
         let outcome = try await app.session.follow(answer: answer)
         #expect(outcome.resyncReason != nil)

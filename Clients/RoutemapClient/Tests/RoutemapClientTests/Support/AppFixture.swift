@@ -37,6 +37,13 @@ struct AppFixture {
         try #require(await session.screen(of: "bill")).screen.billPayload
     }
 
+    /// Adds an espresso to bill `id` and checks it out elsewhere in the app (the answers' steps
+    /// are not followed): the order summary's guard shows it only for a checked-out bill.
+    func checkOut(_ id: String) async throws {
+        _ = try await client.addItem(billId: id, menuItemId: "espresso")
+        _ = try await client.checkout(billId: id)
+    }
+
     /// The stack as `route{input=value}` texts.
     func stack() async -> [String] { await session.stack.map(\.description) }
 

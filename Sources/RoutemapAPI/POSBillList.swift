@@ -1,0 +1,66 @@
+import RoutemapDomain
+import RoutemapJSON
+import RoutemapNavigation
+
+/// The bill list screen: the device's open and checked-out bills, newest first, each with a
+/// control to make it the current bill (resume).
+extension POSNavigation {
+    /// How many bills the screen lists (`GET /v1/bills` pages through all of them).
+    static let billListScreenSize = 50
+
+    @Sendable static func billListScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {
+        let page = try context.bills.bills(statuses: [.open, .checkedOut], after: nil, limit: billListScreenSize)
+        let current = try context.bills.currentBill()?.id
+        return ScreenContent(
+            payload: BillListJSON.page(page, current: current), actions: billListActions,
+            components: { billListComponents(page.bills, current: current) })
+    }
+
+    private static let billListActions = [
+        ScreenAction(name: "resume", method: "POST", path: "/v1/bills/{item.id}/resume", row: "bills", headers: keyed)
+    ]
+
+    /// A row per bill (status, lines, total), then "Resume" for each but the current one.
+    static func billListComponents(_ bills: [Bill], current: String?) -> [Component] {
+        guard !bills.isEmpty else { return [.text("No open bills.")] }
+        return bills.map { bill in
+            let name = "Bill …\(bill.id.suffix(6))"
+            var children: [Component] = [
+                .row(
+                    title: name, detail: "\(statusText(bill.status)) · \(bill.lines.count) line\(bill.lines.count == 1 ? "" : "s")",
+                    value: MoneyText.format(bill.totalMinor, bill.currency))
+            ]
+            if bill.id == current {
+                children.append(.text("Current bill", style: .caption))
+            } else {
+                children.append(.button(title: "Resume \(name)", action: "resume", style: .secondary, item: ["id": .string(bill.id)]))
+            }
+            return .section(title: nil, children: children)
+        }
+    }
+}
+
+/// The wire shapes of bill lists (openapi.yaml's `BillList` and `BillListEntry`).
+enum BillListJSON {
+    /// `{bills, nextCursor?}`.
+    static func page(_ page: BillPage, current: String?) -> JSON {
+        var object: JSONObject = ["bills": .array(page.bills.map { entry($0, current: $0.id == current) })]
+        if let next = page.nextCursor { object.append("nextCursor", .string(next)) }
+        return .object(object)
+    }
+
+    /// A bill without its lines: what a list shows.
+    static func entry(_ bill: Bill, current: Bool) -> JSON {
+        [
+            "id": .string(bill.id),
+            "status": .string(bill.status.rawValue),
+            "lineCount": .int(Int64(bill.lines.count)),
+            "subtotalMinor": .int(bill.subtotalMinor),
+            "taxMinor": .int(bill.taxMinor),
+            "totalMinor": .int(bill.totalMinor),
+            "currency": .string(bill.currency.rawValue),
+            "createdAt": .string(bill.createdAt.wireText),
+            "current": .bool(current),
+        ]
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// A till's several open orders: list them, make one the current bill (resume), void one.
+extension Till {
+    /// The most bills one page lists.
+    public static let maxPageSize = 100
+
+    /// A page of `device`'s bills whose status is in `statuses` (open and checked out only),
+    /// newest first, after the bill `cursor` names (the previous page's `nextCursor`). Throws
+    /// `invalidCursor` when `cursor` is not one of the device's bills.
+    public func bills(device: String, statuses: Set<BillStatus>, after cursor: String?, limit: Int) throws -> BillPage {
+        try reader(for: device).bills(statuses: statuses, after: cursor, limit: limit)
+    }
+
+    /// Makes an open or checked-out bill the device's current one: launch, and every walk that
+    /// derives the bill, show it from now on. Throws `billNotFound` or `billSettled`.
+    public func resume(billId: String, device: String, idempotency: IdempotencyKey<Bill>?) async throws -> IdempotentOutcome<Bill> {
+        try await write(device: device, durability: .normal, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
+            transaction, bill in
+            let date = timestamp()
+            return try change(bill, in: transaction) { bill, _ in try bill.resume(at: date) }
+        }
+    }
+
+    /// Voids an open or checked-out bill with `reason`. When it was the current bill, the
+    /// device's current bill becomes the unsettled bill selected last before it, or a new bill
+    /// when none is left (so launch always finds one). Throws `billNotFound` or `billSettled`.
+    public func void(billId: String, device: String, reason: String, idempotency: IdempotencyKey<VoidOutcome>?) async throws
+        -> IdempotentOutcome<VoidOutcome>
+    {
+        try await write(device: device, durability: .normal, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
+            transaction, bill in
+            let date = timestamp()
+            let voided = try change(bill, in: transaction) { bill, _ in try bill.void(reason: reason, at: date) }
+            if let current = try transaction.currentBill(deviceId: device) {
+                return VoidOutcome(bill: voided, previousStatus: bill.status, nextBill: current)
+            }
+            let next = try makeBill(device: device)
+            try transaction.insert(next)
+            return VoidOutcome(bill: voided, previousStatus: bill.status, nextBill: next)
+        }
+    }
+
+    /// The payment with `id`, if it paid one of `device`'s bills; `paymentNotFound` otherwise.
+    public func payment(id: String, device: String) throws -> Payment {
+        try reader(for: device).payment(id: id)
+    }
+}
+
+extension BillReader {
+    /// See ``Till/bills(device:statuses:after:limit:)``.
+    public func bills(statuses: Set<BillStatus>, after cursor: String?, limit: Int) throws -> BillPage {
+        precondition((1...Till.maxPageSize).contains(limit) && statuses.allSatisfy(\.isUnsettled), "list unsettled bills, 1 to 100 a page")
+        var after: BillCursor?
+        if let cursor {
+            guard let bill = try? bill(id: cursor) else { throw POSError.invalidCursor(cursor) }
+            after = BillCursor(after: bill)
+        }
+        // One more than asked: whether there is a next page.
+        let bills = try store.unsettledBills(deviceId: device, statuses: statuses, after: after, limit: limit + 1)
+        let page = Array(bills.prefix(limit))
+        return BillPage(bills: page, nextCursor: bills.count > limit ? page.last?.id : nil)
+    }
+
+    /// The payment of `bill` (one of the device's), or `nil` when it is not paid.
+    public func payment(of bill: Bill) throws -> Payment? {
+        guard bill.status == .paid, bill.deviceId == device else { return nil }
+        return try store.payment(billId: bill.id)
+    }
+
+    /// The payment with `id`, if it paid one of the device's bills; `paymentNotFound` otherwise.
+    public func payment(id: String) throws -> Payment {
+        guard let payment = try store.payment(id: id), (try? bill(id: payment.billId)) != nil else { throw POSError.paymentNotFound(id) }
+        return payment
+    }
+}
