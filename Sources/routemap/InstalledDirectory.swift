@@ -5,10 +5,11 @@ import Foundation
 /// names, else the installed one beside the binary (`<executable>/../share/routemap/<name>`, as in
 /// the container image), else the source tree's `./<name>`.
 enum InstalledDirectory {
-    /// `explicit` (a flag's value) or the environment variable `variable`, else the first of the
+    /// The directory `setting` names (its flag's value `flagValue`, else its environment
+    /// variable; a value it refuses, such as an empty one, throws), else the first of the
     /// installed and source-tree directories that exists; throws naming the places it looked.
-    static func locate(_ name: String, explicit: String?, flag: String, variable: String) throws -> URL {
-        if let explicit = explicit ?? Environment.value(variable) {
+    static func locate(_ name: String, setting: Setting<String?>, flagValue: String?) throws -> URL {
+        if let explicit = try setting.resolve(flagValue) {
             return URL(fileURLWithPath: explicit, isDirectory: true)
         }
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -21,6 +22,6 @@ enum InstalledDirectory {
             }
         }
         throw ValidationError(
-            "No \(name) directory found (looked in \(installed.path) and ./\(name)). Pass \(flag) or set \(variable).")
+            "No \(name) directory found (looked in \(installed.path) and ./\(name)). Pass --\(setting.flag) or set \(setting.environment).")
     }
 }

@@ -18,8 +18,7 @@ struct StoreOptions: ParsableArguments {
     /// The migrations directory: the flag, the environment, the installed location beside the
     /// binary (as in the container image), or the source tree's `Migrations/`.
     func resolvedMigrationsDirectory() throws -> URL {
-        try InstalledDirectory.locate(
-            "Migrations", explicit: (try? Settings.migrations.resolve(migrations)) ?? nil, flag: "--migrations", variable: "ROUTEMAP_MIGRATIONS")
+        try InstalledDirectory.locate("Migrations", setting: Settings.migrations, flagValue: migrations)
     }
 
     func loadMigrations() throws -> [Migration] {

@@ -10,8 +10,6 @@ struct WebClientOptions: ParsableArguments {
     /// The web client's files, read once; throws when the directory or a file is missing.
     func load() throws -> StaticFiles {
         try StaticFiles(
-            directory: InstalledDirectory.locate(
-                "Public", explicit: (try? Settings.publicDirectory.resolve(publicDirectory)) ?? nil, flag: "--public",
-                variable: "ROUTEMAP_PUBLIC"))
+            directory: InstalledDirectory.locate("Public", setting: Settings.publicDirectory, flagValue: publicDirectory))
     }
 }
