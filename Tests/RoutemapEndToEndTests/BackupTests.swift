@@ -19,28 +19,17 @@ extension HeavySuites {
                 restarted?.cleanUp()
                 process.cleanUp()
             }
-            var tokens: [String] = []
-            for index in 0..<4 { tokens.append(try process.enroll(name: "till \(index)")) }
-            let port = process.port
-            let acknowledged = Collected<Acknowledged>()
-            let stop = Collected<Bool>()
-            let group = DispatchGroup()
-            for token in tokens {
-                DispatchQueue.global().async(group: group) {
-                    DurabilityTests.orderCycles(port: port, token: token, until: { !stop.all.isEmpty }, acknowledged: acknowledged)
-                }
-            }
-            let deadline = Date().addingTimeInterval(60)
-            while acknowledged.all.count < 20, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            let tills = try PayingTills(process)
+            let (tokens, acknowledged) = (tills.tokens, tills.acknowledged)
+            tills.waitForPayments(20)
 
             // The backup runs in its own process while the four tills keep paying.
             let before = acknowledged.all
             let backupPath = process.directory.appendingPathComponent("backup.sqlite").path
             let backup = try runRoutemap(["backup", backupPath, "--db", process.databasePath])
             let afterBackup = acknowledged.all.count
-            while acknowledged.all.count < afterBackup + 10, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            stop.append(true)
-            group.wait()
+            tills.waitForPayments(afterBackup + 10)
+            tills.stop()
             try #require(before.count >= 20, "only \(before.count) payments before the deadline")
             try #require(backup.status == 0, "\(backup.output)")
             #expect(backup.output.contains("backed up"), "\(backup.output)")

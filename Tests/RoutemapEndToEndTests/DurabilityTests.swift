@@ -25,27 +25,14 @@ extension HeavySuites {
         @Test("kill -9 during order cycles, restart: every acknowledged payment is there once and replays")
         func killDuringOrderCycles() throws {
             let process = try RoutemapProcess()
-            var tokens: [String] = []
-            for index in 0..<4 { tokens.append(try process.enroll(name: "till \(index)")) }
-            let port = process.port
-            let acknowledged = Collected<Acknowledged>()
-            let stop = Collected<Bool>()
-
-            let group = DispatchGroup()
-            for token in tokens {
-                DispatchQueue.global().async(group: group) {
-                    Self.orderCycles(port: port, token: token, until: { !stop.all.isEmpty }, acknowledged: acknowledged)
-                }
-            }
+            let tills = try PayingTills(process)
             // Kill once at least 10 payments were acknowledged, while the workers keep going.
-            let deadline = Date().addingTimeInterval(60)
-            while acknowledged.all.count < 10, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            tills.waitForPayments(10)
             Thread.sleep(forTimeInterval: 0.05)
             kill(process.process.processIdentifier, SIGKILL)
             process.process.waitUntilExit()
-            stop.append(true)
-            group.wait()
-            let paid = acknowledged.all
+            tills.stop()
+            let paid = tills.acknowledged.all
             try #require(paid.count >= 10, "only \(paid.count) payments were acknowledged before the deadline")
 
             let restarted = try RoutemapProcess(databasePath: process.databasePath)
@@ -122,5 +109,36 @@ final class Collected<Value: Sendable>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return items
+    }
+}
+
+/// Tills of one server (a device each) running order cycles (`HeavySuites.DurabilityTests.orderCycles`) on
+/// threads of their own until stopped.
+final class PayingTills: Sendable {
+    let tokens: [String]
+    let acknowledged = Collected<HeavySuites.DurabilityTests.Acknowledged>()
+    private let stopped = Collected<Bool>()
+    private let group = DispatchGroup()
+
+    init(_ process: RoutemapProcess, count: Int = 4) throws {
+        tokens = try (0..<count).map { try process.enroll(name: "till \($0)") }
+        let (port, acknowledged, stopped) = (process.port, acknowledged, stopped)
+        for token in tokens {
+            DispatchQueue.global().async(group: group) {
+                HeavySuites.DurabilityTests.orderCycles(port: port, token: token, until: { !stopped.all.isEmpty }, acknowledged: acknowledged)
+            }
+        }
+    }
+
+    /// Waits until `count` payments in all were acknowledged, or a minute went by.
+    func waitForPayments(_ count: Int) {
+        let deadline = Date().addingTimeInterval(60)
+        while acknowledged.all.count < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+    }
+
+    /// Stops every till and waits for them.
+    func stop() {
+        stopped.append(true)
+        group.wait()
     }
 }
