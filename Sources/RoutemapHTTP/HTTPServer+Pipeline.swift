@@ -110,7 +110,7 @@ extension HTTPServer {
             response = responder.response(for: .internalError())
         }
         let created: OpaquePointer?
-        if let prepared = response.prepared, prepared.handle != nil {
+        if let prepared = response.prepared {
             created = prepared.lendBody()
         } else {
             created = response.body.withUnsafeBytes { bytes in
