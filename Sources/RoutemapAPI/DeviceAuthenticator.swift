@@ -18,18 +18,18 @@ import Darwin
 ///   (`forget(deviceId:)`, called after the change committed; a lookup that started before is
 ///   not cached, by the generation check);
 /// - within `revalidateAfter` when another process does (`routemap devices revoke` on the same
-///   database file): a cached token is looked up again once it is that old.
+///   database file): at most that often, one request reads the store's device revision, and
+///   when it moved every cached token is forgotten (one query a second for all tokens, not one
+///   lookup per cached token).
 final class DeviceAuthenticator: Sendable {
-    private struct Known {
-        let device: AuthenticatedDevice
-        /// Monotonic nanoseconds when the store last confirmed the token.
-        let confirmedAt: Int64
-    }
-
     private struct Cache {
-        var tokens: [String: Known] = [:]
+        var tokens: [String: AuthenticatedDevice] = [:]
         /// Bumped by every `forget`: a lookup that read the store before it is not cached.
         var generation = 0
+        /// The store's device revision the cached tokens were confirmed under.
+        var revision: Int?
+        /// Monotonic nanoseconds of the last revision check.
+        var checkedAt: Int64 = 0
     }
 
     private let directory: DeviceDirectory
@@ -54,12 +54,11 @@ final class DeviceAuthenticator: Sendable {
         guard let value = Self.bearerToken(in: header), value.utf8.count <= 256 else {
             throw Problem.unauthorized("The Authorization header must be `Bearer <token>`.", invalidToken: true)
         }
-        let now = Self.now()
+        try revalidateIfDue()
         let (known, generation) = cache.withLock { ($0.tokens[value], $0.generation) }
-        if let known, now - known.confirmedAt < revalidateAfter { return known.device }
+        if let known { return known }
         let token = DeviceToken(value: value)
         guard let device = try directory.device(token: token) ?? newToken(token) else {
-            if known != nil { cache.withLock { _ = $0.tokens.removeValue(forKey: value) } }
             throw Problem.unauthorized("The token is not valid.", invalidToken: true)
         }
         let authenticated = AuthenticatedDevice(id: device.id, role: device.role)
@@ -67,9 +66,28 @@ final class DeviceAuthenticator: Sendable {
             // A revocation that committed while the store was read must not be undone here.
             guard cache.generation == generation else { return }
             if cache.tokens.count >= Self.cacheLimit { cache.tokens.removeAll(keepingCapacity: true) }
-            cache.tokens[value] = Known(device: authenticated, confirmedAt: now)
+            cache.tokens[value] = authenticated
         }
         return authenticated
+    }
+
+    /// Once per `revalidateAfter`: reads the store's device revision and, when another process
+    /// changed a device since the cache was filled, forgets every cached token.
+    private func revalidateIfDue() throws {
+        let now = Self.now()
+        let due = cache.withLock { cache in
+            guard now - cache.checkedAt >= revalidateAfter else { return false }
+            cache.checkedAt = now  // one request checks; the others go on with the cache
+            return true
+        }
+        guard due else { return }
+        let revision = try directory.revision()
+        cache.withLock { cache in
+            guard cache.revision != revision else { return }
+            cache.revision = revision
+            cache.generation &+= 1
+            cache.tokens.removeAll(keepingCapacity: true)
+        }
     }
 
     /// The device of a rotated token used for the first time: the token becomes the device's
@@ -90,7 +108,7 @@ final class DeviceAuthenticator: Sendable {
     func forget(deviceId: String) {
         cache.withLock { cache in
             cache.generation &+= 1
-            cache.tokens = cache.tokens.filter { $0.value.device.id != deviceId }
+            cache.tokens = cache.tokens.filter { $0.value.id != deviceId }
         }
     }
 

@@ -21,6 +21,11 @@ public struct DeviceDirectory: Sendable {
         return (device, token)
     }
 
+    /// Changes whenever any device changes, here or in another process (see `POSStore.deviceRevision`).
+    public func revision() throws -> Int {
+        try store.deviceRevision()
+    }
+
     /// The device holding `token`, or `nil` (also when it was revoked).
     public func device(token: DeviceToken) throws -> Device? {
         guard let device = try store.device(tokenDigest: token.digest), device.revokedAt == nil else { return nil }

@@ -28,6 +28,9 @@ public protocol POSStore: Sendable {
     func devices() throws -> [Device]
     /// The device whose rotated, not yet used token has this SHA-256 digest, or `nil`.
     func device(nextTokenDigest: [UInt8]) throws -> Device?
+    /// A number that changes whenever any device changes (revoked, token replaced), by this
+    /// process or another: what a cache of tokens compares to learn it is stale.
+    func deviceRevision() throws -> Int
     /// Runs `body` in one atomic write transaction, serialized with every other write, and
     /// returns once it has committed: all of its changes are committed together, with the
     /// given durability, or none if `body` throws (the error is rethrown). The caller waits

@@ -7,6 +7,12 @@ extension SQLiteStore {
         try read("listing devices") { try $0.devices() }
     }
 
+    public func deviceRevision() throws -> Int {
+        try read("reading the device revision") { transaction in
+            try Int.fetchOne(transaction.database.cachedStatement(sql: "SELECT revision FROM device_revision WHERE id = 1")) ?? 0
+        }
+    }
+
     public func device(nextTokenDigest: [UInt8]) throws -> Device? {
         try read("looking up a rotated device token") { transaction in
             try DeviceRow.fetchOne(

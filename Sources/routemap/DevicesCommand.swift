@@ -5,8 +5,8 @@ import RoutemapStorage
 
 /// `routemap devices`: the devices of a database file, for an operator on the machine — list
 /// them, enroll one (the first manager), revoke one, give one a new token. A running server
-/// on the same file refuses a revoked token within a second (its token cache is rechecked
-/// against the file that often); a rotated device's old token, once the new one is used.
+/// on the same file refuses a revoked token within a second (it compares the file's device
+/// revision that often); a rotated device's old token, once the new one is used.
 struct DevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",

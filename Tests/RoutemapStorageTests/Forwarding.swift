@@ -21,6 +21,7 @@ extension ForwardingStore {
     func device(tokenDigest: [UInt8]) throws -> Device? { try forwarded.device(tokenDigest: tokenDigest) }
     func devices() throws -> [Device] { try forwarded.devices() }
     func device(nextTokenDigest: [UInt8]) throws -> Device? { try forwarded.device(nextTokenDigest: nextTokenDigest) }
+    func deviceRevision() throws -> Int { try forwarded.deviceRevision() }
     func ping() throws { try forwarded.ping() }
 }
 

@@ -21,7 +21,7 @@ struct MigrationTests {
     /// Every migration in the repository, in order.
     static let allIDs = [
         "0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers",
-        "0006_several_open_bills", "0010_device_roles", "0011_live_menu",
+        "0006_several_open_bills", "0010_device_roles", "0011_live_menu", "0012_device_revision",
     ]
 
     @Test("a new database gets every migration, recorded; reopening applies nothing")
@@ -64,7 +64,7 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let migrations = try StorageFixtures.migrations()
-        #expect(migrations.count == 8)
+        #expect(migrations.count == 9)
         let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(2)))
         #expect(old.appliedMigrationIDs == ["0001_schema", "0002_demo_menu"])
         let latte = try #require(try old.menuItems().first { $0.id == "latte" })
@@ -89,7 +89,7 @@ struct MigrationTests {
         #expect(
             store.appliedMigrationIDs == [
                 "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0006_several_open_bills",
-                "0010_device_roles", "0011_live_menu",
+                "0010_device_roles", "0011_live_menu", "0012_device_revision",
             ])
         #expect(try store.bill(id: open.id) == open)
         #expect(try store.bill(id: paid.id) == paid)
@@ -137,7 +137,7 @@ struct MigrationTests {
         let store = try SQLiteStore(path: path, migrations: migrations)
         #expect(
             store.appliedMigrationIDs == [
-                "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0006_several_open_bills", "0010_device_roles", "0011_live_menu",
+                "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers", "0006_several_open_bills", "0010_device_roles", "0011_live_menu", "0012_device_revision",
             ])
         #expect(try store.bill(id: bill.id) == before)
         #expect(try store.bill(id: other.id) == other)
@@ -188,7 +188,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0005_opaque_idempotent_answers", "0006_several_open_bills", "0010_device_roles", "0011_live_menu"])
+        #expect(store.appliedMigrationIDs == ["0005_opaque_idempotent_answers", "0006_several_open_bills", "0010_device_roles", "0011_live_menu", "0012_device_revision"])
         #expect(try store.rowCount(in: "idempotency_keys") == rows.count)
         let answers = try await store.write { transaction in
             try rows.map { try transaction.recordedAnswer(deviceId: device, key: $0.key) }
@@ -354,7 +354,7 @@ struct DeviceRolesMigrationTests {
         let id = try MigrationTests.enrollBeforeRoles(old)
         try old.close()
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0006_several_open_bills", "0010_device_roles", "0011_live_menu"])
+        #expect(store.appliedMigrationIDs == ["0006_several_open_bills", "0010_device_roles", "0011_live_menu", "0012_device_revision"])
         let device = try #require(try store.devices().first)
         #expect(device.id == id && device.role == .till && device.revokedAt == nil)
         #expect(throws: (any Error).self) {

@@ -13,6 +13,8 @@ public final class InMemoryStore: POSStore {
         public var retiredMenuItems: Set<String> = []
         /// Bumped by every menu change.
         public var menuRevision = 1
+        /// Bumped by every change to a device.
+        public var deviceRevision = 1
         /// Categories in menu order, with the ids of retired ones.
         public var categories: [MenuCategory] = []
         public var retiredCategories: Set<String> = []
@@ -75,6 +77,7 @@ public final class InMemoryStore: POSStore {
     }
 
     public func menuRevision() throws -> Int { snapshot.menuRevision }
+    public func deviceRevision() throws -> Int { snapshot.deviceRevision }
 
     public func menuCategories() throws -> [MenuCategory] {
         let state = snapshot

@@ -64,6 +64,7 @@ extension InMemoryTransaction {
     func revokeDevice(id: String, at date: Date) throws {
         guard let index = state.devices.firstIndex(where: { $0.device.id == id }) else { throw Conflict() }
         state.devices[index].device = state.devices[index].device.revoked(at: date)
+        state.deviceRevision += 1
     }
 
     func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
@@ -79,6 +80,7 @@ extension InMemoryTransaction {
         else { return }
         state.devices[index].tokenDigest = tokenDigest
         state.nextTokenDigests[deviceId] = nil
+        state.deviceRevision += 1
     }
 }
 
