@@ -11,6 +11,8 @@ import PackageDescription
 //         CMicroHTTPD      ─ system-library shim for libmicrohttpd
 //       RoutemapJSON       ─ a strict JSON value, parser and writer
 //     RoutemapStorage      ─ SQLite (GRDB) implementation of the domain's store, migrations
+//     RoutemapPostgres     ─ PostgreSQL (postgres-nio) implementation of the same store, for
+//                            several nodes on one database (uses RoutemapStorage's migration files)
 let package = Package(
     name: "routemap",
     platforms: [.macOS(.v15)],
@@ -25,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -53,6 +56,16 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        .target(
+            name: "RoutemapPostgres",
+            dependencies: [
+                "RoutemapDomain",
+                "RoutemapStorage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
         .target(name: "RoutemapNavigation", dependencies: ["RoutemapJSON"]),
         .target(
             name: "RoutemapAPI",
@@ -72,6 +85,7 @@ let package = Package(
                 "RoutemapAPI",
                 "RoutemapHTTP",
                 "RoutemapStorage",
+                "RoutemapPostgres",
                 "RoutemapDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

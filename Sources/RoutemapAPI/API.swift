@@ -113,4 +113,16 @@ public struct API: Sendable {
 }
 
 extension POSError: ProblemConvertible {}
+
+/// 503 `database_unavailable` with `Retry-After`: the database did not answer, or kept refusing
+/// the transaction for concurrent ones. Nothing changed; the same request may be sent again (a
+/// payment with the same `Idempotency-Key`, which replays it if it did commit).
+extension StoreUnavailable: ProblemConvertible {
+    public var problem: Problem {
+        Problem(
+            status: .serviceUnavailable, code: "database_unavailable", title: "Database unavailable",
+            detail: "The database cannot serve this request now. Retry shortly; a change retried with its Idempotency-Key is performed once.",
+            headers: ["Retry-After": String(retryAfterSeconds)])
+    }
+}
 extension NavigationError: ProblemConvertible {}

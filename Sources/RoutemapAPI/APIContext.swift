@@ -51,6 +51,33 @@ extension Router where Context == APIContext {
         on(method, pattern, access: .device, unlessWaiting: { request, context in try handler(request, try context.requireDevice()) })
     }
 
+    /// Registers a route only enrolled devices may call whose handler reads through `till`:
+    /// answered at once on the server's thread when the store answers reads in process
+    /// (SQLite), else run inside ``Till/reading(_:)`` with the connection suspended, so no server
+    /// thread waits on the database (PostgreSQL).
+    mutating func device(
+        _ method: HTTPMethod, _ pattern: String, reading till: Till,
+        _ handler: @escaping @Sendable (Request, AuthenticatedDevice) throws -> Response
+    ) {
+        guard !till.readsAreImmediate else { return device(method, pattern, immediately: handler) }
+        device(method, pattern) { request, device in try await till.reading { try handler(request, device) } }
+    }
+
+    /// ``device(_:_:unlessWaiting:)`` for a handler that reads through `till`, as
+    /// ``device(_:_:reading:_:)`` decides.
+    mutating func device(
+        _ method: HTTPMethod, _ pattern: String, reading till: Till,
+        unlessWaiting handler: @escaping @Sendable (Request, AuthenticatedDevice) throws -> Router<APIContext>.Reply
+    ) {
+        guard !till.readsAreImmediate else { return device(method, pattern, unlessWaiting: handler) }
+        device(method, pattern) { request, device in
+            switch try await till.reading({ try handler(request, device) }) {
+            case .now(let response): return response
+            case .later(let work): return try await work()
+            }
+        }
+    }
+
     /// Registers a route anyone may call.
     mutating func open(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping @Sendable (Request) async throws -> Response) {
         on(method, pattern, access: .open) { request, _ in try await handler(request) }

@@ -7,10 +7,10 @@ import RoutemapNavigation
 /// one; and read a payment back (`GET /v1/payments/{paymentId}`).
 extension BillsController {
     func registerOpenOrders(on router: inout Router<APIContext>) {
-        router.device(.GET, "/v1/bills", immediately: listBills)
+        router.device(.GET, "/v1/bills", reading: till, listBills)
         router.device(.POST, "/v1/bills/{billId}/resume", resume)
         router.device(.POST, "/v1/bills/{billId}/void", void)
-        router.device(.GET, "/v1/payments/{paymentId}", immediately: getPayment)
+        router.device(.GET, "/v1/payments/{paymentId}", reading: till, getPayment)
     }
 
     /// `GET /v1/bills?status=open,checked_out&limit=20&cursor=bill_…`: the device's unsettled

@@ -16,7 +16,7 @@ struct BillsController {
 
     func register(on router: inout Router<APIContext>) {
         router.device(.POST, "/v1/bills", createBill)
-        router.device(.GET, "/v1/bills/{billId}", immediately: getBill)
+        router.device(.GET, "/v1/bills/{billId}", reading: till, getBill)
         router.device(.POST, "/v1/bills/{billId}/items", addItem)
         router.device(.PATCH, "/v1/bills/{billId}/items/{lineId}", setQuantity)
         router.device(.DELETE, "/v1/bills/{billId}/items/{lineId}", removeLine)

@@ -22,7 +22,7 @@ struct LaunchController {
     let answers = AnswerCache<AnswerKey, PreparedResponse>(capacity: 1024)
 
     func register(on router: inout Router<APIContext>) {
-        router.device(.GET, "/v1/launch", unlessWaiting: launch)
+        router.device(.GET, "/v1/launch", reading: api.till, unlessWaiting: launch)
     }
 
     /// Answers at once from the device's current bill; only a device's first launch, which

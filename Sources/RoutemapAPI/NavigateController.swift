@@ -8,8 +8,8 @@ struct NavigateController {
     let api: API
 
     func register(on router: inout Router<APIContext>) {
-        router.device(.POST, "/v1/navigate", unlessWaiting: navigate)
-        router.device(.GET, "/v1/resolve", unlessWaiting: resolve)
+        router.device(.POST, "/v1/navigate", reading: api.till, unlessWaiting: navigate)
+        router.device(.GET, "/v1/resolve", reading: api.till, unlessWaiting: resolve)
     }
 
     @Sendable func navigate(_ request: Request, _ device: AuthenticatedDevice) throws -> Router<APIContext>.Reply {

@@ -41,8 +41,10 @@ extension Problem {
     }
 
     /// 503 `unavailable`: the database does not answer.
-    static func unavailable(_ detail: String) -> Problem {
-        Problem(status: .serviceUnavailable, code: "unavailable", title: "Service unavailable", detail: detail)
+    static func unavailable(_ detail: String, retryAfter seconds: Int = 1) -> Problem {
+        Problem(
+            status: .serviceUnavailable, code: "unavailable", title: "Service unavailable", detail: detail,
+            headers: ["Retry-After": String(seconds)])
     }
 
     /// 401 `unauthorized`, with the `WWW-Authenticate` challenge RFC 6750 asks for.

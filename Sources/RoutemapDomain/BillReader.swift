@@ -24,6 +24,16 @@ public struct BillReader: Sendable {
 }
 
 extension Till {
+    /// Whether the store answers reads in this process (see ``POSStore/readsAreImmediate``):
+    /// then a handler may read on the server's thread; else it reads inside ``reading(_:)``.
+    public var readsAreImmediate: Bool { store.readsAreImmediate }
+
+    /// Runs `body`, which reads through this till (``bill(id:device:)``, a ``BillReader``, the
+    /// menu), where its reads may wait on the database without holding the caller's thread.
+    public func reading<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await store.read(body)
+    }
+
     /// A read-only view of `device`'s bills.
     public func reader(for device: String) -> BillReader {
         BillReader(store: store, device: device)

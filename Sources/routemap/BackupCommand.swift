@@ -35,6 +35,11 @@ struct BackupCommand: ParsableCommand {
     }
 
     func run() throws {
+        guard try store.resolvedDatabaseURL() == nil else {
+            // PostgreSQL has its own tools, which a managed service runs for you.
+            FileHandle.standardError.write(Data("routemap: backup copies a SQLite database; back up PostgreSQL with pg_dump or your provider's backups\n".utf8))
+            throw ExitCode(64)
+        }
         let database = store.resolvedDatabasePath
         let summary: SQLiteBackup.Summary
         do {

@@ -14,8 +14,8 @@ struct DevicesCommand: AsyncParsableCommand {
         subcommands: [List.self, Enroll.self, Revoke.self, Rotate.self])
 
     /// Opens the store of `options` (applying pending migrations, as `serve` would).
-    static func open(_ options: StoreOptions) throws -> SQLiteStore {
-        try SQLiteStore(path: options.resolvedDatabasePath, migrations: try options.loadMigrations())
+    static func open(_ options: StoreOptions) throws -> OpenedStore {
+        try options.open(connections: 1)
     }
 
     struct List: AsyncParsableCommand {
@@ -26,7 +26,7 @@ struct DevicesCommand: AsyncParsableCommand {
             let database = try DevicesCommand.open(store)
             defer { try? database.close() }
             let style = Date.ISO8601FormatStyle()
-            for device in try DeviceDirectory(store: database).all() {
+            for device in try DeviceDirectory(store: database.store).all() {
                 let revoked = device.revokedAt.map { "revoked \($0.formatted(style))" } ?? "active"
                 print("\(device.id)\t\(device.role.rawValue)\t\(device.name)\t\(device.createdAt.formatted(style))\t\(revoked)")
             }
@@ -47,7 +47,7 @@ struct DevicesCommand: AsyncParsableCommand {
             }
             let database = try DevicesCommand.open(store)
             defer { try? database.close() }
-            let (device, token) = try await DeviceDirectory(store: database).enroll(name: name, role: role)
+            let (device, token) = try await DeviceDirectory(store: database.store).enroll(name: name, role: role)
             print("enrolled \(device.id) (\(device.role.rawValue), \(device.name))")
             print("token: \(token.value)")
         }
@@ -62,7 +62,7 @@ struct DevicesCommand: AsyncParsableCommand {
             let database = try DevicesCommand.open(store)
             defer { try? database.close() }
             do {
-                let device = try await DeviceDirectory(store: database).revoke(id: deviceId)
+                let device = try await DeviceDirectory(store: database.store).revoke(id: deviceId)
                 print("revoked \(device.id) (\(device.role.rawValue), \(device.name))")
             } catch DeviceError.deviceNotFound(let id) {
                 throw ValidationError("no device \(id)")
@@ -80,7 +80,7 @@ struct DevicesCommand: AsyncParsableCommand {
             let database = try DevicesCommand.open(store)
             defer { try? database.close() }
             do {
-                let (device, token) = try await DeviceDirectory(store: database).rotateToken(id: deviceId)
+                let (device, token) = try await DeviceDirectory(store: database.store).rotateToken(id: deviceId)
                 print("new token for \(device.id) (\(device.role.rawValue), \(device.name))")
                 print("token: \(token.value)")
             } catch DeviceError.deviceNotFound(let id) {

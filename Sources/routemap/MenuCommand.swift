@@ -15,10 +15,10 @@ struct MenuCommand: AsyncParsableCommand {
 
     /// A till on the store of `options` (applying pending migrations, as `serve` would); new
     /// items are priced in `ROUTEMAP_CURRENCY` (or USD).
-    static func open(_ options: StoreOptions) throws -> (SQLiteStore, Till) {
-        let store = try SQLiteStore(path: options.resolvedDatabasePath, migrations: try options.loadMigrations())
+    static func open(_ options: StoreOptions) throws -> (OpenedStore, Till) {
+        let store = try options.open(connections: 1)
         let currency = (try? Settings.currency.resolve(nil)) ?? Settings.currency.defaultValue()
-        return (store, Till(store: store, taxRate: Settings.taxRate.defaultValue(), currency: currency))
+        return (store, Till(store: store.store, taxRate: Settings.taxRate.defaultValue(), currency: currency))
     }
 
     /// What `routemap menu` acts as in the till's use cases (no idempotency key is recorded).

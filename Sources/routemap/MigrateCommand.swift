@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RoutemapPostgres
 import RoutemapStorage
 
 /// `routemap migrate`: applies pending migrations and exits (the server also does this at start-up);
@@ -15,6 +16,10 @@ struct MigrateCommand: ParsableCommand {
     var dryRun = false
 
     func run() throws {
+        if let url = try store.resolvedDatabaseURL() {
+            try migrate(url)
+            return
+        }
         let path = store.resolvedDatabasePath
         let migrations = try store.loadMigrations()
         if dryRun {
@@ -27,6 +32,30 @@ struct MigrateCommand: ParsableCommand {
         } else {
             for id in applied { print("routemap: applied \(id)") }
             print("routemap: \(path) is now at \(applied.last!)")
+        }
+    }
+
+    /// The same on PostgreSQL: `Migrations/postgres/`, into the database at `url` (which must exist).
+    private func migrate(_ url: DatabaseURL) throws {
+        let migrations = try store.loadMigrations(postgres: true)
+        let latest = migrations.last?.id ?? "no migrations"
+        if dryRun {
+            let pending = try PostgresStore.pendingMigrations(url: url, migrations: migrations)
+            if pending.isEmpty {
+                print("routemap: \(url) is up to date at \(latest); nothing pending")
+                return
+            }
+            print("routemap: \(url) has \(pending.count) pending:")
+            for id in pending { print("  \(id)") }
+            print("routemap: dry run, nothing changed")
+            return
+        }
+        let applied = try PostgresStore.migrate(url: url, migrations: migrations)
+        if applied.isEmpty {
+            print("routemap: \(url) is up to date at \(latest); nothing to apply")
+        } else {
+            for id in applied { print("routemap: applied \(id)") }
+            print("routemap: \(url) is now at \(applied.last!)")
         }
     }
 

@@ -6,6 +6,7 @@ import Prometheus
 import RoutemapAPI
 import RoutemapDomain
 import RoutemapHTTP
+import RoutemapPostgres
 import RoutemapStorage
 import ServiceLifecycle
 
@@ -25,6 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: Settings.host.name, help: Settings.host.help) var host: String?
     @Option(name: Settings.port.name, help: Settings.port.help) var port: String?
     @Option(name: Settings.threads.name, help: Settings.threads.help) var threads: String?
+    @Option(name: Settings.databaseConnections.name, help: Settings.databaseConnections.help) var databaseConnections: String?
     @Option(name: Settings.taxRate.name, help: Settings.taxRate.help) var taxRateBps: String?
     @Option(name: Settings.currency.name, help: Settings.currency.help) var currency: String?
     @Option(name: Settings.connectionTimeout.name, help: Settings.connectionTimeout.help) var connectionTimeout: String?
@@ -67,8 +69,8 @@ struct ServeCommand: AsyncParsableCommand {
         SignalSet([SIGINT, SIGTERM]).block()
 
         let webClient = try self.webClient.load()
-        let database = try SQLiteStore(path: settings.databasePath, migrations: try store.loadMigrations())
-        let till = Till(store: database, taxRate: settings.taxRate, currency: settings.currency)
+        let database = try store.open(connections: settings.databaseConnections, logger: Logger(label: "routemap.postgres"))
+        let till = Till(store: database.store, taxRate: settings.taxRate, currency: settings.currency)
         let sampler = MetricsSampler(registry: registry, store: database, logger: logger)
         let metrics = MetricsEndpoint(token: settings.metricsToken) { [sampler] in
             sampler.sample()
@@ -77,7 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
         let access = API.Configuration(
             enrollmentCode: settings.enrollmentCode, managerEnrollmentCode: settings.managerEnrollmentCode, rateLimit: settings.rateLimit,
             metrics: metrics, trustedProxies: settings.http.trustedProxies)
-        let api = try API(till: till, devices: DeviceDirectory(store: database), configuration: access, logger: logger, webClient: webClient)
+        let api = try API(till: till, devices: DeviceDirectory(store: database.store), configuration: access, logger: logger, webClient: webClient)
         let telemetry = RequestTelemetry(registry: registry, accessLog: settings.accessLog ? Logger(label: "routemap.access") : nil)
         let server = HTTPServer(configuration: settings.http, responder: api.makeRouter(), logger: logger, observer: telemetry)
         sampler.watch(server)
@@ -86,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.info(
                 "routemap listening",
                 metadata: [
-                    "url": "\(settings.scheme)://\(settings.http.host):\(server.port)", "database": "\(settings.databasePath)",
+                    "url": "\(settings.scheme)://\(settings.http.host):\(server.port)", "database": "\(database.location)",
                     "threads": "\(settings.http.threads)", "logFormat": "\(settings.logFormat.rawValue)",
                     "accessLog": "\(settings.accessLog)", "metrics": "\(settings.metricsToken == nil ? "open" : "token")",
                 ])
@@ -143,6 +145,8 @@ struct ServeCommand: AsyncParsableCommand {
 struct ServeSettings: Sendable {
     var http = HTTPServerConfiguration()
     var databasePath: String
+    var databaseURL: DatabaseURL?
+    var databaseConnections: Int
     var taxRate: TaxRate
     var currency: Currency
     var logLevel: Logger.Level
@@ -159,6 +163,8 @@ struct ServeSettings: Sendable {
 
     init(_ command: ServeCommand) throws {
         databasePath = try Settings.database.resolve(command.store.databasePath)
+        databaseURL = try command.store.resolvedDatabaseURL()
+        databaseConnections = try Settings.databaseConnections.resolve(command.databaseConnections)
         http.host = try Settings.host.resolve(command.host)
         http.port = UInt16(try Settings.port.resolve(command.port))
         http.threads = try Settings.threads.resolve(command.threads)

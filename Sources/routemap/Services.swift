@@ -32,9 +32,10 @@ struct HTTPService: Service {
     }
 }
 
-/// The store and its write queue: runs until shutdown, then checkpoints and closes the database.
+/// The store: runs until shutdown, then closes it (SQLite: its write queue, a checkpoint and the
+/// file; PostgreSQL: its threads and connections).
 struct StoreService: Service {
-    let store: SQLiteStore
+    let store: OpenedStore
     let logger: Logger
 
     func run() async throws {
@@ -70,14 +71,14 @@ struct KeySweeper: Service {
 /// sampled every few seconds, and before every scrape (`sample()`).
 final class MetricsSampler: Service {
     private let server = Mutex<HTTPServer?>(nil)
-    private let store: SQLiteStore
+    private let store: OpenedStore
     private let logger: Logger
     private let inFlight: Prometheus.Gauge
     private let waiting: Prometheus.Gauge
     private let openBills: Prometheus.Gauge
     private let checkedOutBills: Prometheus.Gauge
 
-    init(registry: PrometheusCollectorRegistry, store: SQLiteStore, logger: Logger) {
+    init(registry: PrometheusCollectorRegistry, store: OpenedStore, logger: Logger) {
         self.store = store
         self.logger = logger
         inFlight = registry.makeGauge(

@@ -1,6 +1,7 @@
 import Logging
 import RoutemapDomain
 import RoutemapHTTP
+import RoutemapPostgres
 
 /// Every setting of `routemap serve` (and the store settings `migrate` shares), each declared
 /// once. The HTTP server's ranges are its own (`HTTPServerConfiguration.Allowed`), not restated.
@@ -14,6 +15,14 @@ enum Settings {
     static let database = Setting<String>.text(
         "db", "ROUTEMAP_DB", default: "routemap.sqlite", allowed: "a file path", "SQLite database file, created and migrated if missing.",
         isAllowed: { !$0.isEmpty })
+    static let databaseURL = Setting<DatabaseURL?>(
+        flag: "database-url", environment: "ROUTEMAP_DATABASE_URL", defaultText: "none: SQLite at `--db`",
+        allowed: "`postgres://user:password@host:port/database` (`?sslmode=require` for TLS)",
+        summary: "PostgreSQL database to use instead of SQLite: any number of nodes may share it (see [Running several nodes](#running-several-nodes)).",
+        defaultValue: { nil }, parse: { text in DatabaseURL(text).map { .some($0) } }, isSecret: true)
+    static let databaseConnections = Setting<Int>.integer(
+        "database-connections", "ROUTEMAP_DATABASE_CONNECTIONS", default: 8, in: 1...1000,
+        "Most connections to PostgreSQL this node opens (with `--database-url`), each running one transaction or read at a time.")
     static let migrations = Setting<String?>(
         flag: "migrations", environment: "ROUTEMAP_MIGRATIONS",
         defaultText: "`<binary>/../share/routemap/Migrations` if present, else `./Migrations`", allowed: "a directory",
@@ -94,7 +103,7 @@ enum Settings {
 
     /// Every setting, in the order of the README's table.
     static let all: [any SettingDescription] = [
-        host, port, database, migrations, publicDirectory, threads, taxRate, currency, connectionTimeout, maxBodyBytes, requestTimeout,
+        host, port, database, databaseURL, databaseConnections, migrations, publicDirectory, threads, taxRate, currency, connectionTimeout, maxBodyBytes, requestTimeout,
         maxRequestsInFlight, connectionLimit, perAddressConnectionLimit, trustedProxy, tlsCertificate, tlsKey, logLevel, logFormat,
         accessLog, enrollmentCode, managerEnrollmentCode, rateLimit, metricsToken,
     ]

@@ -1,11 +1,18 @@
 import ArgumentParser
 import Foundation
+import Logging
+import RoutemapDomain
+import RoutemapPostgres
 import RoutemapStorage
 
-/// Where the database and its migrations are: shared by `serve` and `migrate`.
+/// Where the database and its migrations are: shared by `serve`, `migrate`, `devices` and
+/// `menu`. PostgreSQL with `--database-url`, else the SQLite file at `--db`.
 struct StoreOptions: ParsableArguments {
     @Option(name: Settings.database.name, help: Settings.database.help)
     var databasePath: String?
+
+    @Option(name: Settings.databaseURL.name, help: Settings.databaseURL.help)
+    var databaseURL: String?
 
     @Option(name: Settings.migrations.name, help: Settings.migrations.help)
     var migrations: String?
@@ -15,13 +22,67 @@ struct StoreOptions: ParsableArguments {
         (try? Settings.database.resolve(databasePath)) ?? Settings.database.defaultValue()
     }
 
-    /// The migrations directory: the flag, the environment, the installed location beside the
-    /// binary (as in the container image), or the source tree's `Migrations/`.
-    func resolvedMigrationsDirectory() throws -> URL {
-        try InstalledDirectory.locate("Migrations", setting: Settings.migrations, flagValue: migrations)
+    /// The PostgreSQL database, when one is set (a URL that is not one stops the command).
+    func resolvedDatabaseURL() throws(SettingError) -> DatabaseURL? {
+        try Settings.databaseURL.resolve(databaseURL)
     }
 
-    func loadMigrations() throws -> [Migration] {
-        try MigrationLoader.load(directory: try resolvedMigrationsDirectory())
+    /// The migrations directory: the flag, the environment, the installed location beside the
+    /// binary (as in the container image), or the source tree's `Migrations/`. PostgreSQL's are
+    /// in its `postgres/` folder.
+    func resolvedMigrationsDirectory(postgres: Bool = false) throws -> URL {
+        let directory = try InstalledDirectory.locate("Migrations", setting: Settings.migrations, flagValue: migrations)
+        return postgres ? directory.appendingPathComponent("postgres") : directory
+    }
+
+    func loadMigrations(postgres: Bool = false) throws -> [Migration] {
+        try MigrationLoader.load(directory: try resolvedMigrationsDirectory(postgres: postgres))
+    }
+
+    /// Opens the store these options name, applying its pending migrations.
+    func open(connections: Int = Settings.databaseConnections.defaultValue(), logger: Logger = Logger(label: "routemap")) throws
+        -> OpenedStore
+    {
+        if let url = try resolvedDatabaseURL() {
+            return .postgres(try PostgresStore(url: url, migrations: try loadMigrations(postgres: true), connections: connections, logger: logger))
+        }
+        return .sqlite(try SQLiteStore(path: resolvedDatabasePath, migrations: try loadMigrations()))
+    }
+}
+
+/// An open store of either kind, with what the executable needs beyond ``POSStore``.
+enum OpenedStore: Sendable {
+    case sqlite(SQLiteStore)
+    case postgres(PostgresStore)
+
+    var store: any POSStore {
+        switch self {
+        case .sqlite(let store): store
+        case .postgres(let store): store
+        }
+    }
+
+    /// The SQLite file's path, or the PostgreSQL URL without its password: for logs.
+    var location: String {
+        switch self {
+        case .sqlite(let store): store.path
+        case .postgres(let store): store.url.description
+        }
+    }
+
+    /// Closes it: SQLite checkpoints its write-ahead log; PostgreSQL closes its connections.
+    func close() throws {
+        switch self {
+        case .sqlite(let store): try store.close()
+        case .postgres(let store): store.close()
+        }
+    }
+
+    /// How many bills are open and how many checked out, for metrics.
+    func unpaidBillCounts() throws -> (open: Int, checkedOut: Int) {
+        switch self {
+        case .sqlite(let store): try store.unpaidBillCounts()
+        case .postgres(let store): try store.unpaidBillCounts()
+        }
     }
 }

@@ -1,0 +1,31 @@
+/// The store cannot serve the request now, through no fault of the request: the database
+/// server does not answer (down, restarting, unreachable), or a transaction kept colliding with
+/// concurrent ones past its retries. Nothing was changed; the same request may be sent again
+/// after ``retryAfterSeconds`` (a payment with the same `Idempotency-Key`).
+public struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        /// No connection to the database server could be made or kept.
+        case unreachable
+        /// Serialization failures or deadlocks with concurrent transactions, past the retries.
+        case contention
+    }
+
+    public let reason: Reason
+    /// What failed, for the log (never shown to clients).
+    public let detail: String
+    /// How long a client should wait before trying again.
+    public let retryAfterSeconds: Int
+
+    public init(_ reason: Reason, detail: String, retryAfterSeconds: Int = 1) {
+        self.reason = reason
+        self.detail = detail
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    public var description: String {
+        switch reason {
+        case .unreachable: "The database is unavailable: \(detail)"
+        case .contention: "The database kept refusing a transaction for concurrent ones: \(detail)"
+        }
+    }
+}

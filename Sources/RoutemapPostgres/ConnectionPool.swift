@@ -1,0 +1,103 @@
+import Dispatch
+import Foundation
+import Logging
+import PostgresNIO
+import RoutemapDomain
+import Synchronization
+
+/// A bounded pool of connections to one database, leased by blocking threads.
+///
+/// The store runs its transactions and reads synchronously on threads of its own (the domain's
+/// transaction bodies are synchronous), so a lease here blocks the calling thread until a
+/// connection is free, never a cooperative one. postgres-nio's `PostgresClient` leases only
+/// from async code: from these threads that would mean waiting on a task that itself needs the
+/// cooperative pool, which may be the very threads waiting. Connections are made on demand, up
+/// to `capacity`, and one found closed (the server restarted) is dropped and replaced: the pool
+/// reconnects by itself. While the server cannot be reached a lease throws ``StoreUnavailable``
+/// at once (the connect attempt's own error, or its timeout), so requests fail fast with 503.
+final class ConnectionPool: Sendable {
+    let capacity: Int
+    private let configuration: PostgresConnection.Configuration
+    private let eventLoops: any EventLoopGroup
+    private let logger: Logger
+    /// Free places: a lease takes one (waiting for it), a release gives it back.
+    private let places: DispatchSemaphore
+    private let state = Mutex(State())
+    /// How long a lease waits for a free connection before the store reports contention.
+    private let leaseTimeout: TimeInterval
+
+    private struct State {
+        var idle: [PostgresConnection] = []
+        var nextID = 1
+        var closed = false
+    }
+
+    init(
+        configuration: PostgresConnection.Configuration, capacity: Int, eventLoops: any EventLoopGroup, logger: Logger,
+        leaseTimeout: TimeInterval = 10
+    ) {
+        precondition(capacity >= 1)
+        self.configuration = configuration
+        self.capacity = capacity
+        self.eventLoops = eventLoops
+        self.logger = logger
+        self.leaseTimeout = leaseTimeout
+        places = DispatchSemaphore(value: capacity)
+    }
+
+    /// A connection for the calling thread's exclusive use until ``release(_:)``: an idle one
+    /// that is still open, else a new one. Blocks while `capacity` connections are leased.
+    func lease() throws -> PostgresConnection {
+        guard places.wait(timeout: .now() + leaseTimeout) == .success else {
+            throw StoreUnavailable(.contention, detail: "no database connection free for \(Int(leaseTimeout)) s")
+        }
+        while true {
+            let (connection, id, closed) = state.withLock { state -> (PostgresConnection?, Int, Bool) in
+                let id = state.nextID
+                guard let connection = state.idle.popLast() else {
+                    state.nextID += 1
+                    return (nil, id, state.closed)
+                }
+                return (connection, id, state.closed)
+            }
+            if closed {
+                places.signal()
+                throw StoreUnavailable(.unreachable, detail: "the store is closed")
+            }
+            if let connection {
+                if connection.isClosed { continue }  // The server went away meanwhile: make another.
+                return connection
+            }
+            do {
+                return try PostgresConnection.connect(
+                    on: eventLoops.any(), configuration: configuration, id: id, logger: logger
+                ).wait()
+            } catch {
+                places.signal()
+                throw StoreUnavailable(.unreachable, detail: "cannot connect: \(String(reflecting: error))")
+            }
+        }
+    }
+
+    /// Gives back a connection `lease()` returned. A `broken` one (or one the server closed)
+    /// is closed and forgotten; the next lease makes a new one.
+    func release(_ connection: PostgresConnection, broken: Bool = false) {
+        let keep = !broken && !connection.isClosed && state.withLock { state in
+            guard !state.closed else { return false }
+            state.idle.append(connection)
+            return true
+        }
+        if !keep { connection.close().whenComplete { _ in } }
+        places.signal()
+    }
+
+    /// Closes the idle connections and refuses new leases; leased ones close when released.
+    func close() {
+        let idle = state.withLock { state in
+            state.closed = true
+            defer { state.idle.removeAll() }
+            return state.idle
+        }
+        for connection in idle { _ = try? connection.close().wait() }
+    }
+}

@@ -1,0 +1,61 @@
+import PostgresNIO
+import RoutemapDomain
+
+/// How the store reads an error from PostgreSQL or from the connection to it.
+enum DatabaseFailure {
+    /// The transaction collided with a concurrent one and was rolled back by the server: a
+    /// serialization failure (40001), a deadlock (40P01), or a unique violation (23505) from a
+    /// row a concurrent transaction inserted after this one looked for it. Running the whole
+    /// transaction again sees that transaction's effect.
+    case conflict
+    /// The connection broke or the server is not accepting work (shutting down, starting up,
+    /// out of connections): what was sent may or may not have run.
+    case unreachable
+    /// Anything else: a bug, a constraint the domain should have checked, a bad row.
+    case other
+
+    /// SQLSTATE classes and codes that mean the server cannot serve now: connection exceptions
+    /// (08), operator intervention (57: admin or crash shutdown, cannot connect now), and too
+    /// many connections (53300).
+    private static let unreachableStates: Set<String> = ["57P01", "57P02", "57P03", "53300"]
+
+    init(_ error: any Error) {
+        switch error {
+        case is ConflictSignal:
+            self = .conflict
+        case is StoreUnavailable, is ConnectionLost:
+            self = .unreachable
+        case let error as PSQLError:
+            switch error.code {
+            case .server:
+                let state = error.serverInfo?[.sqlState] ?? ""
+                if ["40001", "40P01", "23505"].contains(state) {
+                    self = .conflict
+                } else if state.hasPrefix("08") || Self.unreachableStates.contains(state) {
+                    self = .unreachable
+                } else {
+                    self = .other
+                }
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
+                .messageDecodingFailure, .unexpectedBackendMessage:
+                self = .unreachable
+            default:
+                self = .other
+            }
+        default:
+            self = .other
+        }
+    }
+}
+
+/// Thrown inside a transaction that must be run again from the start (see
+/// ``DatabaseFailure/conflict``), when the store itself notices the collision.
+struct ConflictSignal: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The connection broke while a statement was sent or awaited.
+struct ConnectionLost: Error, CustomStringConvertible {
+    let underlying: any Error
+    var description: String { "the connection to PostgreSQL was lost: \(underlying)" }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RoutemapStorage
+
+extension PostgresStore {
+    /// Any number, the same in every node: the advisory lock start-ups and `routemap migrate`
+    /// hold while they look at and apply migrations, so two nodes starting together apply each
+    /// migration once.
+    static let migrationLock = 7_240_313_001
+
+    /// Applies the `migrations` the database has not applied, in order, each in its own
+    /// transaction with its record in `routemap_migrations`, and returns their ids. Refuses,
+    /// before applying anything, a database that has applied migrations not in `migrations`
+    /// (a newer binary's).
+    static func apply(_ migrations: [Migration], on session: Session) throws -> [String] {
+        try wrapping("taking the migration lock") { try session.rows("SELECT pg_advisory_lock(\(migrationLock))") }
+        defer { _ = try? session.rows("SELECT pg_advisory_unlock(\(migrationLock))") }
+        try wrapping("creating routemap_migrations") {
+            try session.rows(
+                "CREATE TABLE IF NOT EXISTS routemap_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        }
+        let pending = try pendingMigrations(migrations, on: session)
+        for migration in migrations where pending.contains(migration.id) {
+            do {
+                try session.rows("BEGIN")
+                for statement in SQLScript.statements(in: migration.sql) {
+                    try session.rows(PostgresQuery(unsafeSQL: statement))
+                }
+                try session.rows("INSERT INTO routemap_migrations (id) VALUES (\(migration.id))")
+                try session.rows("COMMIT")
+            } catch {
+                _ = try? session.rows("ROLLBACK")
+                if error is ConnectionLost { throw StoreUnavailable(.unreachable, detail: "\(error)") }
+                throw StorageError.migrationFailed(id: migration.id, underlying: Described(error))
+            }
+        }
+        return migrations.map(\.id).filter(pending.contains)
+    }
+
+    /// The ids of `migrations` the database has not applied, in order; throws
+    /// ``StorageError/unknownMigrations(_:)`` when it applied some not in `migrations`.
+    static func pendingMigrations(_ migrations: [Migration], on session: Session) throws -> [String] {
+        let ids = migrations.map(\.id)
+        if let duplicate = Dictionary(grouping: ids, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+            throw StorageError.duplicateMigration(number: duplicate, files: [duplicate, duplicate])
+        }
+        let applied = try wrapping("reading applied migrations") { () -> Set<String> in
+            let exists = try session.rows("SELECT to_regclass('routemap_migrations') IS NOT NULL").first?.decode(Bool.self) ?? false
+            guard exists else { return [] }
+            return Set(try session.rows("SELECT id FROM routemap_migrations").map { try $0.decode(String.self) })
+        }
+        let unknown = applied.subtracting(ids).sorted()
+        guard unknown.isEmpty else { throw StorageError.unknownMigrations(unknown) }
+        return ids.filter { !applied.contains($0) }
+    }
+
+    /// Runs `body`, turning a database error into ``StorageError/database(operation:underlying:)``.
+    static func wrapping<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as StorageError {
+            throw error
+        } catch let error as StoreUnavailable {
+            throw error
+        } catch let error as ConnectionLost {
+            throw StoreUnavailable(.unreachable, detail: "\(operation()): \(error)")
+        } catch {
+            throw StorageError.database(operation: operation(), underlying: Described(error))
+        }
+    }
+}
+
+/// An error with the server's message in its description: `PSQLError`'s own description hides
+/// it (it may hold data), but an operator reading why a migration failed needs the message.
+struct Described: Error, CustomStringConvertible {
+    let error: any Error
+    init(_ error: any Error) { self.error = error }
+
+    var description: String {
+        guard let error = error as? PSQLError else { return String(describing: error) }
+        guard let info = error.serverInfo else { return String(reflecting: error) }
+        let state = info[.sqlState] ?? "?", message = info[.message] ?? "?"
+        return "\(message) (SQLSTATE \(state))" + (info[.detail].map { ": \($0)" } ?? "")
+    }
+}

@@ -1,0 +1,317 @@
+import CoreMetrics
+import Foundation
+import Logging
+import PostgresNIO
+import RoutemapDomain
+import RoutemapStorage
+
+/// The ``POSStore`` on a PostgreSQL database, for any number of routemap nodes at once: every
+/// rule is decided by the database, nothing by what one process holds in memory.
+///
+/// - **Transactions are `SERIALIZABLE`**: each use case's transaction (read a bill, apply the
+///   rules, write) behaves as if it ran alone, as on SQLite's single writer: one payment per
+///   bill, one current bill per device, one answer per idempotency key, whichever nodes the
+///   requests reach. A transaction the server refuses for a concurrent one (serialization
+///   failure 40001, deadlock 40P01, or a unique violation 23505 from a row another transaction
+///   inserted meanwhile, such as the same idempotency key) runs again from the start, up to
+///   ``maxAttempts`` times, after a short random pause; past that it fails with
+///   ``StoreUnavailable`` (503).
+/// - **Durability**: `full` commits wait for the WAL to be flushed (`synchronous_commit` on);
+///   `normal` ones (bill edits) do not (`SET LOCAL synchronous_commit TO off`): the last ones may
+///   be lost if the database server crashes, as SQLite's `NORMAL` loses them on a power loss.
+/// - **Reads** are each one statement (a bill with its lines is one query), so each sees every
+///   transaction committed before it began, by any node; there is no bill cache to go stale.
+/// - **Threads**: the domain's transaction bodies and reads are synchronous; they run on the
+///   store's own threads (one per connection), which block on the network. ``write(durability:_:)``
+///   and ``read(_:)`` hand work to them and suspend meanwhile, so no HTTP worker or cooperative
+///   thread waits on the database. A read called from any other thread runs there, blocking it.
+/// - **Connections**: at most `connections` (``ConnectionPool``), made on demand and replaced
+///   when the server closed them (a restart): the store reconnects by itself. While the server
+///   cannot be reached, calls fail at once with ``StoreUnavailable`` (`unreachable`).
+public final class PostgresStore: POSStore {
+    /// The database, without its password.
+    public let url: DatabaseURL
+    /// The migrations this store applied when it opened the database, in order.
+    public let appliedMigrationIDs: [String]
+    /// How many times a transaction runs before a conflict with concurrent ones is reported.
+    public static let maxAttempts = 10
+
+    private let eventLoops: MultiThreadedEventLoopGroup
+    private let threads: NIOThreadPool
+    private let pool: ConnectionPool
+    private let logger: Logger
+    /// The transaction (or read session) the current thread works in, while it runs a
+    /// transaction body or a `read` body: reads made meanwhile go through it.
+    private let bound = ThreadSpecificVariable<PostgresTransaction>()
+    private let errors = Counter(label: "routemap_database_errors_total")
+
+    /// Connects to the database at `url` and applies the `migrations` it has not applied yet
+    /// (under an advisory lock, so nodes starting together apply each once).
+    ///
+    /// Throws ``StorageError/unknownMigrations(_:)``, changing nothing, when the database has
+    /// applied migrations that are not in `migrations` (a newer binary migrated it), and
+    /// ``StoreUnavailable`` when the server cannot be reached.
+    /// - Parameter connections: the most connections (and store threads) this store uses.
+    public init(url: DatabaseURL, migrations: [Migration], connections: Int = 8, logger: Logger = Logger(label: "routemap.postgres"))
+        throws
+    {
+        self.url = url
+        self.logger = logger
+        eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let configuration: PostgresConnection.Configuration
+        do {
+            configuration = try url.connectionConfiguration()
+        } catch {
+            try? eventLoops.syncShutdownGracefully()
+            throw StorageError.cannotOpen(path: url.description, underlying: error)
+        }
+        pool = ConnectionPool(configuration: configuration, capacity: connections, eventLoops: eventLoops, logger: logger)
+        threads = NIOThreadPool(numberOfThreads: connections)
+        threads.start()
+        do {
+            appliedMigrationIDs = try Self.withSession(pool, logger) { try Self.apply(migrations, on: $0) }
+        } catch {
+            pool.close()
+            try? threads.syncShutdownGracefully()
+            try? eventLoops.syncShutdownGracefully()
+            throw error
+        }
+    }
+
+    /// Applies the database's pending `migrations` and returns their ids: `routemap migrate`.
+    public static func migrate(url: DatabaseURL, migrations: [Migration]) throws -> [String] {
+        let store = try PostgresStore(url: url, migrations: migrations, connections: 1)
+        store.close()
+        return store.appliedMigrationIDs
+    }
+
+    /// The ids of the `migrations` the database has not applied, in order, changing nothing:
+    /// `routemap migrate --dry-run`. Throws ``StorageError/unknownMigrations(_:)`` as opening would.
+    public static func pendingMigrations(url: DatabaseURL, migrations: [Migration]) throws -> [String] {
+        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? eventLoops.syncShutdownGracefully() }
+        let logger = Logger(label: "routemap.postgres")
+        let configuration: PostgresConnection.Configuration
+        do {
+            configuration = try url.connectionConfiguration()
+        } catch {
+            throw StorageError.cannotOpen(path: url.description, underlying: error)
+        }
+        let pool = ConnectionPool(configuration: configuration, capacity: 1, eventLoops: eventLoops, logger: logger)
+        defer { pool.close() }
+        return try withSession(pool, logger) { try Self.pendingMigrations(migrations, on: $0) }
+    }
+
+    /// Stops the store's threads and closes its connections. Do not use the store afterwards.
+    public func close() {
+        try? threads.syncShutdownGracefully()
+        pool.close()
+        try? eventLoops.syncShutdownGracefully()
+    }
+
+    // MARK: POSStore
+
+    public var readsAreImmediate: Bool { false }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        if bound.currentValue != nil { return try body() }
+        return try await onStoreThread { try self.runRead(body) }
+    }
+
+    public func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await onStoreThread { try self.transaction(durability: durability, body) }
+            } catch let error as CommitOutcomeUnknown {
+                errors.increment()
+                throw StoreUnavailable(.unreachable, detail: error.description)
+            } catch {
+                switch DatabaseFailure(error) {
+                case .conflict where attempt < Self.maxAttempts:
+                    // Pause a random while, longer each time, so colliding transactions spread out.
+                    try await Task.sleep(for: .microseconds(Int.random(in: 0...(500 * attempt))))
+                    attempt += 1
+                case .conflict:
+                    errors.increment()
+                    throw StoreUnavailable(.contention, detail: "\(Self.maxAttempts) attempts: \(Described(error))")
+                case .unreachable where error is ConnectionLost && attempt == 1:
+                    // The connection died before the commit was sent (the server restarted while
+                    // it sat idle): nothing was committed, so once more on a new connection.
+                    attempt += 1
+                case .unreachable:
+                    errors.increment()
+                    throw (error as? StoreUnavailable) ?? StoreUnavailable(.unreachable, detail: "\(Described(error))")
+                case .other:
+                    if error is PSQLError {
+                        errors.increment()
+                        throw StorageError.database(operation: "a write transaction", underlying: Described(error))
+                    }
+                    throw error
+                }
+            }
+        }
+    }
+
+    public func menuItems() throws -> [MenuItem] {
+        try reading("reading the menu") { try $0.menuItems() }
+    }
+
+    public func menuCategories() throws -> [MenuCategory] {
+        try reading("reading the menu's categories") { try $0.menuCategories() }
+    }
+
+    public func menuRevision() throws -> Int {
+        try reading("reading the menu revision") { try $0.menuRevision() }
+    }
+
+    public func bill(id: String) throws -> Bill? {
+        try reading("reading bill \(id)") { try $0.bill(id: id) }
+    }
+
+    public func currentBill(deviceId: String) throws -> Bill? {
+        try reading("reading the current bill") { try $0.currentBill(deviceId: deviceId) }
+    }
+
+    public func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) throws -> [Bill] {
+        try reading("listing bills") { try $0.unsettledBills(deviceId: deviceId, statuses: statuses, after: cursor, limit: limit) }
+    }
+
+    public func payment(id: String) throws -> Payment? {
+        try reading("reading a payment") { try $0.payment(id: id) }
+    }
+
+    public func payment(billId: String) throws -> Payment? {
+        try reading("reading the payment of bill \(billId)") { try $0.payment(billId: billId) }
+    }
+
+    public func device(tokenDigest: [UInt8]) throws -> Device? {
+        try reading("looking up a device token") { try $0.device(tokenDigest: tokenDigest) }
+    }
+
+    public func devices() throws -> [Device] {
+        try reading("listing devices") { try $0.devices() }
+    }
+
+    public func device(nextTokenDigest: [UInt8]) throws -> Device? {
+        try reading("looking up a rotated device token") { try $0.device(nextTokenDigest: nextTokenDigest) }
+    }
+
+    public func deviceRevision() throws -> Int {
+        try reading("reading the device revision") { try $0.deviceRevision() }
+    }
+
+    public func ping() throws {
+        try reading("checking the database answers") { _ = try $0.session.rows("SELECT 1") }
+    }
+
+    /// How many bills are open and how many checked out (not yet paid), for metrics.
+    public func unpaidBillCounts() throws -> (open: Int, checkedOut: Int) {
+        try reading("counting unpaid bills") { transaction in
+            var counts = (open: 0, checkedOut: 0)
+            for row in try transaction.session.rows(
+                "SELECT status, count(*) FROM bills WHERE status IN ('open', 'checked_out') GROUP BY status")
+            {
+                let (status, count) = try row.decode((String, Int).self)
+                if status == "open" { counts.open = count } else { counts.checkedOut = count }
+            }
+            return counts
+        }
+    }
+
+    // MARK: Helpers
+
+    /// One transaction on a leased connection, bound to this thread while `body` runs.
+    private func transaction<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T {
+        try withBoundSession { transaction in
+            let session = transaction.session
+            session.enqueue("BEGIN ISOLATION LEVEL SERIALIZABLE")
+            if durability == .normal { session.enqueue("SET LOCAL synchronous_commit TO off") }
+            let value: T
+            do {
+                value = try body(transaction)
+                try session.flush()
+            } catch {
+                if !session.isBroken { _ = try? session.command("ROLLBACK") }
+                throw error
+            }
+            let outcome: String
+            do {
+                outcome = try session.command("COMMIT")
+            } catch let error as ConnectionLost {
+                throw CommitOutcomeUnknown(underlying: error)
+            }
+            // A transaction that had failed is rolled back by COMMIT: run it again.
+            guard outcome == "COMMIT" else { throw ConflictSignal(description: "the server rolled the transaction back at commit") }
+            return value
+        }
+    }
+
+    /// Runs `body`'s reads: through the transaction or read this thread works in, else on a
+    /// connection leased for it (once more on a new one if that one turns out dead).
+    private func reading<T>(_ operation: @autoclosure () -> String, _ body: (PostgresTransaction) throws -> T) throws -> T {
+        do {
+            if let transaction = bound.currentValue { return try body(transaction) }
+            do {
+                return try withBoundSession(body)
+            } catch is ConnectionLost {
+                return try withBoundSession(body)
+            }
+        } catch {
+            // Inside a transaction the error must reach `write` as it is, to be retried there.
+            if bound.currentValue != nil { throw error }
+            errors.increment()
+            switch DatabaseFailure(error) {
+            case .unreachable: throw (error as? StoreUnavailable) ?? StoreUnavailable(.unreachable, detail: "\(operation()): \(Described(error))")
+            case .conflict, .other: throw (error is PSQLError) ? StorageError.database(operation: operation(), underlying: Described(error)) : error
+            }
+        }
+    }
+
+    /// A `read` body, with its reads on one leased connection (once more if it was dead).
+    private func runRead<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try withBoundSession { _ in try body() }
+        } catch is ConnectionLost {
+            return try withBoundSession { _ in try body() }
+        }
+    }
+
+    /// Leases a connection, binds a session on it to this thread while `body` runs, then gives
+    /// it back (closed if it broke).
+    private func withBoundSession<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
+        let connection = try pool.lease()
+        let transaction = PostgresTransaction(session: Session(connection: connection, logger: logger))
+        bound.currentValue = transaction
+        defer {
+            bound.currentValue = nil
+            pool.release(connection, broken: transaction.session.isBroken)
+        }
+        return try body(transaction)
+    }
+
+    /// Runs `work` on one of the store's threads and suspends until it returns.
+    private func onStoreThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        do {
+            return try await threads.runIfActive(work)
+        } catch let error as NIOThreadPoolError.ThreadPoolInactive {
+            throw StoreUnavailable(.unreachable, detail: "the store is closed (\(error))")
+        }
+    }
+
+    /// Runs `body` with a session on a connection of `pool` (for migrations, before the store's threads run).
+    private static func withSession<T>(_ pool: ConnectionPool, _ logger: Logger, _ body: (Session) throws -> T) throws -> T {
+        let connection = try pool.lease()
+        let session = Session(connection: connection, logger: logger)
+        defer { pool.release(connection, broken: session.isBroken) }
+        return try body(session)
+    }
+}
+
+/// The connection broke while `COMMIT` was sent or awaited: the transaction may or may not
+/// have committed, so it must not run again here. The client's retry (with its idempotency
+/// key) finds out.
+struct CommitOutcomeUnknown: Error, CustomStringConvertible {
+    let underlying: ConnectionLost
+    var description: String { "the connection broke during COMMIT: \(underlying)" }
+}

@@ -1,0 +1,442 @@
+import Foundation
+import PostgresNIO
+import RoutemapDomain
+import RoutemapStorage
+
+/// The store's statements on one ``Session``: a ``POSTransaction`` inside
+/// ``PostgresStore/write(durability:_:)`` (a `SERIALIZABLE` transaction), and the store's reads
+/// outside one (each statement on its own, seeing every commit made before it began).
+///
+/// Writes are queued on the session (pipelined) and checked before the next read or the commit.
+/// Used by one thread at a time, while the closure that received it runs.
+///
+/// `@unchecked Sendable`: it is mutable and not thread-safe, and it is safe because only one
+/// thread ever holds it: the store makes it on the thread that leased the connection, hands it
+/// to a closure running on that thread, and binds it to that thread alone (a thread-specific
+/// variable) until the closure returns.
+final class PostgresTransaction: POSTransaction, @unchecked Sendable {
+    let session: Session
+    /// Bills as this transaction read or wrote them: what `update` compares with, to write only
+    /// the lines that changed.
+    private var known: [String: Bill] = [:]
+
+    init(session: Session) {
+        self.session = session
+    }
+
+    // MARK: Menu
+
+    static let menuItemColumns = "id, name, category, price_minor, currency, available"
+
+    func menuItem(id: String) throws -> MenuItem? {
+        try session.rows("SELECT id, name, category, price_minor, currency, available FROM menu_items WHERE id = \(id) AND retired_at IS NULL")
+            .first.map(Self.menuItem)
+    }
+
+    /// Every menu item on the menu (not retired), in menu order.
+    func menuItems() throws -> [MenuItem] {
+        try session.rows(
+            "SELECT id, name, category, price_minor, currency, available FROM menu_items WHERE retired_at IS NULL ORDER BY position, id"
+        ).map(Self.menuItem)
+    }
+
+    func menuItemExists(id: String) throws -> Bool {
+        try !session.rows("SELECT 1 FROM menu_items WHERE id = \(id)").isEmpty
+    }
+
+    func insertMenuItem(_ item: MenuItem) throws {
+        session.enqueue(
+            """
+            INSERT INTO menu_items (id, name, category, price_minor, currency, available, position)
+            VALUES (\(item.id), \(item.name), \(item.category), \(item.priceMinor), \(item.currency.rawValue), \(item.available),
+                    (SELECT coalesce(max(position), 0) + 10 FROM menu_items))
+            """)
+    }
+
+    func updateMenuItem(_ item: MenuItem) throws {
+        session.enqueue(
+            """
+            UPDATE menu_items SET name = \(item.name), category = \(item.category), price_minor = \(item.priceMinor),
+                available = \(item.available)
+            WHERE id = \(item.id) AND retired_at IS NULL
+            """)
+    }
+
+    func retireMenuItem(id: String, at date: Date) throws {
+        session.enqueue("UPDATE menu_items SET retired_at = \(date) WHERE id = \(id) AND retired_at IS NULL")
+    }
+
+    func menuCategory(id: String) throws -> MenuCategory? {
+        try session.rows("SELECT id, name FROM menu_categories WHERE id = \(id) AND retired_at IS NULL").first.map(Self.menuCategory)
+    }
+
+    /// The categories on the menu (not retired), in menu order.
+    func menuCategories() throws -> [MenuCategory] {
+        try session.rows("SELECT id, name FROM menu_categories WHERE retired_at IS NULL ORDER BY position, id").map(Self.menuCategory)
+    }
+
+    func menuCategoryExists(id: String) throws -> Bool {
+        try !session.rows("SELECT 1 FROM menu_categories WHERE id = \(id)").isEmpty
+    }
+
+    func insertMenuCategory(_ category: MenuCategory) throws {
+        session.enqueue(
+            """
+            INSERT INTO menu_categories (id, name, position)
+            VALUES (\(category.id), \(category.name), (SELECT coalesce(max(position), 0) + 10 FROM menu_categories))
+            """)
+    }
+
+    func updateMenuCategory(_ category: MenuCategory) throws {
+        session.enqueue("UPDATE menu_categories SET name = \(category.name) WHERE id = \(category.id) AND retired_at IS NULL")
+    }
+
+    func retireMenuCategory(id: String, at date: Date) throws {
+        session.enqueue("UPDATE menu_categories SET retired_at = \(date) WHERE id = \(id) AND retired_at IS NULL")
+    }
+
+    func menuItemCount(category id: String) throws -> Int {
+        try session.rows("SELECT count(*) FROM menu_items WHERE category = \(id) AND retired_at IS NULL").first
+            .map { try $0.decode(Int.self) } ?? 0
+    }
+
+    /// The menu's revision (bumped by triggers on every menu change).
+    func menuRevision() throws -> Int {
+        try session.rows("SELECT revision FROM menu_revision WHERE id = 1").first.map { try $0.decode(Int.self) } ?? 0
+    }
+
+    // MARK: Bills
+
+    /// A bill's columns then its lines' (`NULL`s for a bill without lines), over `bills b` and
+    /// `bill_lines l`: one row per line, in order.
+    private static let billColumns = """
+        b.id, b.status, b.currency, b.tax_rate_bps, b.subtotal_minor, b.tax_minor, b.total_minor, b.version, b.created_at,
+        b.device_id, b.selected_at, b.void_reason, b.voided_at,
+        l.line_id, l.menu_item_id, l.name, l.quantity, l.unit_price_minor
+        """
+
+    func bill(id: String) throws -> Bill? {
+        let bill = try Self.bills(
+            in: session.rows(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT \(Self.billColumns)
+                        FROM bills b LEFT JOIN bill_lines l ON l.bill_id = b.id
+                        WHERE b.id = $1 ORDER BY l.position
+                        """, binds: binds(id)))
+        ).first
+        if let bill { known[bill.id] = bill }
+        return bill
+    }
+
+    func currentBill(deviceId: String) throws -> Bill? {
+        let bill = try Self.bills(
+            in: session.rows(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT \(Self.billColumns)
+                        FROM (SELECT * FROM bills WHERE device_id = $1 AND status IN ('open', 'checked_out')
+                              ORDER BY selected_at DESC, seq DESC LIMIT 1) b
+                        LEFT JOIN bill_lines l ON l.bill_id = b.id
+                        ORDER BY l.position
+                        """, binds: binds(deviceId)))
+        ).first
+        if let bill { known[bill.id] = bill }
+        return bill
+    }
+
+    /// Up to `limit` unsettled bills of `deviceId` with a status in `statuses`, newest first,
+    /// after `cursor` (the WHERE clause repeats the partial index's).
+    func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) throws -> [Bill] {
+        let wanted = BillStatus.allCases.filter { $0.isUnsettled && statuses.contains($0) }.map(\.rawValue)
+        guard !wanted.isEmpty else { return [] }
+        var bindings = PostgresBindings()
+        bindings.append(deviceId)
+        bindings.append(wanted)
+        var page = "device_id = $1 AND status IN ('open', 'checked_out') AND status = ANY($2)"
+        if let cursor {
+            bindings.append(cursor.createdAt)
+            bindings.append(cursor.id)
+            page += " AND (created_at < $3 OR (created_at = $3 AND id < $4))"
+        }
+        bindings.append(limit)
+        let sql = """
+            SELECT \(Self.billColumns)
+            FROM (SELECT * FROM bills WHERE \(page) ORDER BY created_at DESC, id DESC LIMIT $\(bindings.count)) b
+            LEFT JOIN bill_lines l ON l.bill_id = b.id
+            ORDER BY b.created_at DESC, b.id DESC, l.position
+            """
+        return try Self.bills(in: session.rows(PostgresQuery(unsafeSQL: sql, binds: bindings)))
+    }
+
+    func insert(_ bill: Bill) throws {
+        session.enqueue(
+            """
+            INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
+                               updated_at, device_id, selected_at, void_reason, voided_at)
+            VALUES (\(bill.id), \(bill.status.rawValue), \(bill.currency.rawValue), \(bill.taxRate.basisPoints), \(bill.subtotalMinor),
+                    \(bill.taxMinor), \(bill.totalMinor), \(bill.version), \(bill.createdAt), \(Date()), \(bill.deviceId),
+                    \(bill.selectedAt), \(bill.voiding?.reason), \(bill.voiding?.voidedAt))
+            """)
+        insertLines(of: bill, from: 0)
+        known[bill.id] = bill
+    }
+
+    func update(_ bill: Bill) throws {
+        let previous = known[bill.id]
+        if let previous, previous.version >= bill.version { throw StorageError.staleBill(id: bill.id, version: bill.version) }
+        // Only over an older version: a stale copy of the bill must not overwrite a newer one.
+        session.enqueue(
+            """
+            UPDATE bills
+            SET status = \(bill.status.rawValue), subtotal_minor = \(bill.subtotalMinor), tax_minor = \(bill.taxMinor),
+                total_minor = \(bill.totalMinor), version = \(bill.version), updated_at = \(Date()), selected_at = \(bill.selectedAt),
+                void_reason = \(bill.voiding?.reason), voided_at = \(bill.voiding?.voidedAt)
+            WHERE id = \(bill.id) AND version < \(bill.version)
+            """
+        ) { result in
+            guard result.metadata.rows == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
+        }
+        updateLines(of: bill, previous: previous)
+        known[bill.id] = bill
+    }
+
+    // MARK: Payments
+
+    private static let paymentColumns = "id, bill_id, method, amount_minor, tendered_minor, change_minor, created_at"
+
+    func insert(_ payment: Payment) throws {
+        session.enqueue(
+            """
+            INSERT INTO payments (id, bill_id, method, amount_minor, tendered_minor, change_minor, created_at)
+            VALUES (\(payment.id), \(payment.billId), \(payment.method.rawValue), \(payment.amountMinor), \(payment.tenderedMinor),
+                    \(payment.changeMinor), \(payment.createdAt))
+            """)
+    }
+
+    /// The payment with `id`, if any.
+    func payment(id: String) throws -> Payment? {
+        try session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.paymentColumns) FROM payments WHERE id = $1", binds: binds(id)))
+            .first.map(Self.payment)
+    }
+
+    /// The payment of bill `billId`, if it is paid.
+    func payment(billId: String) throws -> Payment? {
+        try session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.paymentColumns) FROM payments WHERE bill_id = $1", binds: binds(billId)))
+            .first.map(Self.payment)
+    }
+
+    // MARK: Devices
+
+    private static let deviceColumns = "id, name, created_at, role, revoked_at"
+
+    func insert(_ device: Device, tokenDigest: [UInt8]) throws {
+        session.enqueue(
+            """
+            INSERT INTO devices (id, name, token_digest, created_at, role, revoked_at)
+            VALUES (\(device.id), \(device.name), \(Data(tokenDigest)), \(device.createdAt), \(device.role.rawValue), \(device.revokedAt))
+            """)
+    }
+
+    func device(id: String) throws -> Device? {
+        try session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.deviceColumns) FROM devices WHERE id = $1", binds: binds(id)))
+            .first.map(Self.device)
+    }
+
+    /// The device whose token has this digest, revoked or not.
+    func device(tokenDigest: [UInt8]) throws -> Device? {
+        var bindings = PostgresBindings()
+        bindings.append(Data(tokenDigest))
+        return try session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.deviceColumns) FROM devices WHERE token_digest = $1", binds: bindings))
+            .first.map(Self.device)
+    }
+
+    /// The device whose rotated, unused token has this digest.
+    func device(nextTokenDigest: [UInt8]) throws -> Device? {
+        var bindings = PostgresBindings()
+        bindings.append(Data(nextTokenDigest))
+        return try session.rows(
+            PostgresQuery(unsafeSQL: "SELECT \(Self.deviceColumns) FROM devices WHERE next_token_digest = $1", binds: bindings)
+        ).first.map(Self.device)
+    }
+
+    /// Every device, oldest first.
+    func devices() throws -> [Device] {
+        try session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.deviceColumns) FROM devices ORDER BY created_at, id")).map(Self.device)
+    }
+
+    /// The device revision (bumped by triggers on every device change).
+    func deviceRevision() throws -> Int {
+        try session.rows("SELECT revision FROM device_revision WHERE id = 1").first.map { try $0.decode(Int.self) } ?? 0
+    }
+
+    func revokeDevice(id: String, at date: Date) throws {
+        session.enqueue("UPDATE devices SET revoked_at = \(date) WHERE id = \(id)")
+    }
+
+    func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
+        session.enqueue("UPDATE devices SET next_token_digest = \(Data(tokenDigest)) WHERE id = \(deviceId)")
+    }
+
+    func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
+        session.enqueue(
+            """
+            UPDATE devices SET token_digest = next_token_digest, next_token_digest = NULL
+            WHERE id = \(deviceId) AND next_token_digest = \(Data(tokenDigest))
+            """)
+    }
+
+    // MARK: Idempotency keys
+
+    func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer? {
+        try session.rows(
+            "SELECT device_id, key, fingerprint, answer, created_at FROM idempotency_keys WHERE device_id = \(deviceId) AND key = \(key)"
+        ).first.map { row in
+            let (deviceId, key, fingerprint, answer, createdAt) = try row.decode((String, String, String, Data, Date).self)
+            return RecordedAnswer(
+                deviceId: deviceId, key: key, fingerprint: fingerprint, answer: Array(answer), createdAt: createdAt.toMilliseconds)
+        }
+    }
+
+    /// Inserts the answer, or replaces an expired one with the same device and key. Two
+    /// transactions recording the same key cannot both commit: the second is refused (a unique
+    /// violation, or a serialization failure), run again, and then finds the first's answer.
+    func record(_ answer: RecordedAnswer) throws {
+        session.enqueue(
+            """
+            INSERT INTO idempotency_keys (device_id, key, fingerprint, answer, created_at)
+            VALUES (\(answer.deviceId), \(answer.key), \(answer.fingerprint), \(Data(answer.answer)), \(answer.createdAt))
+            ON CONFLICT (device_id, key) DO UPDATE SET
+                fingerprint = excluded.fingerprint, answer = excluded.answer, created_at = excluded.created_at
+            """)
+    }
+
+    func deleteRecordedAnswers(before date: Date) throws {
+        session.enqueue("DELETE FROM idempotency_keys WHERE created_at < \(date)")
+    }
+
+    // MARK: Helpers
+
+    /// Writes the lines of `bill` that differ from `previous` (its stored state, when this
+    /// transaction read it): a line added at the end or a quantity changed touch one row; a
+    /// removal rewrites the lines.
+    private func updateLines(of bill: Bill, previous: Bill?) {
+        guard let previous, previous.lines.count <= bill.lines.count,
+            zip(previous.lines, bill.lines).allSatisfy({ $0.lineId == $1.lineId })
+        else {
+            session.enqueue("DELETE FROM bill_lines WHERE bill_id = \(bill.id)")
+            insertLines(of: bill, from: 0)
+            return
+        }
+        for (position, (old, new)) in zip(previous.lines, bill.lines).enumerated() where old != new {
+            session.enqueue("UPDATE bill_lines SET quantity = \(new.quantity) WHERE bill_id = \(bill.id) AND position = \(position)")
+        }
+        insertLines(of: bill, from: previous.lines.count)
+    }
+
+    /// Inserts the lines of `bill` from index `start` on, at their index as position.
+    private func insertLines(of bill: Bill, from start: Int) {
+        for position in bill.lines.indices.dropFirst(start) {
+            let line = bill.lines[position]
+            session.enqueue(
+                """
+                INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor)
+                VALUES (\(bill.id), \(position), \(line.lineId), \(line.menuItemId), \(line.name), \(line.quantity), \(line.unitPriceMinor))
+                """)
+        }
+    }
+
+    private func binds(_ text: String) -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(text)
+        return bindings
+    }
+
+    /// The bills in rows of `billColumns`, in the order they first appear.
+    static func bills(in rows: [PostgresRow]) throws -> [Bill] {
+        var bills: [(id: String, row: PostgresRandomAccessRow, lines: [BillLine])] = []
+        for row in rows {
+            let cells = row.makeRandomAccess()
+            let id = try cells[0].decode(String.self)
+            if bills.last?.id != id { bills.append((id, cells, [])) }
+            guard let lineId = try cells[13].decode(String?.self) else { continue }
+            do {
+                bills[bills.count - 1].lines.append(
+                    try BillLine(
+                        lineId: lineId, menuItemId: try cells[14].decode(String.self), name: try cells[15].decode(String.self),
+                        quantity: try cells[16].decode(Int.self), unitPriceMinor: try cells[17].decode(Int64.self)))
+            } catch let violation as InvariantViolation {
+                throw StorageError.invalidRow(table: "bill_lines", id: lineId, reason: violation.description)
+            }
+        }
+        return try bills.map { try bill($0.row, lines: $0.lines) }
+    }
+
+    private static func bill(_ cells: PostgresRandomAccessRow, lines: [BillLine]) throws -> Bill {
+        let id = try cells[0].decode(String.self)
+        func invalid(_ reason: String) -> StorageError { StorageError.invalidRow(table: "bills", id: id, reason: reason) }
+        let statusText = try cells[1].decode(String.self), currencyText = try cells[2].decode(String.self)
+        let rate = try cells[3].decode(Int.self)
+        guard let status = BillStatus(rawValue: statusText) else { throw invalid("status '\(statusText)'") }
+        guard let currency = Currency(rawValue: currencyText) else { throw invalid("currency '\(currencyText)'") }
+        guard let taxRate = TaxRate(basisPoints: rate) else { throw invalid("tax rate \(rate) bps") }
+        let subtotal = try cells[4].decode(Int64.self), tax = try cells[5].decode(Int64.self), total = try cells[6].decode(Int64.self)
+        var voiding: BillVoiding?
+        if let reason = try cells[11].decode(String?.self), let voidedAt = try cells[12].decode(Date?.self) {
+            voiding = BillVoiding(reason: reason, voidedAt: voidedAt.toMilliseconds)
+        }
+        let bill: Bill
+        do {
+            bill = try Bill(
+                id: id, status: status, lines: lines, currency: currency, taxRate: taxRate, version: try cells[7].decode(Int.self),
+                createdAt: try cells[8].decode(Date.self).toMilliseconds, selectedAt: try cells[10].decode(Date.self).toMilliseconds,
+                voiding: voiding, deviceId: try cells[9].decode(String?.self))
+        } catch let violation as InvariantViolation {
+            throw invalid(violation.description)
+        }
+        guard bill.subtotalMinor == subtotal, bill.taxMinor == tax, bill.totalMinor == total else {
+            throw invalid("stored totals \(subtotal)/\(tax)/\(total) do not match its lines")
+        }
+        return bill
+    }
+
+    private static func menuItem(_ row: PostgresRow) throws -> MenuItem {
+        let (id, name, category, price, currencyText, available) = try row.decode((String, String, String, Int64, String, Bool).self)
+        guard let currency = Currency(rawValue: currencyText) else {
+            throw StorageError.invalidRow(table: "menu_items", id: id, reason: "currency '\(currencyText)'")
+        }
+        return MenuItem(id: id, name: name, category: category, priceMinor: price, currency: currency, available: available)
+    }
+
+    private static func menuCategory(_ row: PostgresRow) throws -> MenuCategory {
+        let (id, name) = try row.decode((String, String).self)
+        return MenuCategory(id: id, name: name)
+    }
+
+    private static func payment(_ row: PostgresRow) throws -> Payment {
+        let (id, billId, methodText, amount, tendered, change, createdAt) = try row.decode(
+            (String, String, String, Int64, Int64, Int64, Date).self)
+        guard let method = PaymentMethod(rawValue: methodText) else {
+            throw StorageError.invalidRow(table: "payments", id: id, reason: "method '\(methodText)'")
+        }
+        return Payment(
+            id: id, billId: billId, method: method, amountMinor: amount, tenderedMinor: tendered, changeMinor: change,
+            createdAt: createdAt.toMilliseconds)
+    }
+
+    private static func device(_ row: PostgresRow) throws -> Device {
+        let (id, name, createdAt, roleText, revokedAt) = try row.decode((String, String, Date, String, Date?).self)
+        guard let role = DeviceRole(rawValue: roleText) else {
+            throw StorageError.invalidRow(table: "devices", id: id, reason: "role '\(roleText)'")
+        }
+        return Device(id: id, name: name, createdAt: createdAt.toMilliseconds, role: role, revokedAt: revokedAt?.toMilliseconds)
+    }
+}
+
+extension Date {
+    /// Rounded to the millisecond, the precision the domain keeps: PostgreSQL keeps
+    /// microseconds, and a value read back must equal the one written.
+    var toMilliseconds: Date {
+        Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded() / 1000)
+    }
+}
