@@ -104,7 +104,8 @@ let package = Package(
         .testTarget(name: "RoutemapJSONTests", dependencies: ["RoutemapJSON"]),
         .testTarget(name: "RoutemapHTTPTests", dependencies: ["RoutemapHTTP", "RoutemapJSON", "RoutemapTestSupport"]),
         .testTarget(name: "RoutemapDomainTests", dependencies: ["RoutemapDomain", "RoutemapTestSupport"]),
-        .testTarget(name: "RoutemapStorageTests", dependencies: ["RoutemapStorage", "RoutemapDomain", "RoutemapTestSupport"]),
+        // Run on SQLite, and on PostgreSQL when ROUTEMAP_TEST_DATABASE_URL is set (scripts/test).
+        .testTarget(name: "RoutemapStorageTests", dependencies: ["RoutemapStorage", "RoutemapPostgres", "RoutemapDomain", "RoutemapTestSupport"]),
         // The API's handlers through its one request pipeline, in process, over the in-memory store.
         .testTarget(
             name: "RoutemapAPITests",

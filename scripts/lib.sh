@@ -43,3 +43,47 @@ python_venv() {
   fi
   .venv/bin/python -m pip install -q --disable-pip-version-check "$@"
 }
+
+# Starts a throwaway PostgreSQL server for the tests and exports ROUTEMAP_TEST_DATABASE_URL
+# (postgres://postgres@127.0.0.1:PORT/postgres; the tests create a database of their own in it).
+# Debian's `postgresql` package; a cluster in a new temporary folder owned by the `postgres`
+# user (initdb and postgres refuse to run as root), on a free loopback port, with fsync off (a
+# test cluster is thrown away: it need not survive a power loss, and CI's disk is slow). It is
+# stopped, and its folder removed, when the calling script exits. PGBIN and PGDATA name the
+# server's programs and folder, for tests that restart it (`pg_ctl -D "$PGDATA" restart`).
+postgres_start() {
+  apt_install_missing postgresql postgresql-client
+  PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  local user=postgres run=()
+  if [ "$(id -u)" -eq 0 ]; then
+    run=(runuser -u postgres --)
+  else
+    # Not root: the cluster is this user's own (initdb only refuses root).
+    user=$(id -un)
+  fi
+  local root
+  root=$(mktemp -d /tmp/routemap-postgres.XXXXXX)
+  chmod 755 "$root"
+  [ "$user" = postgres ] && chown postgres "$root"
+  PGDATA="$root/data"
+  local port
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+  "${run[@]}" "$PGBIN/initdb" -D "$PGDATA" -A trust -U postgres --no-sync >/dev/null
+  "${run[@]}" "$PGBIN/pg_ctl" -D "$PGDATA" -l "$root/server.log" -w \
+    -o "-p $port -k $root -h 127.0.0.1 -c fsync=off -c max_connections=300 -c shared_buffers=64MB" start >/dev/null
+  POSTGRES_RUN=("${run[@]}")
+  POSTGRES_ROOT=$root
+  export PGBIN PGDATA POSTGRES_ROOT
+  export ROUTEMAP_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
+  export ROUTEMAP_TEST_POSTGRES_CTL="${run[*]:+${run[*]} }$PGBIN/pg_ctl"
+  trap postgres_stop EXIT
+  say "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (data in $PGDATA)"
+}
+
+# Stops the server postgres_start started and removes its folder.
+postgres_stop() {
+  [ -n "${POSTGRES_ROOT:-}" ] || return 0
+  "${POSTGRES_RUN[@]}" "$PGBIN/pg_ctl" -D "$PGDATA" -m immediate -w stop >/dev/null 2>&1 || true
+  rm -rf "$POSTGRES_ROOT"
+  POSTGRES_ROOT=""
+}

@@ -4,9 +4,9 @@ import RoutemapDomain
 /// How the store reads an error from PostgreSQL or from the connection to it.
 enum DatabaseFailure {
     /// The transaction collided with a concurrent one and was rolled back by the server: a
-    /// serialization failure (40001), a deadlock (40P01), or a unique violation (23505) from a
-    /// row a concurrent transaction inserted after this one looked for it. Running the whole
-    /// transaction again sees that transaction's effect.
+    /// serialization failure (40001), a deadlock (40P01), or a unique violation (23505) of a key
+    /// a concurrent transaction inserted after this one looked for it (``concurrentlyInserted``).
+    /// Running the whole transaction again sees that transaction's effect.
     case conflict
     /// The connection broke or the server is not accepting work (shutting down, starting up,
     /// out of connections): what was sent may or may not have run.
@@ -19,6 +19,13 @@ enum DatabaseFailure {
     /// many connections (53300).
     private static let unreachableStates: Set<String> = ["57P01", "57P02", "57P03", "53300"]
 
+    /// Unique keys two transactions can each insert without seeing the other's row: the same
+    /// idempotency key recorded twice, the same next menu position taken twice. Any other
+    /// unique violation is a bug, not a collision, and is not retried.
+    private static let concurrentlyInserted: Set<String> = [
+        "idempotency_keys_pkey", "menu_items_position_key", "menu_categories_position_key",
+    ]
+
     init(_ error: any Error) {
         switch error {
         case is ConflictSignal:
@@ -29,7 +36,9 @@ enum DatabaseFailure {
             switch error.code {
             case .server:
                 let state = error.serverInfo?[.sqlState] ?? ""
-                if ["40001", "40P01", "23505"].contains(state) {
+                if ["40001", "40P01"].contains(state)
+                    || (state == "23505" && Self.concurrentlyInserted.contains(error.serverInfo?[.constraintName] ?? ""))
+                {
                     self = .conflict
                 } else if state.hasPrefix("08") || Self.unreachableStates.contains(state) {
                     self = .unreachable

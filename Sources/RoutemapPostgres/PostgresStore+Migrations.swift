@@ -84,3 +84,18 @@ struct Described: Error, CustomStringConvertible {
         return "\(message) (SQLSTATE \(state))" + (info[.detail].map { ": \($0)" } ?? "")
     }
 }
+
+extension PostgresStore {
+    /// The tables a row count may name.
+    private static let tables: Set<String> = [
+        "menu_items", "menu_categories", "devices", "bills", "bill_lines", "payments", "idempotency_keys", "routemap_migrations",
+    ]
+
+    /// The number of rows in `table`, one of the schema's tables (for tests and diagnostics).
+    public func rowCount(in table: String) throws -> Int {
+        precondition(Self.tables.contains(table), "not a routemap table: \(table)")
+        return try inspecting("counting \(table)") { session in
+            try session.rows(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)")).first?.decode(Int.self) ?? 0
+        }
+    }
+}

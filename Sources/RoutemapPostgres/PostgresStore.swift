@@ -221,6 +221,11 @@ public final class PostgresStore: POSStore {
 
     // MARK: Helpers
 
+    /// Runs `body` on a session of its own (for diagnostics outside the domain's reads).
+    func inspecting<T>(_ operation: @autoclosure () -> String, _ body: (Session) throws -> T) throws -> T {
+        try reading(operation()) { try body($0.session) }
+    }
+
     /// One transaction on a leased connection, bound to this thread while `body` runs.
     private func transaction<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T {
         try withBoundSession { transaction in

@@ -6,7 +6,7 @@ import Testing
 
 /// The in-memory bills never disagree with the file: what a store serves from memory is what a
 /// fresh store (no cache) reads from SQL.
-@Suite("Bill cache")
+@Suite("Bill cache", .enabled(if: !TestDatabase.onPostgres, "about SQLite itself"))
 struct BillCacheTests {
     /// A store on the same file with nothing cached.
     private func fresh(_ database: TestDatabase) throws -> SQLiteStore {

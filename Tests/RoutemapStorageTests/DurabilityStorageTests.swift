@@ -4,12 +4,12 @@ import RoutemapTestSupport
 @testable import RoutemapStorage
 import Testing
 
-@Suite("Durability: FULL for the transaction that asks for it, NORMAL otherwise")
+@Suite("Durability: FULL for the transaction that asks for it, NORMAL otherwise", .enabled(if: !TestDatabase.onPostgres, "about SQLite itself"))
 struct DurabilityStorageTests {
     @Test("a full write runs with synchronous = FULL inside; the writer is back to NORMAL afterwards")
     func fullWrite() async throws {
         let database = try await TestDatabase()
-        let store = database.store
+        let store = database.sqlite
         #expect(try store.writerSettings().synchronous == 1)
         let inside = try await store.write(durability: .full) { try ($0 as! SQLiteTransaction).synchronous() }
         #expect(inside == 2)
@@ -23,7 +23,7 @@ struct DurabilityStorageTests {
     @Test("a full write that throws is rolled back, and the writer is back to NORMAL")
     func fullWriteThrows() async throws {
         let database = try await TestDatabase()
-        let store = database.store
+        let store = database.sqlite
         let bill = try Bill(id: "bill_full", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date())
         await #expect(throws: POSError.billEmpty) {
             try await store.write(durability: .full) { transaction in
@@ -39,7 +39,7 @@ struct DurabilityStorageTests {
     @Test("payments (with their next bill and recorded answer) and enrollments are written under FULL; edits under NORMAL")
     func useCases() async throws {
         let database = try await TestDatabase()
-        let probe = SynchronousProbeStore(base: database.store)
+        let probe = SynchronousProbeStore(base: database.sqlite)
         let till = Till(store: probe, taxRate: StorageFixtures.rate875, currency: .usd)
         let device = database.device
         let bill = try await till.openBill(device: device)
@@ -63,6 +63,6 @@ struct DurabilityStorageTests {
         probe.writes.withLock { $0.removeAll() }
         _ = try await DeviceDirectory(store: probe).enroll(name: "Back counter")
         #expect(probe.log == ["device 2"])
-        #expect(try database.store.writerSettings().synchronous == 1)
+        #expect(try database.sqlite.writerSettings().synchronous == 1)
     }
 }

@@ -4,7 +4,7 @@ import RoutemapTestSupport
 @testable import RoutemapStorage
 import Testing
 
-@Suite("Exactly once under concurrency: 50 simultaneous pays of one bill on a real file")
+@Suite("Exactly once under concurrency: 50 simultaneous pays of one bill on a real database")
 struct ExactlyOnceTests {
     private static let requests = 50
     private let request = PaymentRequest(method: .cash, amountMinor: 517, tenderedMinor: 1_000)
@@ -71,7 +71,7 @@ struct ExactlyOnceTests {
     @Test("with 50 different keys through two store instances on the same file: one payment")
     func twoStores() async throws {
         let (database, bill) = try await checkedOutBill()
-        let second = try SQLiteStore(path: database.path, migrations: try StorageFixtures.migrations())
+        let second = try database.reopen()
         let tills = [database.till(), Till(store: second, taxRate: StorageFixtures.rate875, currency: .usd)]
         let device = database.device
         let request = request

@@ -23,6 +23,8 @@ extension ForwardingStore {
     func device(nextTokenDigest: [UInt8]) throws -> Device? { try forwarded.device(nextTokenDigest: nextTokenDigest) }
     func deviceRevision() throws -> Int { try forwarded.deviceRevision() }
     func ping() throws { try forwarded.ping() }
+    var readsAreImmediate: Bool { forwarded.readsAreImmediate }
+    func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T { try await forwarded.read(body) }
 }
 
 /// A transaction that wraps another and passes every call through to it: a test double

@@ -4,7 +4,7 @@ import RoutemapDomain
 import Testing
 
 /// Writes that arrive together commit together, yet each succeeds or fails on its own.
-@Suite("Group commit")
+@Suite("Group commit", .enabled(if: !TestDatabase.onPostgres, "about SQLite itself"))
 struct GroupCommitTests {
     struct Refused: Error, Equatable {
         var index = 0
@@ -22,7 +22,7 @@ struct GroupCommitTests {
     @Test("50 concurrent writes queued behind a busy writer commit in far fewer batches than writes, each one's effect committed")
     func concurrentWritesShareCommits() async throws {
         let database = try await TestDatabase()
-        let store = database.store
+        let store = database.sqlite
         let device = database.device
         let before = counters(store)
         let writes = 50
@@ -52,7 +52,7 @@ struct GroupCommitTests {
     @Test("in one batch, writes that fail after writing change nothing, and the others all commit")
     func failuresInOneBatch() async throws {
         let database = try await TestDatabase()
-        let store = database.store
+        let store = database.sqlite
         let device = database.device
         try await store.write { try $0.insert(try bill("bill_existing", device: device)) }
         let before = counters(store)
@@ -99,7 +99,7 @@ struct GroupCommitTests {
     @Test("a batch whose every write fails commits nothing, and each write gets its own error")
     func wholeBatchFails() async throws {
         let database = try await TestDatabase()
-        let store = database.store
+        let store = database.sqlite
         let device = database.device
         let held = try await HeldWriter(store)
         let results = try await held.queue(5) { index in
@@ -123,7 +123,7 @@ struct GroupCommitTests {
     func failuresStayAlone() async throws {
         let database = try await TestDatabase()
         let device = database.device
-        let store = database.store
+        let store = database.sqlite
         let before = counters(store)
         let results = await concurrentResults(32) { task in
             var opened: [String] = []

@@ -5,7 +5,7 @@ import RoutemapTestSupport
 @testable import RoutemapStorage
 import Testing
 
-@Suite("Migrations on a real SQLite file")
+@Suite("Migrations on a real SQLite file", .enabled(if: !TestDatabase.onPostgres, "about SQLite itself"))
 struct MigrationTests {
     /// Enrolls a device as a store from before migration 0010 (no role, no revocation) did.
     static func enrollBeforeRoles(_ store: SQLiteStore) throws -> String {
@@ -343,7 +343,7 @@ struct MigrationTests {
 
 }
 
-@Suite("Migration 0010: device roles")
+@Suite("Migration 0010: device roles", .enabled(if: !TestDatabase.onPostgres, "about SQLite itself"))
 struct DeviceRolesMigrationTests {
     @Test("devices enrolled before roles are active tills; the schema refuses an unknown role")
     func existingDevicesAreTills() async throws {

@@ -13,5 +13,10 @@ enum StorageFixtures {
         try MigrationLoader.load(directory: migrationsDirectory)
     }
 
+    /// PostgreSQL's migrations (`Migrations/postgres/`).
+    static func postgresMigrations() throws -> [Migration] {
+        try MigrationLoader.load(directory: migrationsDirectory.appendingPathComponent("postgres", isDirectory: true))
+    }
+
     static let rate875 = TaxRate(basisPoints: 875)!
 }

@@ -1,21 +1,70 @@
 import Foundation
 import RoutemapDomain
+import RoutemapPostgres
 import RoutemapStorage
+import RoutemapTestSupport
+import Testing
 
-/// A migrated SQLite file in its own temporary directory, deleted with this object, with one
-/// enrolled device that the tests act as.
+/// What the storage tests need of a store beyond ``POSStore``: counting rows.
+protocol TestStore: POSStore {
+    func rowCount(in table: String) throws -> Int
+}
+
+extension SQLiteStore: TestStore {}
+extension PostgresStore: TestStore {}
+
+/// A migrated database with one enrolled device that the tests act as: a SQLite file in its own
+/// temporary directory, or, when `ROUTEMAP_TEST_DATABASE_URL` is set, a new database on that
+/// PostgreSQL server. Deleted (dropped) with this object.
 final class TestDatabase {
     let directory: TemporaryDirectory
+    /// The SQLite file (unused on PostgreSQL).
     let path: String
-    let store: SQLiteStore
+    /// The PostgreSQL database's URL, or `nil` on SQLite.
+    let url: String?
+    let store: any TestStore
     /// The id of the device enrolled when the database was created.
     let device: String
+    private var others: [PostgresStore] = []
+
+    /// Whether these tests run on PostgreSQL (`ROUTEMAP_TEST_DATABASE_URL`); suites about
+    /// SQLite itself run only when not.
+    static var onPostgres: Bool { TestPostgres.isEnabled }
 
     init() async throws {
         directory = try TemporaryDirectory()
         path = directory.path("routemap.sqlite")
-        store = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
+        if TestPostgres.isEnabled {
+            let url = try TestPostgres.newDatabase()
+            self.url = url
+            store = try PostgresStore(url: DatabaseURL(url)!, migrations: try StorageFixtures.postgresMigrations(), connections: 8)
+        } else {
+            url = nil
+            store = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
+        }
         device = try await DeviceDirectory(store: store).enroll(name: "Front counter").device.id
+    }
+
+    deinit {
+        guard let url else { return }
+        for other in others { other.close() }
+        (store as? PostgresStore)?.close()
+        TestPostgres.dropDatabase(url)
+    }
+
+    /// The SQLite store, for suites about SQLite itself (which do not run on PostgreSQL).
+    var sqlite: SQLiteStore {
+        guard let store = store as? SQLiteStore else { preconditionFailure("a SQLite-only test ran on PostgreSQL") }
+        return store
+    }
+
+    /// Another store on the same database: the file opened again (a restart), or a second
+    /// connection pool on the PostgreSQL database (another node).
+    func reopen() throws -> any TestStore {
+        guard let url else { return try SQLiteStore(path: path, migrations: try StorageFixtures.migrations()) }
+        let other = try PostgresStore(url: DatabaseURL(url)!, migrations: try StorageFixtures.postgresMigrations(), connections: 8)
+        others.append(other)
+        return other
     }
 
     func till(taxRate: TaxRate = StorageFixtures.rate875, now: @escaping @Sendable () -> Date = Date.init) -> Till {

@@ -3,7 +3,7 @@ import RoutemapDomain
 @testable import RoutemapStorage
 import Testing
 
-@Suite("Till on a real SQLite file")
+@Suite("Till on a real database")
 struct TillStorageTests {
     @Test("open → add → add same → set quantity → remove → checkout → pay → next bill")
     func orderFlow() async throws {
@@ -51,7 +51,7 @@ struct TillStorageTests {
         let device = database.device
         let first = try await database.till().currentBill(device: device)
         #expect(try await database.till().currentBill(device: device) == first)
-        let other = try SQLiteStore(path: database.path, migrations: try StorageFixtures.migrations())
+        let other = try database.reopen()
         #expect(try await Till(store: other, taxRate: StorageFixtures.rate875, currency: .usd).currentBill(device: device) == first)
         #expect(try database.store.rowCount(in: "bills") == 1)
     }

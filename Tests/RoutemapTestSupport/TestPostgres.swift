@@ -1,0 +1,86 @@
+import Foundation
+
+/// The PostgreSQL server the tests run against when `ROUTEMAP_TEST_DATABASE_URL` is set
+/// (`scripts/test` starts a throwaway one, see `postgres_start` in scripts/lib.sh): each test
+/// that uses it gets an empty database of its own, made and dropped with `psql`.
+public enum TestPostgres {
+    /// The server's URL (its `postgres` database), or `nil`: the tests run on SQLite.
+    public static var serverURL: String? {
+        ProcessInfo.processInfo.environment["ROUTEMAP_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Whether the tests run on PostgreSQL.
+    public static var isEnabled: Bool { serverURL != nil }
+
+    /// Creates an empty database on the test server and returns its URL.
+    public static func newDatabase() throws -> String {
+        guard let server = serverURL else { throw TestPostgresError.notConfigured }
+        let name = "routemap_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try psql(server, "CREATE DATABASE \(name)")
+        return url(server, database: name)
+    }
+
+    /// Drops the database at `url` (made by ``newDatabase()``), closing its connections.
+    public static func dropDatabase(_ url: String) {
+        guard let server = serverURL, let name = url.split(separator: "/").last, name.hasPrefix("routemap_test_") else { return }
+        _ = try? psql(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
+    /// Runs `sql` with `psql` on the database at `url` and returns what it printed: unaligned,
+    /// tuples only (`|` between columns, one row a line).
+    @discardableResult
+    public static func psql(_ url: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["psql", url, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestPostgresError.psqlFailed(sql: sql, message: String(decoding: message, as: UTF8.self))
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `pg_ctl` on the test server's cluster (`ROUTEMAP_TEST_POSTGRES_CTL`, with `PGDATA`):
+    /// `["restart", "-m", "fast"]`, `["stop", "-m", "fast"]`, `["start"]`. Waits until it is done.
+    public static func control(_ arguments: [String]) throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let command = environment["ROUTEMAP_TEST_POSTGRES_CTL"], let data = environment["PGDATA"] else {
+            throw TestPostgresError.notConfigured
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command.split(separator: " ").map(String.init) + ["-D", data, "-w"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestPostgresError.controlFailed(arguments) }
+    }
+
+    /// `server` with its database replaced by `database`.
+    static func url(_ server: String, database: String) -> String {
+        var components = URLComponents(string: server)!
+        components.path = "/" + database
+        return components.string!
+    }
+}
+
+public enum TestPostgresError: Error, CustomStringConvertible {
+    case notConfigured
+    case psqlFailed(sql: String, message: String)
+    case controlFailed([String])
+
+    public var description: String {
+        switch self {
+        case .notConfigured: "ROUTEMAP_TEST_DATABASE_URL (and for pg_ctl ROUTEMAP_TEST_POSTGRES_CTL and PGDATA) are not set"
+        case .psqlFailed(let sql, let message): "psql failed on \(sql): \(message)"
+        case .controlFailed(let arguments): "pg_ctl \(arguments.joined(separator: " ")) failed"
+        }
+    }
+}
