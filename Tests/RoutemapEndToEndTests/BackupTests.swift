@@ -7,13 +7,13 @@ import Testing
 extension HeavySuites {
     /// `routemap backup` on a live server under a payment load, then the README's restore:
     /// stop, put the copy in place of the database (and its -wal/-shm), start.
-    @Suite("Backup and restore")
+    @Suite("Backup and restore", .enabled(if: !TestPostgres.isEnabled, "reads the SQLite file"))
     struct BackupTests {
         typealias Acknowledged = DurabilityTests.Acknowledged
 
         @Test("back up under load, stop, restore, start: every payment acknowledged before the backup began is there, nothing half-written")
         func backupUnderLoadAndRestore() throws {
-            let process = try RoutemapProcess()
+            let process = try RoutemapProcess(sqliteOnly: true)
             var restarted: RoutemapProcess?
             defer {
                 restarted?.cleanUp()
@@ -40,7 +40,7 @@ extension HeavySuites {
             // -shm files are removed; the copy takes the database's name.
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: process.databasePath + suffix) }
             try FileManager.default.copyItem(atPath: backupPath, toPath: process.databasePath)
-            let server = try RoutemapProcess(databasePath: process.databasePath)
+            let server = try RoutemapProcess(databasePath: process.databasePath, sqliteOnly: true)
             restarted = server
 
             // Over HTTP: each payment acknowledged before the backup began is there, and a pay
@@ -116,7 +116,7 @@ extension HeavySuites {
 }
 
 /// `routemap backup`'s refusals and `routemap migrate --dry-run`, on real files.
-@Suite("Backup and migrate --dry-run input")
+@Suite("Backup and migrate --dry-run input", .enabled(if: !TestPostgres.isEnabled, "reads the SQLite file"))
 struct BackupInputTests {
     let directory: URL
     let migrations = RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path

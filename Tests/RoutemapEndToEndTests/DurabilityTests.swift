@@ -11,7 +11,7 @@ import Glibc
 extension HeavySuites {
     /// SIGKILL in the middle of concurrent order cycles: no acknowledged payment may be lost,
     /// none may be doubled, and a retried pay must replay.
-    @Suite("Durability under kill -9")
+    @Suite("Durability under kill -9", .enabled(if: !TestPostgres.isEnabled, "reads the SQLite file"))
     struct DurabilityTests {
         /// What a worker saw acknowledged: a paid bill, the key it paid with, and the answer.
         struct Acknowledged: Sendable {
@@ -24,7 +24,7 @@ extension HeavySuites {
 
         @Test("kill -9 during order cycles, restart: every acknowledged payment is there once and replays")
         func killDuringOrderCycles() throws {
-            let process = try RoutemapProcess()
+            let process = try RoutemapProcess(sqliteOnly: true)
             let tills = try PayingTills(process)
             // Kill once at least 10 payments were acknowledged, while the workers keep going.
             tills.waitForPayments(10)
@@ -35,7 +35,7 @@ extension HeavySuites {
             let paid = tills.acknowledged.all
             try #require(paid.count >= 10, "only \(paid.count) payments were acknowledged before the deadline")
 
-            let restarted = try RoutemapProcess(databasePath: process.databasePath)
+            let restarted = try RoutemapProcess(databasePath: process.databasePath, sqliteOnly: true)
             defer {
                 restarted.cleanUp()
                 process.cleanUp()

@@ -13,8 +13,8 @@ struct ShopAdminTests {
     /// Runs `routemap devices …` on the process's database.
     private func devices(_ arguments: [String], on process: RoutemapProcess) throws -> (status: Int32, output: String) {
         try runRoutemap(
-            ["devices"] + arguments + [
-                "--db", process.databasePath, "--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path,
+            ["devices"] + arguments + process.databaseArguments + [
+                "--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path,
             ])
     }
 
@@ -194,8 +194,11 @@ struct ShopAdminTests {
 }
 
 extension RoutemapProcess {
-    /// The lines of `bill` in the process's database file, read directly.
+    /// The lines of `bill` in the process's database, read directly.
     static func lineCount(bill: String, in process: RoutemapProcess) throws -> Int {
+        if process.onPostgres {
+            return Int(try TestPostgres.psql(process.databasePath, "SELECT count(*) FROM bill_lines WHERE bill_id = '\(bill)'")) ?? -1
+        }
         let queue = try DatabaseQueue(path: process.databasePath)
         return try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM bill_lines WHERE bill_id = ?", arguments: [bill]) ?? -1 }
     }
@@ -243,7 +246,7 @@ struct LiveMenuEndToEndTests {
         let bill = try till.request("POST", "/v1/bills").json["bill"]!["id"]!.string
         _ = try till.json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "bagel", "quantity": 1])
         let etag = try #require(till.request("GET", "/v1/menu/items").header("ETag"))
-        let arguments = ["--db", process.databasePath, "--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
+        let arguments = process.databaseArguments + ["--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
         let set = try runRoutemap(["menu", "set", "espresso", "--price-minor", "325"] + arguments)
         #expect(set.status == 0, "\(set.output)")
         let retired = try runRoutemap(["menu", "retire", "bagel"] + arguments)

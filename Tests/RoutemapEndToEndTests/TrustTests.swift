@@ -10,6 +10,10 @@ struct TrustTests {
     /// Counts rows in the server's database file, read directly (the server may be running:
     /// WAL lets this reader see every committed transaction).
     private func count(_ sql: String, in process: RoutemapProcess) throws -> Int {
+        if process.onPostgres {
+            let text = sql.replacingOccurrences(of: #"CAST\('([^']*)' AS BLOB\)"#, with: "convert_to('$1', 'UTF8')", options: .regularExpression)
+            return Int(try TestPostgres.psql(process.databasePath, text)) ?? -1
+        }
         let queue = try DatabaseQueue(path: process.databasePath)
         return try queue.read { try Int.fetchOne($0, sql: sql) ?? -1 }
     }

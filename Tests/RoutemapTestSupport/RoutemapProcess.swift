@@ -13,6 +13,8 @@ public final class RoutemapProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var output = Data()
     private var enrolledToken: String?
+    /// Whether this process made its PostgreSQL database (and drops it in ``cleanUp()``).
+    private var ownsDatabase = false
 
     /// The enrollment code every test server runs with, unless a test passes its own.
     public static let enrollmentCode = "e2e-enrollment-code"
@@ -38,18 +40,32 @@ public final class RoutemapProcess: @unchecked Sendable {
     /// Starts `routemap serve --port 0` on a new database in a new temporary directory (or on
     /// `databasePath`, to restart on an existing one) and waits until it listens.
     /// `token` reuses a device enrolled earlier on the same database (after a restart).
-    public init(arguments: [String] = [], environment: [String: String] = [:], databasePath: String? = nil, token: String? = nil) throws {
+    ///
+    /// When `ROUTEMAP_TEST_DATABASE_URL` is set (and `sqliteOnly` is false), the database is a
+    /// new PostgreSQL database on that server instead, and `databasePath` is its URL: pass it
+    /// to a second process to run a second node on the same database.
+    public init(
+        arguments: [String] = [], environment: [String: String] = [:], databasePath: String? = nil, token: String? = nil,
+        sqliteOnly: Bool = false
+    ) throws {
         enrolledToken = token
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        self.databasePath = databasePath ?? directory.appendingPathComponent("test.sqlite").path
+        let onPostgres = TestPostgres.isEnabled && !sqliteOnly
+        if onPostgres {
+            ownsDatabase = databasePath == nil
+            self.databasePath = try databasePath ?? TestPostgres.newDatabase()
+        } else {
+            self.databasePath = databasePath ?? directory.appendingPathComponent("test.sqlite").path
+        }
         let process = Process()
         process.executableURL = Self.binary
         process.arguments =
             [
-                "serve", "--port", "0", "--db", self.databasePath,
+                "serve", "--port", "0",
                 "--migrations", Self.repositoryRoot.appendingPathComponent("Migrations").path,
             ]
+            + (onPostgres ? ["--database-url", self.databasePath, "--db", directory.appendingPathComponent("unused.sqlite").path] : ["--db", self.databasePath])
             + (arguments.contains("--public") ? [] : ["--public", Self.repositoryRoot.appendingPathComponent("Public").path])
             + (arguments.contains("--enrollment-code") ? [] : ["--enrollment-code", Self.enrollmentCode])
             // Tests send bursts far above a till's rate; the rate-limit tests turn it on themselves.
@@ -88,6 +104,13 @@ public final class RoutemapProcess: @unchecked Sendable {
         }
         self.port = found
     }
+
+    /// Whether the process runs on PostgreSQL (`databasePath` is then the database's URL).
+    public var onPostgres: Bool { databasePath.hasPrefix("postgres") }
+
+    /// The arguments that name this process's database to another `routemap` command
+    /// (`devices`, `menu`, `migrate`): `--db PATH`, or `--database-url URL`.
+    public var databaseArguments: [String] { onPostgres ? ["--database-url", databasePath] : ["--db", databasePath] }
 
     /// Everything the process wrote to stdout and stderr so far.
     public var outputText: String {
@@ -139,6 +162,10 @@ public final class RoutemapProcess: @unchecked Sendable {
     public func cleanUp() {
         if process.isRunning { stop() }
         try? FileManager.default.removeItem(at: directory)
+        if ownsDatabase {
+            ownsDatabase = false
+            TestPostgres.dropDatabase(databasePath)
+        }
     }
 
     deinit {
