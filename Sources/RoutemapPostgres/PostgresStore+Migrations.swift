@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import RoutemapDomain
 import RoutemapStorage
 
 extension PostgresStore {

@@ -114,8 +114,7 @@ public final class PostgresStore: POSStore {
     public var readsAreImmediate: Bool { false }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        if bound.currentValue != nil { return try body() }
-        return try await onStoreThread { try self.runRead(body) }
+        try await onStoreThread { try self.runRead(body) }
     }
 
     public func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {

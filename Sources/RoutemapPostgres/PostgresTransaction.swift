@@ -234,7 +234,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         session.enqueue(
             """
             INSERT INTO devices (id, name, token_digest, created_at, role, revoked_at)
-            VALUES (\(device.id), \(device.name), \(Data(tokenDigest)), \(device.createdAt), \(device.role.rawValue), \(device.revokedAt))
+            VALUES (\(device.id), \(device.name), \(ByteBuffer(bytes: tokenDigest)), \(device.createdAt), \(device.role.rawValue), \(device.revokedAt))
             """)
     }
 
@@ -246,7 +246,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     /// The device whose token has this digest, revoked or not.
     func device(tokenDigest: [UInt8]) throws -> Device? {
         var bindings = PostgresBindings()
-        bindings.append(Data(tokenDigest))
+        bindings.append(ByteBuffer(bytes: tokenDigest))
         return try session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.deviceColumns) FROM devices WHERE token_digest = $1", binds: bindings))
             .first.map(Self.device)
     }
@@ -254,7 +254,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     /// The device whose rotated, unused token has this digest.
     func device(nextTokenDigest: [UInt8]) throws -> Device? {
         var bindings = PostgresBindings()
-        bindings.append(Data(nextTokenDigest))
+        bindings.append(ByteBuffer(bytes: nextTokenDigest))
         return try session.rows(
             PostgresQuery(unsafeSQL: "SELECT \(Self.deviceColumns) FROM devices WHERE next_token_digest = $1", binds: bindings)
         ).first.map(Self.device)
@@ -275,14 +275,14 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
-        session.enqueue("UPDATE devices SET next_token_digest = \(Data(tokenDigest)) WHERE id = \(deviceId)")
+        session.enqueue("UPDATE devices SET next_token_digest = \(ByteBuffer(bytes: tokenDigest)) WHERE id = \(deviceId)")
     }
 
     func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws {
         session.enqueue(
             """
             UPDATE devices SET token_digest = next_token_digest, next_token_digest = NULL
-            WHERE id = \(deviceId) AND next_token_digest = \(Data(tokenDigest))
+            WHERE id = \(deviceId) AND next_token_digest = \(ByteBuffer(bytes: tokenDigest))
             """)
     }
 
@@ -305,7 +305,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         session.enqueue(
             """
             INSERT INTO idempotency_keys (device_id, key, fingerprint, answer, created_at)
-            VALUES (\(answer.deviceId), \(answer.key), \(answer.fingerprint), \(Data(answer.answer)), \(answer.createdAt))
+            VALUES (\(answer.deviceId), \(answer.key), \(answer.fingerprint), \(ByteBuffer(bytes: answer.answer)), \(answer.createdAt))
             ON CONFLICT (device_id, key) DO UPDATE SET
                 fingerprint = excluded.fingerprint, answer = excluded.answer, created_at = excluded.created_at
             """)
