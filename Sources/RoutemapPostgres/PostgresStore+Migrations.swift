@@ -57,6 +57,7 @@ extension PostgresStore {
     }
 
     /// Runs `body`, turning a database error into ``StorageError/database(operation:underlying:)``.
+    @discardableResult
     static func wrapping<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
             return try body()

@@ -4,6 +4,7 @@ import Logging
 import PostgresNIO
 import RoutemapDomain
 import RoutemapStorage
+import Synchronization
 
 /// The ``POSStore`` on a PostgreSQL database, for any number of routemap nodes at once: every
 /// rule is decided by the database, nothing by what one process holds in memory.
@@ -44,6 +45,8 @@ public final class PostgresStore: POSStore {
     /// transaction body or a `read` body: reads made meanwhile go through it.
     private let bound = ThreadSpecificVariable<PostgresTransaction>()
     private let errors = Counter(label: "routemap_database_errors_total")
+    /// When the last "database unavailable" warning was logged (monotonic nanoseconds).
+    private let lastWarning = Mutex<UInt64>(0)
 
     /// Connects to the database at `url` and applies the `migrations` it has not applied yet
     /// (under an advisory lock, so nodes starting together apply each once).
@@ -123,8 +126,7 @@ public final class PostgresStore: POSStore {
             do {
                 return try await onStoreThread { try self.transaction(durability: durability, body) }
             } catch let error as CommitOutcomeUnknown {
-                errors.increment()
-                throw StoreUnavailable(.unreachable, detail: error.description)
+                throw unavailable(StoreUnavailable(.unreachable, detail: error.description))
             } catch {
                 switch DatabaseFailure(error) {
                 case .conflict where attempt < Self.maxAttempts:
@@ -132,15 +134,13 @@ public final class PostgresStore: POSStore {
                     try await Task.sleep(for: .microseconds(Int.random(in: 0...(500 * attempt))))
                     attempt += 1
                 case .conflict:
-                    errors.increment()
-                    throw StoreUnavailable(.contention, detail: "\(Self.maxAttempts) attempts: \(Described(error))")
+                    throw unavailable(StoreUnavailable(.contention, detail: "\(Self.maxAttempts) attempts: \(Described(error))"))
                 case .unreachable where error is ConnectionLost && attempt == 1:
                     // The connection died before the commit was sent (the server restarted while
                     // it sat idle): nothing was committed, so once more on a new connection.
                     attempt += 1
                 case .unreachable:
-                    errors.increment()
-                    throw (error as? StoreUnavailable) ?? StoreUnavailable(.unreachable, detail: "\(Described(error))")
+                    throw unavailable((error as? StoreUnavailable) ?? StoreUnavailable(.unreachable, detail: "\(Described(error))"))
                 case .other:
                     if error is PSQLError {
                         errors.increment()
@@ -220,6 +220,19 @@ public final class PostgresStore: POSStore {
 
     // MARK: Helpers
 
+    /// Counts `error` and logs it, at most once every 5 seconds (an outage fails every request).
+    private func unavailable(_ error: StoreUnavailable) -> StoreUnavailable {
+        errors.increment()
+        let now = DispatchTime.now().uptimeNanoseconds
+        let due = lastWarning.withLock { last in
+            guard last == 0 || now - last >= 5_000_000_000 else { return false }
+            last = now
+            return true
+        }
+        if due { logger.warning("database unavailable: requests get 503 until it answers", metadata: ["error": "\(error)"]) }
+        return error
+    }
+
     /// Runs `body` on a session of its own (for diagnostics outside the domain's reads).
     func inspecting<T>(_ operation: @autoclosure () -> String, _ body: (Session) throws -> T) throws -> T {
         try reading(operation()) { try body($0.session) }
@@ -262,22 +275,36 @@ public final class PostgresStore: POSStore {
                 return try withBoundSession(body)
             }
         } catch {
-            // Inside a transaction the error must reach `write` as it is, to be retried there.
+            // Inside a transaction or a read the error goes out as it is: `write` retries
+            // conflicts, and both report what is left.
             if bound.currentValue != nil { throw error }
+            throw reported(error, operation())
+        }
+    }
+
+    /// What a caller gets for `error` from a read: ``StoreUnavailable`` when the server cannot
+    /// be reached, ``StorageError/database(operation:underlying:)`` for the server's errors.
+    private func reported(_ error: any Error, _ operation: String) -> any Error {
+        switch DatabaseFailure(error) {
+        case .unreachable:
+            return unavailable((error as? StoreUnavailable) ?? StoreUnavailable(.unreachable, detail: "\(operation): \(Described(error))"))
+        case .conflict, .other:
+            guard error is PSQLError else { return error }
             errors.increment()
-            switch DatabaseFailure(error) {
-            case .unreachable: throw (error as? StoreUnavailable) ?? StoreUnavailable(.unreachable, detail: "\(operation()): \(Described(error))")
-            case .conflict, .other: throw (error is PSQLError) ? StorageError.database(operation: operation(), underlying: Described(error)) : error
-            }
+            return StorageError.database(operation: operation, underlying: Described(error))
         }
     }
 
     /// A `read` body, with its reads on one leased connection (once more if it was dead).
     private func runRead<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try withBoundSession { _ in try body() }
-        } catch is ConnectionLost {
-            return try withBoundSession { _ in try body() }
+            do {
+                return try withBoundSession { _ in try body() }
+            } catch is ConnectionLost {
+                return try withBoundSession { _ in try body() }
+            }
+        } catch {
+            throw reported(error, "reading")
         }
     }
 
