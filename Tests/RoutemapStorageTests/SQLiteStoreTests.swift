@@ -4,7 +4,7 @@ import RoutemapDomain
 @testable import RoutemapStorage
 import Testing
 
-@Suite("SQLite store: settings, demo menu, round trips, constraints")
+@Suite("The store: settings (SQLite), demo menu, round trips, constraints")
 struct SQLiteStoreTests {
     @Test("WAL, foreign keys, synchronous NORMAL and a busy timeout on writer and readers", .enabled(if: !TestDatabase.onPostgres, "about SQLite itself"))
     func connectionSettings() async throws {
@@ -21,7 +21,8 @@ struct SQLiteStoreTests {
 
     @Test("the demo menu: at least 12 items in at least 3 categories, USD, one unavailable, in menu order")
     func demoMenu() async throws {
-        let menu = try await TestDatabase().store.menuItems()
+        let database = try await TestDatabase()
+        let menu = try database.store.menuItems()
         #expect(menu.count >= 12)
         #expect(Set(menu.map(\.category)).count >= 3)
         #expect(Set(menu.map(\.id)).count == menu.count)

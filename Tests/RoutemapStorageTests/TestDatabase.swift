@@ -1,7 +1,7 @@
 import Foundation
 import RoutemapDomain
 import RoutemapPostgres
-import RoutemapStorage
+@testable import RoutemapStorage
 import RoutemapTestSupport
 import Testing
 
