@@ -48,6 +48,8 @@ extension BillsController {
         guard reason.unicodeScalars.count <= BillVoiding.maxReasonLength else {
             throw Problem.invalidField("reason", "'reason' must be 1 to \(BillVoiding.maxReasonLength) characters long.")
         }
+        // U+0000 is never text a person wrote, and PostgreSQL cannot store it.
+        guard !reason.unicodeScalars.contains("\u{0}") else { throw Problem.invalidField("reason", "'reason' must not contain U+0000.") }
         let billId = try request.parameter("billId")
         return try await api.idempotency.perform(request, body: body, device: device) { key in
             try await till.void(billId: billId, device: device.id, reason: reason, idempotency: key)

@@ -29,7 +29,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     static let menuItemColumns = "id, name, category, price_minor, currency, available"
 
     func menuItem(id: String) throws -> MenuItem? {
-        try session.rows("SELECT id, name, category, price_minor, currency, available FROM menu_items WHERE id = \(id) AND retired_at IS NULL")
+        guard Self.storable(id) else { return nil }
+        return try session.rows("SELECT id, name, category, price_minor, currency, available FROM menu_items WHERE id = \(id) AND retired_at IS NULL")
             .first.map(Self.menuItem)
     }
 
@@ -41,7 +42,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     func menuItemExists(id: String) throws -> Bool {
-        try !session.rows("SELECT 1 FROM menu_items WHERE id = \(id)").isEmpty
+        guard Self.storable(id) else { return false }
+        return try !session.rows("SELECT 1 FROM menu_items WHERE id = \(id)").isEmpty
     }
 
     func insertMenuItem(_ item: MenuItem) throws {
@@ -67,7 +69,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     func menuCategory(id: String) throws -> MenuCategory? {
-        try session.rows("SELECT id, name FROM menu_categories WHERE id = \(id) AND retired_at IS NULL").first.map(Self.menuCategory)
+        guard Self.storable(id) else { return nil }
+        return try session.rows("SELECT id, name FROM menu_categories WHERE id = \(id) AND retired_at IS NULL").first.map(Self.menuCategory)
     }
 
     /// The categories on the menu (not retired), in menu order.
@@ -76,7 +79,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     func menuCategoryExists(id: String) throws -> Bool {
-        try !session.rows("SELECT 1 FROM menu_categories WHERE id = \(id)").isEmpty
+        guard Self.storable(id) else { return false }
+        return try !session.rows("SELECT 1 FROM menu_categories WHERE id = \(id)").isEmpty
     }
 
     func insertMenuCategory(_ category: MenuCategory) throws {
@@ -116,6 +120,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         """
 
     func bill(id: String) throws -> Bill? {
+        guard Self.storable(id) else { return nil }
         let bill = try Self.bills(
             in: session.rows(
                 PostgresQuery(
@@ -216,7 +221,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     /// The payment with `id`, if any.
     func payment(id: String) throws -> Payment? {
-        try session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.paymentColumns) FROM payments WHERE id = $1", binds: binds(id)))
+        guard Self.storable(id) else { return nil }
+        return try session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.paymentColumns) FROM payments WHERE id = $1", binds: binds(id)))
             .first.map(Self.payment)
     }
 
@@ -239,7 +245,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     func device(id: String) throws -> Device? {
-        try session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.deviceColumns) FROM devices WHERE id = $1", binds: binds(id)))
+        guard Self.storable(id) else { return nil }
+        return try session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.deviceColumns) FROM devices WHERE id = $1", binds: binds(id)))
             .first.map(Self.device)
     }
 
@@ -316,6 +323,12 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     // MARK: Helpers
+
+    /// Whether `text` can be stored: PostgreSQL's text holds no U+0000, so no row has an id with
+    /// one, and a lookup by such an id (a request's garbage) finds nothing without asking.
+    private static func storable(_ text: String) -> Bool {
+        !text.utf8.contains(0)
+    }
 
     /// Writes the lines of `bill` that differ from `previous` (its stored state, when this
     /// transaction read it): a line added at the end or a quantity changed touch one row; a

@@ -51,8 +51,9 @@ struct ObservabilityTests {
         // The bill is paid; paying opened the next one, which is open.
         #expect(after.value("routemap_bills_unpaid", ["status": "checked_out"]) == 0)
         #expect(after.value("routemap_bills_unpaid", ["status": "open"]) == 1)
-        // Every write so far committed in a batch: create, add, checkout, pay.
-        #expect(moved("routemap_group_commit_batch_size_count", [:]) >= 4)
+        // Every write so far committed in a batch: create, add, checkout, pay (SQLite's group
+        // commit; PostgreSQL commits each transaction on its own connection).
+        if !TestPostgres.isEnabled { #expect(moved("routemap_group_commit_batch_size_count", [:]) >= 4) }
         #expect(after.value("routemap_database_errors_total", [:]) == 0)
         // The scrape that is answering is in flight.
         #expect(after.value("routemap_http_requests_in_flight", [:]) ?? 0 >= 1)
