@@ -69,8 +69,16 @@ postgres_start() {
   local port
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
   "${run[@]}" "$PGBIN/initdb" -D "$PGDATA" -A trust -U postgres --no-sync >/dev/null
-  "${run[@]}" "$PGBIN/pg_ctl" -D "$PGDATA" -l "$root/server.log" -w \
-    -o "-p $port -k $root -h 127.0.0.1 -c fsync=off -c max_connections=300 -c shared_buffers=64MB" start >/dev/null
+  # In the cluster's configuration, so a plain `pg_ctl start` (a test restarting it) keeps them.
+  cat >>"$PGDATA/postgresql.conf" <<CONF
+port = $port
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '$root'
+fsync = off
+max_connections = 300
+shared_buffers = 64MB
+CONF
+  "${run[@]}" "$PGBIN/pg_ctl" -D "$PGDATA" -l "$root/server.log" -w start >/dev/null
   POSTGRES_RUN=("${run[@]}")
   POSTGRES_ROOT=$root
   export PGBIN PGDATA POSTGRES_ROOT

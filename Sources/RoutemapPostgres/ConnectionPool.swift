@@ -87,7 +87,8 @@ final class ConnectionPool: Sendable {
             state.idle.append(connection)
             return true
         }
-        if !keep { connection.close().whenComplete { _ in } }
+        // Kept until closed: postgres-nio asserts a connection is closed when it is freed.
+        if !keep { connection.close().whenComplete { _ in withExtendedLifetime(connection) {} } }
         places.signal()
     }
 

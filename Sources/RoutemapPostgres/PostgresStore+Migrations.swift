@@ -31,7 +31,7 @@ extension PostgresStore {
                 try session.rows("INSERT INTO routemap_migrations (id) VALUES (\(migration.id))")
                 try session.rows("COMMIT")
             } catch {
-                _ = try? session.rows("ROLLBACK")
+                session.rollback()
                 if error is ConnectionLost { throw StoreUnavailable(.unreachable, detail: "\(error)") }
                 throw StorageError.migrationFailed(id: migration.id, underlying: Described(error))
             }

@@ -249,7 +249,7 @@ public final class PostgresStore: POSStore {
                 value = try body(transaction)
                 try session.flush()
             } catch {
-                if !session.isBroken { _ = try? session.command("ROLLBACK") }
+                session.rollback()
                 throw error
             }
             let outcome: String

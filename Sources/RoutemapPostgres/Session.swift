@@ -1,6 +1,8 @@
+import Dispatch
 import Logging
 import PostgresNIO
 import RoutemapDomain
+import Synchronization
 
 /// One leased connection in the hands of one thread, which sends statements and blocks until
 /// each answers (a store thread, never an event loop's or the cooperative pool's).
@@ -65,15 +67,91 @@ final class Session {
         return result.metadata.command
     }
 
+    /// Ends the transaction in progress, whatever state it is in: waits for the queued
+    /// statements (their failures no longer matter), then sends `ROLLBACK`. A connection that
+    /// cannot confirm the rollback is marked broken, so it is closed rather than handed to the
+    /// next transaction still inside this one.
+    func rollback() {
+        guard !isBroken else { return }
+        for (answer, _) in queued { _ = try? wait(answer) }
+        queued.removeAll()
+        guard !isBroken else { return }
+        do {
+            guard try wait(connection.query("ROLLBACK", logger: logger)).metadata.command == "ROLLBACK" else {
+                isBroken = true
+                return
+            }
+        } catch {
+            isBroken = true
+        }
+    }
+
+    /// How long a statement may take before the connection is given up as dead: every
+    /// statement here is small, and without this a connection that went silent (a server gone
+    /// without closing it) would hold its thread forever.
+    static let statementTimeout: DispatchTimeInterval = .seconds(10)
+
     private func wait(_ answer: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
         do {
-            return try answer.wait()
+            let outcome = Outcome()
+            answer.whenComplete { result in outcome.set(result) }
+            // In slices, looking at the connection in between: a statement written just as the
+            // server closed the connection (a restart) may never be answered nor failed.
+            let deadline = DispatchTime.now() + Self.statementTimeout
+            while true {
+                if let result = outcome.wait(until: min(deadline, .now() + .milliseconds(50))) { return try result.get() }
+                if connection.isClosed {
+                    isBroken = true
+                    throw ConnectionLost(underlying: ClosedWhileWaiting())
+                }
+                if DispatchTime.now() >= deadline {
+                    isBroken = true
+                    throw ConnectionLost(underlying: StatementTimedOut())
+                }
+            }
+        } catch let error as ConnectionLost {
+            throw error
         } catch {
-            if case .unreachable = DatabaseFailure(error) {
+            switch DatabaseFailure(error) {
+            case .unreachable:
                 isBroken = true
                 throw ConnectionLost(underlying: error)
+            case _ where (error as? PSQLError)?.serverInfo?[.sqlState] == "25P02":
+                // "current transaction is aborted": after an earlier failure in this transaction,
+                // or a transaction left open on the connection. Either way it is unusable: close
+                // it (which ends that transaction) and let the caller run again on a new one.
+                isBroken = true
+                throw ConnectionLost(underlying: error)
+            default:
+                throw error
             }
-            throw error
         }
+    }
+}
+
+/// The connection closed while a statement waited for its answer.
+struct ClosedWhileWaiting: Error, CustomStringConvertible {
+    var description: String { "the connection closed before the statement was answered" }
+}
+
+/// A statement's answer that did not come within ``Session/statementTimeout``.
+struct StatementTimedOut: Error, CustomStringConvertible {
+    var description: String { "no answer from PostgreSQL within the statement timeout" }
+}
+
+/// The result of one statement, handed from the event loop to the waiting store thread.
+private final class Outcome: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let result = Mutex<Result<PostgresQueryResult, any Error>?>(nil)
+
+    func set(_ value: Result<PostgresQueryResult, any Error>) {
+        result.withLock { $0 = value }
+        done.signal()
+    }
+
+    /// The result, or `nil` if none came by `deadline`.
+    func wait(until deadline: DispatchTime) -> Result<PostgresQueryResult, any Error>? {
+        guard done.wait(timeout: deadline) == .success else { return nil }
+        return result.withLock { $0 }
     }
 }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The PostgreSQL server the tests run against when `ROUTEMAP_TEST_DATABASE_URL` is set
 /// (`scripts/test` starts a throwaway one, see `postgres_start` in scripts/lib.sh): each test
 /// that uses it gets an empty database of its own, made and dropped with `psql`.
@@ -53,14 +57,27 @@ public enum TestPostgres {
         guard let command = environment["ROUTEMAP_TEST_POSTGRES_CTL"], let data = environment["PGDATA"] else {
             throw TestPostgresError.notConfigured
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command.split(separator: " ").map(String.init) + ["-D", data, "-w"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestPostgresError.controlFailed(arguments) }
+        let argv = command.split(separator: " ").map(String.init) + ["-D", data, "-w"] + arguments
+        guard try spawnAndWait(argv) == 0 else { throw TestPostgresError.controlFailed(arguments) }
+    }
+
+    /// Runs `argv` (found on `PATH`) with its output discarded and returns its exit status.
+    /// posix_spawn and waitpid rather than Foundation's `Process`, whose wait did not return
+    /// here once `pg_ctl start` had left the server running in the background.
+    static func spawnAndWait(_ argv: [String]) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for argument in cArguments { free(argument) } }
+        let spawned = posix_spawnp(&pid, argv[0], &actions, nil, &cArguments, environ)
+        guard spawned == 0 else { throw TestPostgresError.controlFailed(argv) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
     }
 
     /// `server` with its database replaced by `database`.
