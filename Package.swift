@@ -9,6 +9,7 @@ import PackageDescription
 //       RoutemapDomain     ─ menu, bills, money, payments, the store protocol (knows no HTTP)
 //       RoutemapHTTP       ─ Request/Response/Router over libmicrohttpd (knows no POS)
 //         CMicroHTTPD      ─ system-library shim for libmicrohttpd
+//   CGnuTLS                ─ system-library shim for GnuTLS (the health check's HTTPS probe)
 //       RoutemapJSON       ─ a strict JSON value, parser and writer
 //     RoutemapStorage      ─ SQLite (GRDB) implementation of the domain's store, migrations
 let package = Package(
@@ -31,6 +32,12 @@ let package = Package(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // GnuTLS, which libmicrohttpd already links: the health check's HTTPS probe.
+        .systemLibrary(
+            name: "CGnuTLS",
+            pkgConfig: "gnutls",
+            providers: [.apt(["libgnutls28-dev"])]
         ),
         .target(name: "RoutemapJSON"),
         .target(
@@ -73,6 +80,7 @@ let package = Package(
                 "RoutemapHTTP",
                 "RoutemapStorage",
                 "RoutemapDomain",
+                "CGnuTLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
