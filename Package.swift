@@ -46,7 +46,11 @@ let package = Package(
                 "CMicroHTTPD",
                 "RoutemapJSON",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The router's pipeline is generic over the application's context: this lets the
+            // API module specialize it (see RoutemapAPI's APIResponder) instead of calling
+            // unspecialized code that looks generic metadata up on every request.
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
         ),
         .target(
             name: "RoutemapDomain",

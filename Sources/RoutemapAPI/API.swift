@@ -81,7 +81,7 @@ public struct API: Sendable {
         HealthController(till: till).register(on: &router)
         StaticFilesController(files: webClient).register(on: &router)
         if let metrics = configuration.metrics { MetricsController(endpoint: metrics).register(on: &router) }
-        return router
+        return APIResponder(router: router)
     }
 
     /// Admission: open routes admit anyone; device routes need a valid token, then a token
