@@ -3,8 +3,10 @@ import PackageDescription
 
 // Module map (dependencies point one way, top to bottom):
 //
-//   routemap (executable)  ─ command line: serve, migrate
-//     RoutemapAPI          ─ wires HTTP, domain and navigation: the /v1 endpoints
+//   routemap (executable)  ─ command line: serve, migrate; lists the apps it serves (Apps.swift)
+//     RoutemapPOS          ─ the point-of-sale app: registry, screens, bills and menu endpoints
+//     RoutemapAPI          ─ the engine the apps share: devices, admission, idempotency, the
+//                            navigation endpoints of every app, health, metrics, web client
 //       RoutemapNavigation ─ route registry, steps, walks (knows no POS data)
 //       RoutemapDomain     ─ menu, bills, money, payments, the store protocol (knows no HTTP)
 //       RoutemapHTTP       ─ Request/Response/Router over libmicrohttpd (knows no POS)
@@ -77,10 +79,22 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        .target(
+            name: "RoutemapPOS",
+            dependencies: [
+                "RoutemapAPI",
+                "RoutemapHTTP",
+                "RoutemapJSON",
+                "RoutemapDomain",
+                "RoutemapNavigation",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
         .executableTarget(
             name: "routemap",
             dependencies: [
                 "RoutemapAPI",
+                "RoutemapPOS",
                 "RoutemapHTTP",
                 "RoutemapStorage",
                 "RoutemapDomain",
@@ -106,7 +120,10 @@ let package = Package(
         // The API's handlers through its one request pipeline, in process, over the in-memory store.
         .testTarget(
             name: "RoutemapAPITests",
-            dependencies: ["RoutemapAPI", "RoutemapHTTP", "RoutemapDomain", "RoutemapJSON", "RoutemapTestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "RoutemapAPI", "RoutemapPOS", "RoutemapHTTP", "RoutemapDomain", "RoutemapJSON", "RoutemapTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "RoutemapNavigationTests", dependencies: ["RoutemapNavigation", "RoutemapJSON", "RoutemapTestSupport"]),
         .testTarget(

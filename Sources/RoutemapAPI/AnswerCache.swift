@@ -3,16 +3,16 @@ import Synchronization
 /// Answers by what they depend on, so a request that would build the same answer again sends
 /// the one built before. Holds at most `capacity` answers; beyond, arbitrary ones
 /// make room (a miss only costs building the answer).
-final class AnswerCache<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
-    let capacity: Int
+package final class AnswerCache<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
+    package let capacity: Int
     private let answers = Mutex<[Key: Answer]>([:])
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
     }
 
     /// The answer for `key`, built by `build` if it is not cached.
-    func answer(for key: Key, build: () throws -> Answer) rethrows -> Answer {
+    package func answer(for key: Key, build: () throws -> Answer) rethrows -> Answer {
         if let cached = answers.withLock({ $0[key] }) { return cached }
         let answer = try build()
         answers.withLock { answers in

@@ -1,10 +1,9 @@
-import RoutemapDomain
 import RoutemapHTTP
 
-/// `GET /healthz`: 200 while the database answers, 503 otherwise (for load balancers and the
-/// container's `HEALTHCHECK`).
+/// `GET /healthz`: 200 while every app's data answers, 503 otherwise (for load balancers and
+/// the container's `HEALTHCHECK`).
 struct HealthController {
-    let till: Till
+    let apps: [any App]
 
     func register(on router: inout Router<APIContext>) {
         router.open(.GET, "/healthz", immediately: health)
@@ -12,7 +11,7 @@ struct HealthController {
 
     @Sendable func health(_ request: Request) throws -> Response {
         do {
-            try till.checkHealth()
+            for app in apps { try app.checkHealth() }
         } catch {
             throw Problem.unavailable("The database does not answer.")
         }
