@@ -102,14 +102,16 @@ final class SuspendedRequests: Sendable {
     /// Hands `response` to the suspended request and resumes its connection, unless it was
     /// answered already (timed out) or the server has closed: then the response is dropped.
     /// Returns whether it was delivered. Call it only after `suspend` returned `suspension`.
+    /// `timingOut` counts it in `timedOut`, before the client can see the answer.
     @discardableResult
-    func complete(_ suspension: Suspension, with response: Response) -> Bool {
+    func complete(_ suspension: Suspension, with response: Response, timingOut: Bool = false) -> Bool {
         let admitted = state.withLock { state in
             guard !state.closed, state.active.removeValue(forKey: ObjectIdentifier(suspension)) != nil else { return false }
             callsInFlight.add(1, ordering: .relaxed)
             return true
         }
         guard admitted else { return false }
+        if timingOut { timedOut.add(1, ordering: .relaxed) }
         suspension.deliver(response)
         MHD_resume_connection(suspension.connection.pointer)
         callsInFlight.subtract(1, ordering: .releasing)
@@ -138,8 +140,8 @@ final class SuspendedRequests: Sendable {
         let late = state.withLock { state in
             state.active.values.filter { $0.deadline != 0 && $0.deadline <= now && $0.isSuspended.load(ordering: .acquiring) }
         }
-        for suspension in late where complete(suspension, with: response) {
-            timedOut.add(1, ordering: .relaxed)
+        for suspension in late {
+            complete(suspension, with: response, timingOut: true)
         }
     }
 
