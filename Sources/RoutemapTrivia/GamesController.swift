@@ -29,7 +29,7 @@ struct GamesController {
         let client = try supported(request, [TriviaRoute.game, TriviaRoute.noData], [.push])
         let body = try RequestBody(request, allowed: ["difficulty", "category"])
         let difficulty = try body.choice("difficulty", of: Difficulty.self)
-        let categoryText = try Self.text(body, "category", maxCharacters: 64, required: false) ?? TriviaInput.anyCategory
+        let categoryText = try Self.optionalText(body, "category", maxCharacters: 64) ?? TriviaInput.anyCategory
         let category = categoryText == TriviaInput.anyCategory ? nil : categoryText
         switch try await games.start(device: device.id, difficulty: difficulty, category: category) {
         case .game(let game):
@@ -59,8 +59,8 @@ struct GamesController {
     @Sendable func answer(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [TriviaRoute.game, TriviaRoute.results], [.replace, .push])
         let body = try RequestBody(request, allowed: ["questionId", "answer"])
-        let questionId = try Self.text(body, "questionId", maxCharacters: 100)!
-        let answer = try Self.text(body, "answer", maxCharacters: 200)!
+        let questionId = try Self.text(body, "questionId", maxCharacters: 100)
+        let answer = try Self.text(body, "answer", maxCharacters: 200)
         let gameId = try request.parameter("gameId")
         let answered = try await games.answer(gameId: gameId, device: device.id, questionId: questionId, answer: answer)
         let game = answered.game
@@ -78,13 +78,18 @@ struct GamesController {
 
     // MARK: Helpers
 
-    /// A string member of 1 to `maxCharacters` characters (Unicode scalars, as JSON Schema's
-    /// `maxLength` counts them: an answer may hold accents); `nil` when absent and not `required`.
-    static func text(_ body: RequestBody, _ name: String, maxCharacters: Int, required: Bool = true) throws -> String? {
-        guard let value = body.value(name) else {
-            guard !required else { throw Problem.invalidField(name, "'\(name)' is required.") }
-            return nil
+    /// A required string member of 1 to `maxCharacters` characters.
+    static func text(_ body: RequestBody, _ name: String, maxCharacters: Int) throws -> String {
+        guard let text = try optionalText(body, name, maxCharacters: maxCharacters) else {
+            throw Problem.invalidField(name, "'\(name)' is required.")
         }
+        return text
+    }
+
+    /// A string member of 1 to `maxCharacters` characters (Unicode scalars, as JSON Schema's
+    /// `maxLength` counts them: an answer may hold accents); `nil` when absent or `null`.
+    static func optionalText(_ body: RequestBody, _ name: String, maxCharacters: Int) throws -> String? {
+        guard let value = body.value(name) else { return nil }
         guard case .string(let text) = value, (1...maxCharacters).contains(text.unicodeScalars.count) else {
             throw Problem.invalidField(name, "'\(name)' must be a string of 1 to \(maxCharacters) characters.")
         }
