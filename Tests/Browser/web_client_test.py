@@ -448,6 +448,8 @@ def run_trivia(page, server):
         page.find(f'[data-route="options"] button[data-action="{action}"]').click()
         page.wait(lambda: page.find_all(f'dialog[open][data-presented="{presented}"]'), f"the {presented}")
         page.idle()
+        page.wait(lambda: page.script("return document.getAnimations().every((animation) => animation.playState !== 'running')"),
+                  f"the {presented}'s animation to finish")
         dialog = page.find(f'dialog[data-presented="{presented}"]')
         dialog.find_element(By.XPATH, f'.//button[@data-action="choose"][starts-with(normalize-space(.), "{title}")]').click()
         page.wait(lambda: not page.find_all(f'dialog[data-presented="{presented}"]'), f"the {presented} to be dismissed")
@@ -464,8 +466,12 @@ def run_trivia(page, server):
     page.find('[data-route="options"] button[data-action="chooseDifficulty"]').click()
     page.wait(lambda: page.find_all('dialog[open][data-presented="difficultyMenu"]'), "the difficulty popover")
     page.idle()
+    # Read once the popover has appeared (selenium reads no text from an element still fading in).
+    page.wait(lambda: page.script("return document.getAnimations().every((animation) => animation.playState !== 'running')"),
+              "the popover's animation to finish")
     check("layer-popover" in page.find('dialog[data-presented="difficultyMenu"]').get_attribute("class"), "the difficulty menu is not a popover")
-    titles = [button.text for button in page.find_all('dialog[data-presented="difficultyMenu"] button[data-action="choose"]')]
+    titles = page.script("""return [...document.querySelectorAll('dialog[data-presented="difficultyMenu"] button[data-action="choose"]')]
+                              .map((button) => button.textContent.trim());""")
     check([title.rstrip(" ✓") for title in titles] == ["Mixed", "Easy", "Medium", "Hard"], f"the popover offers {titles}")
     anchor = page.find('[data-route="options"] button[data-action="chooseDifficulty"]').rect
     popover = page.find('dialog[data-presented="difficultyMenu"]').rect
@@ -484,15 +490,18 @@ def run_trivia(page, server):
     game_id = page.find('[data-route="game"]').get_attribute("data-game-id")
     page.screenshot("trivia-question")
     count = server.get_json(f"/v1/trivia/games/{game_id}", token)["questionCount"]
+
+    def progress():
+        # Read in the page: the game screen is drawn again after each answer (no stale element).
+        return page.script("return document.querySelector('[data-route=\"game\"] .progress')?.textContent ?? ''")
+
     for number in range(1, count + 1):
-        question = page.find('[data-route="game"] .question')
-        check(page.find('[data-route="game"] .progress').text.startswith(f"Question {number} of {count}"),
-              f"question {number}: {page.find('[data-route=game] .progress').text}")
+        check(progress().startswith(f"Question {number} of {count}"), f"question {number}: {progress()!r}")
         choices = page.find_all('[data-route="game"] .choices button')
         check(len(choices) == 4, f"question {number} offers {len(choices)} choices")
         choices[0].click()
         if number < count:
-            page.wait(lambda: page.find('[data-route="game"] .progress').text.startswith(f"Question {number + 1} "), f"question {number + 1}")
+            page.wait(lambda: progress().startswith(f"Question {number + 1} "), f"question {number + 1}")
         else:
             page.wait(lambda: page.find_all('[data-route="results"] .score'), "the results")
         page.idle()
