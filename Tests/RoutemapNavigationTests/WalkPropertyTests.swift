@@ -9,7 +9,7 @@ import Testing
 @Suite("Walk properties")
 struct WalkPropertyTests {
     static let trees: [(name: String, registry: RouteRegistry<String>)] = [
-        ("deep", TestTrees.deep), ("pos", TestTrees.pos), ("trivia", TestTrees.trivia), ("pos app", TestTrees.shippedPOS),
+        ("deep", TestTrees.deep), ("pos", TestTrees.pos), ("trivia", TestTrees.trivia),
     ]
 
     static let seeds: [UInt64] = {
