@@ -5,6 +5,8 @@ import PackageDescription
 //
 //   routemap (executable)  ─ command line: serve, migrate; lists the apps it serves (Apps.swift)
 //     RoutemapPOS          ─ the point-of-sale app: registry, screens, bills and menu endpoints
+//     RoutemapTrivia       ─ the trivia app: registry, screens, games endpoints, its store
+//                            (the protocol, and its SQLite implementation over RoutemapStorage)
 //     RoutemapAPI          ─ the engine the apps share: devices, admission, idempotency, the
 //                            navigation endpoints of every app, health, metrics, web client
 //       RoutemapNavigation ─ route registry, steps, walks (knows no POS data)
@@ -90,11 +92,24 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        .target(
+            name: "RoutemapTrivia",
+            dependencies: [
+                "RoutemapAPI",
+                "RoutemapHTTP",
+                "RoutemapJSON",
+                "RoutemapDomain",
+                "RoutemapNavigation",
+                "RoutemapStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "routemap",
             dependencies: [
                 "RoutemapAPI",
                 "RoutemapPOS",
+                "RoutemapTrivia",
                 "RoutemapHTTP",
                 "RoutemapStorage",
                 "RoutemapDomain",
@@ -125,7 +140,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "RoutemapNavigationTests", dependencies: ["RoutemapNavigation", "RoutemapJSON", "RoutemapTestSupport"]),
+        // Also walks the shipped apps' trees (their registries, with echoing builders).
+        .testTarget(
+            name: "RoutemapNavigationTests",
+            dependencies: ["RoutemapNavigation", "RoutemapJSON", "RoutemapTestSupport", "RoutemapPOS", "RoutemapTrivia"]
+        ),
+        // The trivia app through the whole pipeline, in process, over a real SQLite file.
+        .testTarget(
+            name: "RoutemapTriviaTests",
+            dependencies: [
+                "RoutemapTrivia", "RoutemapPOS", "RoutemapAPI", "RoutemapHTTP", "RoutemapDomain", "RoutemapJSON", "RoutemapStorage",
+                "RoutemapTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "RoutemapEndToEndTests",
             dependencies: ["routemap", "RoutemapJSON", "RoutemapTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

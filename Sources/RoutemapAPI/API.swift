@@ -83,10 +83,12 @@ public struct API: Sendable {
         return APIResponder(router: router)
     }
 
-    /// `app`'s own endpoints and its navigation endpoints; the first app's also without its name.
+    /// `app`'s own endpoints and its navigation endpoints under `/v1/apps/{name}`; the first
+    /// app's also under `/v1`.
     private func register<A: App>(_ app: A, on router: inout Router<APIContext>, unprefixed: Bool) {
         app.register(on: &router)
         let navigation = AppNavigationController(app: app)
+        navigation.register(on: &router, prefix: "/v1/apps/\(A.name)")
         if unprefixed { navigation.register(on: &router, prefix: "/v1") }
     }
 

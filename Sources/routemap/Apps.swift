@@ -3,6 +3,7 @@ import RoutemapDomain
 import RoutemapNavigation
 import RoutemapPOS
 import RoutemapStorage
+import RoutemapTrivia
 
 /// The apps this server serves, listed once: `serve` makes each from the server's resources,
 /// and `routemap routes [check] --app NAME` prints or checks each one's registry. The first
@@ -11,6 +12,7 @@ import RoutemapStorage
 enum Apps {
     static let all: [AppEntry] = [
         AppEntry(POSApp.self) { try POSApp(till: $0.till) },
+        AppEntry(TriviaApp.self) { try TriviaApp(store: SQLiteTriviaStore($0.database)) },
     ]
 
     /// The entry named `name`, or `nil`.
