@@ -3,12 +3,18 @@ import PackageDescription
 
 // Module map (dependencies point one way, top to bottom):
 //
-//   routemap (executable)  ─ command line: serve, migrate
-//     RoutemapAPI          ─ wires HTTP, domain and navigation: the /v1 endpoints
+//   routemap (executable)  ─ command line: serve, migrate; lists the apps it serves (Apps.swift)
+//     RoutemapPOS          ─ the point-of-sale app: registry, screens, bills and menu endpoints
+//     RoutemapTrivia       ─ the trivia app: registry, screens, games endpoints, its store
+//                            (the protocol, and its SQLite and PostgreSQL implementations over
+//                            RoutemapStorage and RoutemapPostgres)
+//     RoutemapAPI          ─ the engine the apps share: devices, admission, idempotency, the
+//                            navigation endpoints of every app, health, metrics, web client
 //       RoutemapNavigation ─ route registry, steps, walks (knows no POS data)
 //       RoutemapDomain     ─ menu, bills, money, payments, the store protocol (knows no HTTP)
 //       RoutemapHTTP       ─ Request/Response/Router over libmicrohttpd (knows no POS)
 //         CMicroHTTPD      ─ system-library shim for libmicrohttpd
+//   CGnuTLS                ─ system-library shim for GnuTLS (the health check's HTTPS probe)
 //       RoutemapJSON       ─ a strict JSON value, parser and writer
 //     RoutemapStorage      ─ SQLite (GRDB) implementation of the domain's store, migrations
 //     RoutemapPostgres     ─ PostgreSQL (postgres-nio) implementation of the same store, for
@@ -35,6 +41,12 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // GnuTLS, which libmicrohttpd already links: the health check's HTTPS probe.
+        .systemLibrary(
+            name: "CGnuTLS",
+            pkgConfig: "gnutls",
+            providers: [.apt(["libgnutls28-dev"])]
+        ),
         .target(name: "RoutemapJSON"),
         .target(
             name: "RoutemapHTTP",
@@ -42,7 +54,11 @@ let package = Package(
                 "CMicroHTTPD",
                 "RoutemapJSON",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The router's pipeline is generic over the application's context: this lets the
+            // API module specialize it (see RoutemapAPI's APIResponder) instead of calling
+            // unspecialized code that looks generic metadata up on every request.
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
         ),
         .target(
             name: "RoutemapDomain",
@@ -79,14 +95,42 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        .target(
+            name: "RoutemapPOS",
+            dependencies: [
+                "RoutemapAPI",
+                "RoutemapHTTP",
+                "RoutemapJSON",
+                "RoutemapDomain",
+                "RoutemapNavigation",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        .target(
+            name: "RoutemapTrivia",
+            dependencies: [
+                "RoutemapAPI",
+                "RoutemapHTTP",
+                "RoutemapJSON",
+                "RoutemapDomain",
+                "RoutemapNavigation",
+                "RoutemapStorage",
+                "RoutemapPostgres",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .executableTarget(
             name: "routemap",
             dependencies: [
                 "RoutemapAPI",
+                "RoutemapPOS",
+                "RoutemapTrivia",
                 "RoutemapHTTP",
                 "RoutemapStorage",
                 "RoutemapPostgres",
                 "RoutemapDomain",
+                "CGnuTLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -109,9 +153,24 @@ let package = Package(
         // The API's handlers through its one request pipeline, in process, over the in-memory store.
         .testTarget(
             name: "RoutemapAPITests",
-            dependencies: ["RoutemapAPI", "RoutemapHTTP", "RoutemapDomain", "RoutemapJSON", "RoutemapTestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "RoutemapAPI", "RoutemapPOS", "RoutemapHTTP", "RoutemapDomain", "RoutemapJSON", "RoutemapTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
-        .testTarget(name: "RoutemapNavigationTests", dependencies: ["RoutemapNavigation", "RoutemapJSON", "RoutemapTestSupport"]),
+        // Also walks the shipped apps' trees (their registries, with echoing builders).
+        .testTarget(
+            name: "RoutemapNavigationTests",
+            dependencies: ["RoutemapNavigation", "RoutemapJSON", "RoutemapTestSupport", "RoutemapPOS", "RoutemapTrivia"]
+        ),
+        // The trivia app through the whole pipeline, in process, over a real SQLite file.
+        .testTarget(
+            name: "RoutemapTriviaTests",
+            dependencies: [
+                "RoutemapTrivia", "RoutemapPOS", "RoutemapAPI", "RoutemapHTTP", "RoutemapDomain", "RoutemapJSON", "RoutemapStorage",
+                "RoutemapTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "RoutemapEndToEndTests",
             dependencies: ["routemap", "RoutemapJSON", "RoutemapTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

@@ -3,7 +3,8 @@
 // It has no navigation logic and writes no endpoint path but enrollment, launch, navigate and
 // resolve: every control performs an action its screen declares (screen.actions), and every
 // answer's `navigation` steps are performed in order, its `stack` kept as opaque data to send
-// back as `from`. See README.md ("Screen actions") and docs/navigation.md.
+// back as `from`. See README.md ("Screen actions") and docs/navigation.md. It serves the point of
+// sale, or with `?app=NAME` another app of the server (`?app=trivia`).
 'use strict';
 
 (() => {
@@ -15,6 +16,10 @@
     'sheet', 'popover', 'fullScreen'];
 
   const query = new URLSearchParams(location.search);
+
+  /** Where the app's navigation endpoints are: `/v1/apps/NAME` for `?app=NAME`, else the point of sale's `/v1`. */
+  const APP = query.get('app');
+  const NAVIGATION = APP ? `/v1/apps/${encodeURIComponent(APP)}` : '/v1';
 
   /** `?screens=a,b` (or `?capabilities=`) declares fewer than the page has, to show how answers degrade. */
   function declared(name, all) {
@@ -215,19 +220,19 @@
   }
 
   async function launch() {
-    handleAnswer(await send('GET', '/v1/launch', { retries: 2 }), null);
+    handleAnswer(await send('GET', `${NAVIGATION}/launch`, { retries: 2 }), null);
   }
 
   /** Asks the server to walk from the current stack (`{to}`, or `{mode: 'parent'}` for back). */
   async function navigate(request, trigger) {
-    handleAnswer(await send('POST', '/v1/navigate', { body: { from: navigation.stack, ...request }, retries: 2 }), trigger);
+    handleAnswer(await send('POST', `${NAVIGATION}/navigate`, { body: { from: navigation.stack, ...request }, retries: 2 }), trigger);
   }
 
   /** Opens a deep link: the server resolves it from the current stack. */
   async function resolve(url) {
     const parameters = new URLSearchParams({ url });
     if (navigation.stack) parameters.set('from', stackParameter(navigation.stack));
-    handleAnswer(await send('GET', `/v1/resolve?${parameters}`, { retries: 2 }), null);
+    handleAnswer(await send('GET', `${NAVIGATION}/resolve?${parameters}`, { retries: 2 }), null);
   }
 
   /** The stack as `from` in a query: JSON, or the older comma-separated form while every entry is a route id. */
@@ -647,8 +652,8 @@
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Renderers. Native ones for the point-of-sale screen types; the generic one for everything
-  // else (declarative component trees, docs/navigation.md "Declarative screens").
+  // Renderers. Native ones for the point-of-sale and trivia screen types; the generic one for
+  // everything else (declarative component trees, docs/navigation.md "Declarative screens").
 
   /** The screen's title as its heading (focusable from script, for moving focus to a screen). */
   function heading(view, { hidden = false, level = 'h2' } = {}) {
@@ -783,6 +788,69 @@
         otherActions(view, [checkout?.name]));
     },
   };
+
+  // The trivia app's screens: a navigation stack whose first screen is the landing, the options
+  // embedded in it, the game (a question and its four choices) and the results.
+  Object.assign(nativeRenderers, {
+    navigationStack(view) {
+      view.slotElements.content = el('div', { class: 'stack-content', 'data-slot': 'content' });
+      view.element.append(heading(view, { hidden: true }), view.slotElements.content);
+    },
+
+    landing(view) {
+      view.slotElements.options = el('div', { class: 'landing-options', 'data-slot': 'options' });
+      const { blurb } = view.screen.payload;
+      add(view.element, heading(view), blurb ? el('p', { class: 'blurb' }, blurb) : null, view.slotElements.options, otherActions(view, []));
+    },
+
+    triviaOptions(view) {
+      const options = view.screen.payload;
+      const placed = ['chooseDifficulty', 'chooseCategory', 'play'];
+      const [chooseDifficulty, chooseCategory, play] = placed.map((name) => actionNamed(view, name));
+      add(view.element, heading(view, { hidden: true }),
+        el('dl', { class: 'trivia-options' },
+          el('dt', {}, 'Difficulty'),
+          el('dd', { class: 'difficulty', 'data-difficulty': options.difficulty }, options.difficultyName,
+            chooseDifficulty ? actionButton(view, chooseDifficulty, 'Change', 'secondary') : null),
+          el('dt', {}, 'Category'),
+          el('dd', { class: 'category', 'data-category': options.category }, options.categoryName,
+            chooseCategory ? actionButton(view, chooseCategory, 'Change', 'secondary') : null)),
+        play ? actionButton(view, play, 'Play', 'primary play') : null,
+        otherActions(view, placed));
+    },
+
+    triviaGame(view) {
+      const game = view.screen.payload;
+      const answer = rowAction(view, 'choices');
+      view.element.dataset.gameId = game.gameId;
+      const last = game.lastAnswer;
+      const verdict = last ? el('p', { class: `verdict ${last.correct ? 'right' : 'wrong'}`, 'data-correct': String(last.correct) },
+        last.correct ? `Right: ${last.correctAnswer}.` : `Wrong: the answer was ${last.correctAnswer}.`) : null;
+      if (game.finished) {
+        add(view.element, heading(view), verdict,
+          el('p', { class: 'score' }, `Game over: ${game.score} of ${game.questionCount}.`), otherActions(view, []));
+        return;
+      }
+      const choices = (game.choices ?? []).map((choice) => el('li', {},
+        answer ? actionButton(view, answer, choice.text, 'secondary choice', { item: choice }) : el('span', {}, choice.text)));
+      add(view.element, heading(view), verdict,
+        el('p', { class: 'progress' }, `Question ${game.number} of ${game.questionCount} · score ${game.score}`),
+        el('p', { class: 'question', 'data-question-id': game.questionId }, game.question),
+        el('ul', { class: 'choices', 'aria-label': 'Choices' }, ...choices),
+        otherActions(view, answer ? [answer.name] : []));
+    },
+
+    triviaResults(view) {
+      const results = view.screen.payload;
+      const rows = (results.answers ?? []).map((answered, index) => el('li', { class: `result ${answered.correct ? 'right' : 'wrong'}`, 'data-correct': String(answered.correct) },
+        el('span', { class: 'result-question' }, `${index + 1}. ${answered.question}`),
+        el('span', { class: 'result-answer' }, answered.correct ? `✓ ${answered.answer}` : `✗ ${answered.answer ?? '—'} (${answered.correctAnswer})`)));
+      add(view.element, heading(view),
+        el('p', { class: 'score', 'data-score': results.score }, `${results.score} of ${results.questionCount} correct`),
+        el('ol', { class: 'results' }, ...rows),
+        otherActions(view, []));
+    },
+  });
 
   /** The generic renderer: `payload.components`; unknown component types are skipped. */
   function drawDeclarative(view) {

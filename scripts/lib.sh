@@ -31,7 +31,7 @@ apt_install_missing() {
 
 # The system libraries routemap builds against.
 install_build_dependencies() {
-  apt_install_missing libmicrohttpd-dev libsqlite3-dev pkg-config
+  apt_install_missing libmicrohttpd-dev libgnutls28-dev libsqlite3-dev pkg-config
 }
 
 # A Python virtualenv in .venv with the given PyPI packages (Debian's python3 refuses a

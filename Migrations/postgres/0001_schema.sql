@@ -83,7 +83,8 @@ CREATE TRIGGER devices_changed AFTER UPDATE OR DELETE ON devices
 CREATE TABLE bills (
     -- Insertion order: breaks ties between bills selected in the same millisecond (SQLite's rowid).
     seq            bigint  GENERATED ALWAYS AS IDENTITY,
-    id             text    NOT NULL PRIMARY KEY,
+    -- Compared byte by byte, as SQLite does (bills listed newest first break ties by id).
+    id             text    COLLATE "C" NOT NULL PRIMARY KEY,
     status         text    NOT NULL CHECK (status IN ('open', 'checked_out', 'paid', 'voided')),
     currency       text    NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
     -- The rate the bill was opened with: 875 = 8.75 %.

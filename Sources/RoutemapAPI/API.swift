@@ -3,8 +3,9 @@ import RoutemapDomain
 import RoutemapHTTP
 import RoutemapNavigation
 
-/// routemap's HTTP API: the `/v1` point-of-sale endpoints, each answering with data and the
-/// navigation steps the client performs, plus `/healthz` and the web client at `/`.
+/// routemap's HTTP API: the engine every app shares (devices and their tokens, admission, rate
+/// limits, `/healthz`, `/metrics`, the web client at `/`) and the apps it serves, each with its
+/// navigation endpoints (`/v1/apps/{name}/…`) and its own.
 public struct API: Sendable {
     /// What the operator decides about access.
     public struct Configuration: Sendable {
@@ -33,28 +34,29 @@ public struct API: Sendable {
         }
     }
 
-    let till: Till
     let devices: DeviceDirectory
     let configuration: Configuration
-    let menu: LiveMenu
-    let navigator: Navigator<ScreenContext>
-    let idempotency = Idempotency()
+    /// The apps served, in the order listed; the first also answers the navigation endpoints
+    /// without an app name (`/v1/launch`, `/v1/navigate`, `/v1/resolve`, `/v1/routes`).
+    let apps: [any App]
     let logger: Logger
     let webClient: StaticFiles
     let authenticator: DeviceAuthenticator
 
-    /// Reads the menu (kept current by `LiveMenu`) and checks the route
-    /// registry; throws `RegistryProblems` when it is broken. `webClient` is served at `/`.
-    public init(
-        till: Till, devices: DeviceDirectory, configuration: Configuration, logger: Logger, webClient: StaticFiles = .none
+    /// Checks every app's route registry (throws `RegistryProblems` for the first broken one,
+    /// and refuses an empty list or two apps of one name). `webClient` is served at `/`.
+    package init(
+        devices: DeviceDirectory, apps: [any App], configuration: Configuration, logger: Logger, webClient: StaticFiles = .none
     ) throws {
-        let problems = POSRegistry.problems
-        guard problems.isEmpty else { throw RegistryProblems(problems: problems) }
-        self.till = till
+        precondition(!apps.isEmpty, "the API serves at least one app")
+        precondition(Set(apps.map(\.name)).count == apps.count, "two apps share a name")
+        for app in apps {
+            let problems = type(of: app).registryProblems
+            guard problems.isEmpty else { throw RegistryProblems(app: app.name, problems: problems) }
+        }
         self.devices = devices
+        self.apps = apps
         self.configuration = configuration
-        self.menu = try LiveMenu(till: till)
-        self.navigator = POSNavigation.makeNavigator()
         self.logger = logger
         self.webClient = webClient
         self.authenticator = DeviceAuthenticator(directory: devices)
@@ -72,16 +74,22 @@ public struct API: Sendable {
             directory: devices, enrollmentCodes: configuration.enrollmentCodes, trustedProxies: configuration.trustedProxies
         ).register(on: &router)
         DeviceManagementController(directory: devices, authenticator: authenticator).register(on: &router)
-        MenuController(menu: menu).register(on: &router)
-        MenuManagementController(api: self).register(on: &router)
-        BillsController(api: self).register(on: &router)
-        LaunchController(api: self).register(on: &router)
-        RoutesController(registry: navigator.registry).register(on: &router)
-        NavigateController(api: self).register(on: &router)
-        HealthController(till: till).register(on: &router)
+        for (index, app) in apps.enumerated() {
+            register(app, on: &router, unprefixed: index == 0)
+        }
+        HealthController(apps: apps).register(on: &router)
         StaticFilesController(files: webClient).register(on: &router)
         if let metrics = configuration.metrics { MetricsController(endpoint: metrics).register(on: &router) }
-        return router
+        return APIResponder(router: router)
+    }
+
+    /// `app`'s own endpoints and its navigation endpoints under `/v1/apps/{name}`; the first
+    /// app's also under `/v1`.
+    private func register<A: App>(_ app: A, on router: inout Router<APIContext>, unprefixed: Bool) {
+        app.register(on: &router)
+        let navigation = AppNavigationController(app: app)
+        navigation.register(on: &router, prefix: "/v1/apps/\(A.name)")
+        if unprefixed { navigation.register(on: &router, prefix: "/v1") }
     }
 
     /// Admission: open routes admit anyone; device routes need a valid token, then a token
@@ -100,18 +108,10 @@ public struct API: Sendable {
             return APIContext(device: device)
         }
     }
-
-    /// The payload builders' context for one request of `device`, holding the bills it already loaded.
-    func screenContext(_ device: AuthenticatedDevice, _ bills: Bill...) -> ScreenContext {
-        ScreenContext(bills: till.reader(for: device.id), menu: menu.current, known: bills)
-    }
-
-    /// ``screenContext(_:_:)`` with the menu version the caller already read.
-    func screenContext(_ device: AuthenticatedDevice, menu: MenuCatalog, _ bills: Bill...) -> ScreenContext {
-        ScreenContext(bills: till.reader(for: device.id), menu: menu, known: bills)
-    }
 }
 
+// `POSError` is the domain's error, and its idempotency records hold one (a recorded conflict):
+// the engine's `Idempotency` renders it, so its problems live here (`POSError+Problem.swift`).
 extension POSError: ProblemConvertible {}
 
 /// 503 `database_unavailable` with `Retry-After`: the database did not answer, or kept refusing

@@ -1,4 +1,4 @@
 extension APIContext {
     /// The device id, for the server's request log and metrics (`RequestContext.caller`).
-    var caller: String? { device?.id }
+    package var caller: String? { device?.id }
 }

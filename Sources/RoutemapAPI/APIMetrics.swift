@@ -4,7 +4,7 @@ import RoutemapDomain
 /// The API's own metrics, through swift-metrics (the program chooses the backend; without one
 /// they cost next to nothing). Request counts and latencies come from the server's
 /// `RequestObserver`, not from here.
-enum APIMetrics {
+package enum APIMetrics {
     /// Requests refused 429 by the per-device rate limit.
     static let rateLimited = Counter(label: "routemap_rate_limited_total")
 
@@ -22,7 +22,7 @@ enum APIMetrics {
 
     /// Counts a payment that committed (not a replayed answer): one more, and its amount in
     /// minor units, under its method.
-    static func committed(_ payment: Payment) {
+    package static func committed(_ payment: Payment) {
         guard let counters = payments[payment.method] else { return }
         counters.count.increment()
         counters.amount.increment(by: payment.amountMinor)

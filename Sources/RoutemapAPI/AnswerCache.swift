@@ -1,24 +1,23 @@
+import RoutemapDomain
 import Synchronization
 
 /// Answers by what they depend on, so a request that would build the same answer again sends
-/// the one built before. Holds at most `capacity` answers; beyond, arbitrary ones
+/// the one built before. Holds at most `capacity` answers; beyond, the ones cached first
 /// make room (a miss only costs building the answer).
-final class AnswerCache<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
-    let capacity: Int
-    private let answers = Mutex<[Key: Answer]>([:])
+package final class AnswerCache<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
+    package let capacity: Int
+    private let answers: Mutex<BoundedDictionary<Key, Answer>>
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
+        answers = Mutex(BoundedDictionary(capacity: capacity))
     }
 
     /// The answer for `key`, built by `build` if it is not cached.
-    func answer(for key: Key, build: () throws -> Answer) rethrows -> Answer {
+    package func answer(for key: Key, build: () throws -> Answer) rethrows -> Answer {
         if let cached = answers.withLock({ $0[key] }) { return cached }
         let answer = try build()
-        answers.withLock { answers in
-            if answers.count >= capacity, answers[key] == nil, let victim = answers.first?.key { answers[victim] = nil }
-            answers[key] = answer
-        }
+        answers.withLock { $0[key] = answer }
         return answer
     }
 }

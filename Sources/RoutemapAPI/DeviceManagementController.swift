@@ -70,14 +70,14 @@ extension DeviceError: ProblemConvertible {
 
 extension Problem {
     /// 403 `manager_only`: a till's token on an endpoint for managers.
-    static let managerOnly = Problem(
+    package static let managerOnly = Problem(
         status: .forbidden, code: "manager_only", title: "Manager only",
         detail: "This endpoint is for devices enrolled as managers; this device is a till.")
 }
 
 extension Router where Context == APIContext {
     /// Registers a route only devices with the `manager` role may call (a till gets 403).
-    mutating func manager(
+    package mutating func manager(
         _ method: HTTPMethod, _ pattern: String, _ handler: @escaping @Sendable (Request, AuthenticatedDevice) async throws -> Response
     ) {
         on(method, pattern, access: .manager) { request, context in try await handler(request, try context.requireDevice()) }

@@ -1,8 +1,8 @@
 /// Strong entity tags and `If-None-Match` matching (RFC 9110 §8.8.3, §13.1.2).
-enum EntityTag {
+package enum EntityTag {
     /// A quoted strong tag derived from the body's bytes (64-bit FNV-1a), so an unchanged body
     /// keeps its tag across restarts.
-    static func strong(for bytes: [UInt8]) -> String {
+    package static func strong(for bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)
@@ -14,7 +14,7 @@ enum EntityTag {
 
     /// Whether an `If-None-Match` header value matches `etag` (weak comparison, as the RFC asks
     /// for this header): `*`, or any listed tag with or without `W/`.
-    static func ifNoneMatch(_ header: String, matches etag: String) -> Bool {
+    package static func ifNoneMatch(_ header: String, matches etag: String) -> Bool {
         for candidate in header.split(separator: ",") {
             var tag = candidate.trimmingCharacters(in: " \t")
             if tag == "*" { return true }

@@ -1,19 +1,19 @@
-import RoutemapDomain
 import RoutemapHTTP
 
-/// `GET /healthz`: 200 while the database answers, 503 `unavailable` with `Retry-After`
+/// `GET /healthz`: 200 while every app's data answers, 503 `unavailable` with `Retry-After`
 /// otherwise (for load balancers and the container's `HEALTHCHECK`).
 struct HealthController {
-    let till: Till
+    let apps: [any App]
 
     func register(on router: inout Router<APIContext>) {
-        if till.readsAreImmediate {
+        if apps.allSatisfy(\.readsAreImmediate) {
             router.open(.GET, "/healthz", immediately: health)
         } else {
-            // A round trip to the database server: asked off the server's thread.
+            // Round trips to a database server: asked off the server's threads.
+            let apps = self.apps
             router.open(.GET, "/healthz") { request in
                 do {
-                    try await till.reading { try till.checkHealth() }
+                    for app in apps { try await app.reading { try app.checkHealth() } }
                 } catch {
                     throw Self.unhealthy
                 }
@@ -24,7 +24,7 @@ struct HealthController {
 
     @Sendable func health(_ request: Request) throws -> Response {
         do {
-            try till.checkHealth()
+            for app in apps { try app.checkHealth() }
         } catch {
             throw Self.unhealthy
         }

@@ -8,13 +8,15 @@ import Synchronization
 /// status codes): reading the header, fingerprinting the request, refusing a duplicate while
 /// the first is still running, and answering from a recorded answer. The domain records the
 /// answer, as opaque bytes this type encodes, in the same transaction as the effect.
-final class Idempotency: Sendable {
+package final class Idempotency: Sendable {
+    package init() {}
+
     /// Keys being processed now, as "device key": a second request with one gets 409.
     private let inFlight = Mutex<Set<String>>([])
 
     /// The `Idempotency-Key` header: `nil` when absent; 400 when it is not 1 to 255 visible
     /// ASCII characters, or absent where `required`.
-    func key(of request: Request, required: Bool) throws -> String? {
+    package func key(of request: Request, required: Bool) throws -> String? {
         guard let key = request.headers["Idempotency-Key"] else {
             guard !required else {
                 throw Problem(
@@ -39,7 +41,7 @@ final class Idempotency: Sendable {
     /// into) inside its transaction, recorded with the effect; a retry with the same key and
     /// request gets the recorded answer marked `Idempotent-Replayed: true`, a different
     /// request 422 `idempotency_key_reused`.
-    func perform<Outcome: Sendable>(
+    package func perform<Outcome: Sendable>(
         _ request: Request, body: RequestBody, device: AuthenticatedDevice, keyRequired: Bool = false,
         change: (IdempotencyKey<Outcome>?) async throws -> IdempotentOutcome<Outcome>,
         answer: @escaping @Sendable (Outcome) throws -> Response
@@ -78,7 +80,7 @@ final class Idempotency: Sendable {
     /// What identifies a request for its key: method, path and the body the handler already
     /// read, with object members in sorted order (so member order and whitespace do not
     /// matter), hashed.
-    static func fingerprint(of request: Request, body: RequestBody) -> String {
+    package static func fingerprint(of request: Request, body: RequestBody) -> String {
         let text = Array("\(request.method.rawValue) \(request.path)\n".utf8) + body.json.canonical.encoded()
         return hex(SHA256.hash(data: text))
     }
@@ -86,7 +88,7 @@ final class Idempotency: Sendable {
 
 extension JSON {
     /// The same value with every object's members sorted by name.
-    var canonical: JSON {
+    package var canonical: JSON {
         switch self {
         case .object(let object):
             return .object(JSONObject(object.keys.sorted().map { ($0, object[$0]!.canonical) }))

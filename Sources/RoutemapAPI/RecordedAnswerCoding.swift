@@ -7,9 +7,9 @@ import RoutemapHTTP
 ///     <status> CRLF (<name>: <value> CRLF)* CRLF <body bytes>
 ///
 /// Migration 0005 converted earlier rows to it.
-enum RecordedAnswerCoding {
+package enum RecordedAnswerCoding {
     /// The response as bytes.
-    static func encode(_ response: Response) -> [UInt8] {
+    package static func encode(_ response: Response) -> [UInt8] {
         var bytes = Array("\(response.status.code)\r\n".utf8)
         for (name, value) in response.headers {
             bytes += Array("\(name): \(value)\r\n".utf8)
@@ -20,7 +20,7 @@ enum RecordedAnswerCoding {
     }
 
     /// The response `encode` wrote; throws `Malformed` for bytes it did not write.
-    static func decode(_ bytes: [UInt8]) throws -> Response {
+    package static func decode(_ bytes: [UInt8]) throws -> Response {
         var lines: [String] = []
         var start = 0
         var index = 0

@@ -4,7 +4,7 @@ import RoutemapNavigation
 extension Request {
     /// What the calling client can do, from its `Navigation-Capabilities`, `Navigation-Screens`
     /// and `App-Version` headers (docs/navigation.md, "Client capabilities").
-    func clientCapabilities() throws -> ClientCapabilities {
+    package func clientCapabilities() throws -> ClientCapabilities {
         do {
             return try ClientCapabilities(
                 capabilities: headers["Navigation-Capabilities"], screens: headers["Navigation-Screens"],

@@ -3,11 +3,11 @@ import RoutemapJSON
 
 /// A request's JSON object body, read strictly: members outside `allowed` are refused (no mass
 /// assignment of prices, totals or statuses), and every accessor names the member it rejects.
-struct RequestBody {
+package struct RequestBody {
     private let object: JSONObject
 
     /// Reads the body of `request`. An empty body counts as `{}` only when `emptyAllowed`.
-    init(_ request: Request, allowed: Set<String>, emptyAllowed: Bool = false) throws {
+    package init(_ request: Request, allowed: Set<String>, emptyAllowed: Bool = false) throws {
         if request.body.isEmpty {
             guard emptyAllowed else { throw Problem.malformedJSON("The request body is empty; a JSON object is required.") }
             object = JSONObject()
@@ -28,7 +28,7 @@ struct RequestBody {
     }
 
     /// A required non-empty string member.
-    func string(_ name: String, maxLength: Int = 200) throws -> String {
+    package func string(_ name: String, maxLength: Int = 200) throws -> String {
         guard let value = object[name] else { throw Problem.invalidField(name, "'\(name)' is required.") }
         guard case .string(let string) = value else {
             throw Problem.invalidField(name, "'\(name)' must be a string, not \(value.kindName).")
@@ -40,7 +40,7 @@ struct RequestBody {
     }
 
     /// A required integer member within `range`.
-    func integer(_ name: String, in range: ClosedRange<Int64>) throws -> Int64 {
+    package func integer(_ name: String, in range: ClosedRange<Int64>) throws -> Int64 {
         guard let value = try optionalInteger(name, in: range) else {
             throw Problem.invalidField(name, "'\(name)' is required.")
         }
@@ -50,7 +50,7 @@ struct RequestBody {
     /// An optional integer member within `range`; `null` counts as absent. A number written
     /// with a zero fraction or an exponent (`2.0`, `2e0`) is that integer, as JSON Schema's
     /// `integer` says, when it is exact (at most 2^53 in magnitude).
-    func optionalInteger(_ name: String, in range: ClosedRange<Int64>) throws -> Int64? {
+    package func optionalInteger(_ name: String, in range: ClosedRange<Int64>) throws -> Int64? {
         guard let value = object[name], !value.isNull else { return nil }
         guard let integer = Self.integer(value) else {
             throw Problem.invalidField(name, "'\(name)' must be an integer, not \(value.kindName == "a number" ? "a fraction or out-of-range number" : value.kindName).")
@@ -73,7 +73,7 @@ struct RequestBody {
     }
 
     /// A required string member naming one case of `T`.
-    func choice<T: RawRepresentable & CaseIterable>(_ name: String, of type: T.Type) throws -> T where T.RawValue == String {
+    package func choice<T: RawRepresentable & CaseIterable>(_ name: String, of type: T.Type) throws -> T where T.RawValue == String {
         let raw = try string(name)
         guard let value = T(rawValue: raw) else {
             let cases = T.allCases.map(\.rawValue).joined(separator: ", ")
@@ -83,16 +83,16 @@ struct RequestBody {
     }
 
     /// The whole body (`{}` for an allowed empty one).
-    var json: JSON { .object(object) }
+    package var json: JSON { .object(object) }
 
     /// The raw member, `nil` when absent or `null`, for members whose shape varies.
-    func value(_ name: String) -> JSON? {
+    package func value(_ name: String) -> JSON? {
         guard let value = object[name], !value.isNull else { return nil }
         return value
     }
 
     /// An optional non-empty string member.
-    func optionalString(_ name: String, maxLength: Int = 200) throws -> String? {
+    package func optionalString(_ name: String, maxLength: Int = 200) throws -> String? {
         value(name) == nil ? nil : try string(name, maxLength: maxLength)
     }
 }

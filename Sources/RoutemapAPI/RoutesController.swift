@@ -2,8 +2,8 @@ import RoutemapHTTP
 import RoutemapJSON
 import RoutemapNavigation
 
-/// `GET /v1/routes` and `GET /v1/routes/{routeId}`: the route registry, for client developers
-/// and tools. It never changes while the server runs, so both answers are encoded once.
+/// `GET {prefix}/routes` and `GET {prefix}/routes/{routeId}`: an app's route registry, for client
+/// developers and tools. It never changes while the server runs, so both answers are encoded once.
 struct RoutesController {
     private let tree: JSONFragment
     private let routes: [String: JSONFragment]
@@ -17,9 +17,9 @@ struct RoutesController {
         self.routes = routes
     }
 
-    func register(on router: inout Router<APIContext>) {
-        router.device(.GET, "/v1/routes", immediately: list)
-        router.device(.GET, "/v1/routes/{routeId}", immediately: show)
+    func register(on router: inout Router<APIContext>, prefix: String) {
+        router.device(.GET, prefix + "/routes", immediately: list)
+        router.device(.GET, prefix + "/routes/{routeId}", immediately: show)
     }
 
     @Sendable func list(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {

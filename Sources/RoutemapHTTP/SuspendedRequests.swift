@@ -2,6 +2,10 @@ import CMicroHTTPD
 import Dispatch
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The requests whose handlers run in Swift concurrency while their connection is suspended in
 /// libmicrohttpd (`MHD_suspend_connection`), and the one rule for resuming them: a connection
 /// is resumed exactly once, with the first answer that arrives (the handler's, the timeout's,
@@ -10,8 +14,12 @@ import Synchronization
 /// libmicrohttpd neither times out suspended connections nor stops a daemon that has any, so
 /// both are done here: a timer answers 503 `timed_out` for handlers that outlive the deadline
 /// (the handler still runs to completion; its late answer is dropped), and `close` answers
-/// whatever is left before the daemon stops. Every suspend, resume and answer happens under
-/// one lock, so a late handler can never resume a connection the daemon already freed.
+/// whatever is left before the daemon stops. Which requests wait, and whether one was answered,
+/// is decided under one lock; the libmicrohttpd calls that follow run outside it (a resume
+/// wakes the daemon with a system call, and held under the lock it made every other suspend
+/// and resume wait: a tenth of the server's CPU spun in that lock under an add-item load), but
+/// `close` waits for those calls before it answers the rest, so a late handler can never
+/// resume a connection the daemon already freed.
 final class SuspendedRequests: Sendable {
     /// One suspended request.
     final class Suspension: Sendable {
@@ -19,6 +27,8 @@ final class SuspendedRequests: Sendable {
         /// Monotonic nanoseconds after which the request is answered 503; 0 for never.
         fileprivate let deadline: Int64
         private let answer = Mutex<Response?>(nil)
+        /// Set once `MHD_suspend_connection` has returned: only then may the timer resume it.
+        fileprivate let isSuspended = Atomic<Bool>(false)
 
         fileprivate init(connection: Connection, deadline: Int64) {
             self.connection = connection
@@ -57,6 +67,8 @@ final class SuspendedRequests: Sendable {
     /// Nanoseconds a handler may run; 0 for no limit.
     let timeout: Int64
     private let state = Mutex(State())
+    /// libmicrohttpd calls admitted under the lock and not yet returned; `close` waits for 0.
+    private let callsInFlight = Atomic<Int>(0)
     private let timer = Mutex<Timer?>(nil)
     /// How many requests were answered 503 for outliving the timeout.
     let timedOut = Atomic<Int>(0)
@@ -73,26 +85,37 @@ final class SuspendedRequests: Sendable {
     /// `limit` requests wait already or the server is stopping.
     func suspend(_ connection: OpaquePointer) -> Suspension? {
         let deadline = timeout > 0 ? OpenConnections.now() + timeout : 0
-        return state.withLock { state in
-            guard !state.closed, state.active.count < limit else { return nil }
-            let suspension = Suspension(connection: Connection(pointer: connection), deadline: deadline)
-            MHD_suspend_connection(connection)
+        let suspension = Suspension(connection: Connection(pointer: connection), deadline: deadline)
+        let admitted = state.withLock { state in
+            guard !state.closed, state.active.count < limit else { return false }
             state.active[ObjectIdentifier(suspension)] = suspension
-            return suspension
+            callsInFlight.add(1, ordering: .relaxed)
+            return true
         }
+        guard admitted else { return nil }
+        MHD_suspend_connection(connection)
+        suspension.isSuspended.store(true, ordering: .releasing)
+        callsInFlight.subtract(1, ordering: .releasing)
+        return suspension
     }
 
     /// Hands `response` to the suspended request and resumes its connection, unless it was
     /// answered already (timed out) or the server has closed: then the response is dropped.
-    /// Returns whether it was delivered.
+    /// Returns whether it was delivered. Call it only after `suspend` returned `suspension`.
+    /// `timingOut` counts it in `timedOut`, before the client can see the answer.
     @discardableResult
-    func complete(_ suspension: Suspension, with response: Response) -> Bool {
-        state.withLock { state in
+    func complete(_ suspension: Suspension, with response: Response, timingOut: Bool = false) -> Bool {
+        let admitted = state.withLock { state in
             guard !state.closed, state.active.removeValue(forKey: ObjectIdentifier(suspension)) != nil else { return false }
-            suspension.deliver(response)
-            MHD_resume_connection(suspension.connection.pointer)
+            callsInFlight.add(1, ordering: .relaxed)
             return true
         }
+        guard admitted else { return false }
+        if timingOut { timedOut.add(1, ordering: .relaxed) }
+        suspension.deliver(response)
+        MHD_resume_connection(suspension.connection.pointer)
+        callsInFlight.subtract(1, ordering: .releasing)
+        return true
     }
 
     /// Starts answering late handlers with `expired()` (a few times per timeout, at least once
@@ -114,9 +137,11 @@ final class SuspendedRequests: Sendable {
 
     private func answerLate(with response: Response) {
         let now = OpenConnections.now()
-        let late = state.withLock { state in state.active.values.filter { $0.deadline != 0 && $0.deadline <= now } }
-        for suspension in late where complete(suspension, with: response) {
-            timedOut.add(1, ordering: .relaxed)
+        let late = state.withLock { state in
+            state.active.values.filter { $0.deadline != 0 && $0.deadline <= now && $0.isSuspended.load(ordering: .acquiring) }
+        }
+        for suspension in late {
+            complete(suspension, with: response, timingOut: true)
         }
     }
 
@@ -132,16 +157,18 @@ final class SuspendedRequests: Sendable {
             source.cancel()
             done.wait()
         }
-        return state.withLock { state in
-            let left = state.active.values
-            for suspension in left {
-                suspension.deliver(response)
-                MHD_resume_connection(suspension.connection.pointer)
-            }
-            state.active.removeAll()
+        let left = state.withLock { state in
+            defer { state.active.removeAll() }
             state.closed = true
-            return left.count
+            return Array(state.active.values)
         }
+        // Nothing is admitted any more; the suspends and resumes admitted before are brief.
+        while callsInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
+        for suspension in left {
+            suspension.deliver(response)
+            MHD_resume_connection(suspension.connection.pointer)
+        }
+        return left.count
     }
 }
 

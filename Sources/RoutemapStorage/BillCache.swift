@@ -27,19 +27,20 @@ final class BillCache: Sendable {
     }
 
     private struct State {
-        var bills: [String: Bill] = [:]
-        var current: [String: Current] = [:]
+        var bills: BoundedDictionary<String, Bill>
+        var current: BoundedDictionary<String, Current>
         /// Counts commits, so a reader can tell whether one happened during its read.
         var generation: UInt64 = 0
     }
 
-    /// At most this many bills and this many devices' current bills are kept; beyond, arbitrary
-    /// entries make room (a miss only costs a query).
+    /// At most this many bills and this many devices' current bills are kept; beyond, the ones
+    /// first cached make room (a miss only costs a query).
     let capacity: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     init(capacity: Int = 4096) {
         self.capacity = capacity
+        state = Mutex(State(bills: BoundedDictionary(capacity: capacity), current: BoundedDictionary(capacity: capacity)))
     }
 
     /// The committed bill with `id`, if cached.
@@ -69,10 +70,10 @@ final class BillCache: Sendable {
             guard state.generation == generation else { return }
             switch reading {
             case .bill(let bill):
-                Self.keep(bill, in: &state, capacity: capacity)
+                state.bills[bill.id] = bill
             case .current(let deviceId, let bill):
-                if let bill { Self.keep(bill, in: &state, capacity: capacity) }
-                Self.set(deviceId, bill.map { .bill($0.id) } ?? Current.none, in: &state, capacity: capacity)
+                if let bill { state.bills[bill.id] = bill }
+                state.current[deviceId] = bill.map { .bill($0.id) } ?? Current.none
             }
         }
     }
@@ -86,12 +87,12 @@ final class BillCache: Sendable {
                     // Rarely read again: keep the room for bills in use.
                     state.bills[bill.id] = nil
                 } else {
-                    Self.keep(bill, in: &state, capacity: capacity)
+                    state.bills[bill.id] = bill
                 }
             }
             for (deviceId, change) in changes.current {
                 switch change {
-                case .known(let current): Self.set(deviceId, current, in: &state, capacity: capacity)
+                case .known(let current): state.current[deviceId] = current
                 case .unknown: state.current[deviceId] = nil
                 }
             }
@@ -104,22 +105,6 @@ final class BillCache: Sendable {
             state.generation &+= 1
             state.bills.removeAll()
             state.current.removeAll()
-        }
-    }
-
-    private static func keep(_ bill: Bill, in state: inout State, capacity: Int) {
-        if state.bills.updateValue(bill, forKey: bill.id) == nil, state.bills.count > capacity,
-            let victim = state.bills.first(where: { $0.key != bill.id })?.key
-        {
-            state.bills[victim] = nil
-        }
-    }
-
-    private static func set(_ deviceId: String, _ current: Current, in state: inout State, capacity: Int) {
-        if state.current.updateValue(current, forKey: deviceId) == nil, state.current.count > capacity,
-            let victim = state.current.first(where: { $0.key != deviceId })?.key
-        {
-            state.current[victim] = nil
         }
     }
 }

@@ -22,7 +22,7 @@ public final class SQLiteStore: POSStore {
     /// The migrations this store applied when it opened the file, in order (empty when the
     /// database was already up to date).
     public let appliedMigrationIDs: [String]
-    private let pool: DatabasePool
+    let pool: DatabasePool
     let cache = BillCache()
     /// Group commit of every write.
     let writes: WriteQueue

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Fixed width, so text order is time order (years 0000–9999) and SQL can sort on it. Written
 /// with integer calendar arithmetic (no `Calendar`, locale or time zone involved).
-enum Timestamp {
+package enum Timestamp {
     /// `date` as `YYYY-MM-DDTHH:MM:SS.sssZ`, rounded to the nearest millisecond.
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         // Floor division, so instants before 1970 fall on the right day.
         let millisecondsPerDay: Int64 = 86_400_000
@@ -41,7 +41,7 @@ enum Timestamp {
     }
 
     /// The instant `text` names, or `nil` unless it has exactly the shape ``format(_:)`` writes.
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),

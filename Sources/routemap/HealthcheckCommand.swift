@@ -6,11 +6,18 @@ import Glibc
 #endif
 
 /// `routemap healthcheck`: asks a running server's `/healthz` and exits 0 only on 200, so the
-/// container's `HEALTHCHECK` needs no curl in the image.
+/// container's `HEALTHCHECK` needs no curl in the image. It speaks HTTPS when the server does:
+/// when `--tls` is given or `ROUTEMAP_TLS_CERT` is set (the variable `serve` reads), and, for a
+/// server given `--tls-cert` on its command line, when plain HTTP gets no HTTP answer.
 struct HealthcheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "healthcheck",
-        abstract: "Exit 0 if the server at --host/--port answers GET /healthz with 200.")
+        abstract: "Exit 0 if the server at --host/--port answers GET /healthz with 200.",
+        discussion: """
+            HTTPS with --tls or when ROUTEMAP_TLS_CERT is set; otherwise plain HTTP, then HTTPS \
+            when the server's answer is not HTTP. The server's certificate is not verified: the \
+            probe sends no secret and reads only the status.
+            """)
 
     @Option(help: "Server address. Default: 127.0.0.1")
     var host = "127.0.0.1"
@@ -21,14 +28,26 @@ struct HealthcheckCommand: ParsableCommand {
     @Option(help: "Seconds to wait for the answer.")
     var timeout = 3
 
+    @Flag(help: "Speak HTTPS (the default when ROUTEMAP_TLS_CERT is set).")
+    var tls = false
+
     func run() throws {
         let port = try port ?? Environment.integer("ROUTEMAP_PORT", as: UInt16.self) ?? 8080
         var address = in_addr()
         guard inet_pton(AF_INET, host, &address) == 1 else { throw ValidationError("not an IPv4 address: \(host)") }
+        let knownTLS = tls || !(ProcessInfo.processInfo.environment["ROUTEMAP_TLS_CERT"] ?? "").isEmpty
         // Unhealthy (no answer, or not 200) is exit status 1 with one line, never a usage error.
         let status: Int
         do {
-            status = try Self.status(host: host, port: port, timeout: timeout)
+            if knownTLS {
+                status = try Self.status(host: host, port: port, timeout: timeout, tls: true)
+            } else {
+                do {
+                    status = try Self.status(host: host, port: port, timeout: timeout, tls: false)
+                } catch HealthcheckError.notHTTP {
+                    status = try Self.status(host: host, port: port, timeout: timeout, tls: true)
+                }
+            }
         } catch {
             print("routemap: unhealthy: \(error)")
             throw ExitCode.failure
@@ -39,8 +58,8 @@ struct HealthcheckCommand: ParsableCommand {
         }
     }
 
-    /// The status code of `GET /healthz`, over a plain IPv4 socket.
-    static func status(host: String, port: UInt16, timeout: Int) throws -> Int {
+    /// The status code of `GET /healthz`, over a plain IPv4 socket or a TLS session on it.
+    static func status(host: String, port: UInt16, timeout: Int, tls: Bool) throws(HealthcheckError) -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HealthcheckError("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -50,26 +69,46 @@ struct HealthcheckCommand: ParsableCommand {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw ValidationError("not an IPv4 address: \(host)") }
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw HealthcheckError("not an IPv4 address: \(host)") }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw HealthcheckError("cannot connect to \(host):\(port): \(String(cString: strerror(errno)))") }
         let request = Array("GET /healthz HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n".utf8)
-        guard send(fd, request, request.count, 0) == request.count else { throw HealthcheckError("cannot send the request") }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = recv(fd, &buffer, buffer.count, 0)
-        guard count > 12 else { throw HealthcheckError("no answer from \(host):\(port)") }
+        let answer: [UInt8]
+        if tls {
+            let session = try TLSClientSession(socket: fd)
+            try session.send(request)
+            answer = try session.receive(upTo: 64)
+        } else {
+            guard send(fd, request, request.count, 0) == request.count else { throw HealthcheckError("cannot send the request") }
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw HealthcheckError("no answer within \(timeout) s") }
+            answer = Array(buffer[0..<max(0, count)])
+        }
         // "HTTP/1.1 200 OK": the status is the second word.
-        let line = String(decoding: buffer[0..<count], as: UTF8.self)
-        let words = line.split(separator: " ", maxSplits: 2)
-        guard words.count >= 2, let status = Int(words[1]) else { throw HealthcheckError("not an HTTP answer") }
+        let words = String(decoding: answer, as: UTF8.self).split(separator: " ", maxSplits: 2)
+        guard answer.starts(with: Array("HTTP/".utf8)), words.count >= 2, let status = Int(words[1]) else {
+            throw .notHTTP(answer.isEmpty ? "no answer from \(host):\(port)" : "not an HTTP answer from \(host):\(port)")
+        }
         return status
     }
 }
 
 /// Why a health check got no usable answer.
-struct HealthcheckError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+enum HealthcheckError: Error, CustomStringConvertible {
+    /// The server could not be reached, or TLS failed.
+    case failed(String)
+    /// The server answered, or closed the connection, without an HTTP status line: perhaps it
+    /// speaks HTTPS.
+    case notHTTP(String)
+
+    init(_ description: String) { self = .failed(description) }
+
+    var description: String {
+        switch self {
+        case .failed(let text), .notHTTP(let text): text
+        }
+    }
 }

@@ -4,14 +4,15 @@ import RoutemapDomain
 import RoutemapStorage
 
 /// `routemap menu`: the menu of a database file, for an operator on the machine — list it, add
-/// an item, change one (price, name, category, availability), retire one. A running server on
+/// an item, change one (price, name, category, availability), retire one, and the same for the
+/// categories items are in (`routemap menu category …`). A running server on
 /// the same file serves the changed menu within a second (it compares the menu's revision that
 /// often); through the API (`POST`/`PATCH`/`DELETE /v1/menu/items`) a change shows at once.
 struct MenuCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "menu",
-        abstract: "List, add, change or retire the menu items of a database.",
-        subcommands: [List.self, Add.self, Set.self, Retire.self])
+        abstract: "List, add, change or retire the menu items and categories of a database.",
+        subcommands: [List.self, Add.self, Set.self, Retire.self, Category.self])
 
     /// A till on the store of `options` (applying pending migrations, as `serve` would); new
     /// items are priced in `ROUTEMAP_CURRENCY` (or USD).
@@ -35,7 +36,10 @@ struct MenuCommand: AsyncParsableCommand {
             switch error {
             case .menuItemExists(let id): throw ValidationError("a menu item '\(id)' exists or existed")
             case .menuItemNotFound(let id): throw ValidationError("no menu item '\(id)' on the menu")
-            case .unknownCategory(let id): throw ValidationError("no category '\(id)' on the menu (a manager adds one: POST /v1/menu/categories)")
+            case .unknownCategory(let id): throw ValidationError("no category '\(id)' on the menu (add it first: routemap menu category add)")
+            case .menuCategoryExists(let id): throw ValidationError("a category '\(id)' exists or existed")
+            case .menuCategoryNotFound(let id): throw ValidationError("no category '\(id)' on the menu")
+            case .categoryNotEmpty(let id): throw ValidationError("items on the menu are in category '\(id)': move or retire them first")
             default: throw error
             }
         }
@@ -128,6 +132,77 @@ struct MenuCommand: AsyncParsableCommand {
             defer { try? database.close() }
             _ = try await MenuCommand.run { try await till.retireMenuItem(id: id, device: MenuCommand.operatorDevice, idempotency: nil) }
             print("retired \(id)")
+        }
+    }
+
+    /// `routemap menu category`: the categories items are in, as `/v1/menu/categories` manages them.
+    struct Category: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List, add, rename or retire the menu's categories.",
+            subcommands: [List.self, Add.self, Rename.self, Retire.self])
+
+        static func line(_ category: MenuCategory) -> String { "\(category.id)\t\(category.name)" }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List the categories in menu order: id, name.")
+            @OptionGroup var store: StoreOptions
+
+            func run() async throws {
+                let (database, till) = try MenuCommand.open(store)
+                defer { try? database.close() }
+                for category in try till.menuCategories() { print(Category.line(category)) }
+            }
+        }
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Add a category at the end of the menu.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "The new category's id (a-z, 0-9, '-'), what items name as their category.") var id: String
+            @Option(help: "Its name (the menu section's title).") var name: String
+
+            func run() async throws {
+                try MenuCommand.checkSlug(id, "the id")
+                try MenuCommand.checkName(name)
+                let (database, till) = try MenuCommand.open(store)
+                defer { try? database.close() }
+                let outcome = try await MenuCommand.run {
+                    try await till.createMenuCategory(
+                        MenuCategory(id: id, name: name), device: MenuCommand.operatorDevice, idempotency: nil)
+                }
+                if case .performed(let category, _) = outcome { print("added \(Category.line(category))") }
+            }
+        }
+
+        struct Rename: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Rename a category (its id stays).")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "The category's id.") var id: String
+            @Option(help: "Its new name.") var name: String
+
+            func run() async throws {
+                try MenuCommand.checkName(name)
+                let (database, till) = try MenuCommand.open(store)
+                defer { try? database.close() }
+                let outcome = try await MenuCommand.run {
+                    try await till.renameMenuCategory(id: id, name: name, device: MenuCommand.operatorDevice, idempotency: nil)
+                }
+                if case .performed(let category, _) = outcome { print("renamed \(Category.line(category))") }
+            }
+        }
+
+        struct Retire: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Take an empty category off the menu (its id is never reused).")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "The category's id.") var id: String
+
+            func run() async throws {
+                let (database, till) = try MenuCommand.open(store)
+                defer { try? database.close() }
+                _ = try await MenuCommand.run {
+                    try await till.retireMenuCategory(id: id, device: MenuCommand.operatorDevice, idempotency: nil)
+                }
+                print("retired \(id)")
+            }
         }
     }
 }

@@ -12,12 +12,12 @@ import Synchronization
 final class RequestTelemetry: RequestObserver {
     private let accessLog: Logger?
     private let registry: PrometheusCollectorRegistry
-    /// One counter per method, route and status seen, and one histogram per route: made on
-    /// first use (the registry's lookup takes a lock and builds a key; this one is cheaper).
-    private let counters = Mutex<[CounterKey: Prometheus.Counter]>([:])
-    private let histograms = Mutex<[String: DurationHistogram]>([:])
+    /// The counter of each method, route and status seen, with its route's histogram: made on
+    /// first use, then found with one lock and one lookup per request (the registry's own
+    /// lookup takes a lock and builds a key; two lookups here contended measurably under load).
+    private let metrics = Mutex<[MetricsKey: (counter: Prometheus.Counter, histogram: DurationHistogram)]>([:])
 
-    private struct CounterKey: Hashable {
+    private struct MetricsKey: Hashable {
         let method: String
         let route: String
         let status: Int
@@ -37,28 +37,14 @@ final class RequestTelemetry: RequestObserver {
 
     func requestAnswered(_ record: RequestRecord) {
         let route = record.route ?? "unmatched"
-        let key = CounterKey(method: record.method.rawValue, route: route, status: record.status)
-        let counter = counters.withLock { counters in
-            if let counter = counters[key] { return counter }
-            let counter = registry.makeCounter(
-                descriptor: MetricNameDescriptor(
-                    namespace: "routemap", subsystem: "http", metricName: "requests", unitName: "total",
-                    helpText: "Requests answered, by method, route pattern and status."),
-                labels: [("method", key.method), ("route", route), ("status", String(record.status))])
-            counters[key] = counter
-            return counter
+        let key = MetricsKey(method: record.method.rawValue, route: route, status: record.status)
+        let (counter, histogram) = metrics.withLock { metrics in
+            if let found = metrics[key] { return found }
+            let made = (counter: makeCounter(key), histogram: makeHistogram(route: route))
+            metrics[key] = made
+            return made
         }
         counter.increment()
-        let histogram = histograms.withLock { histograms in
-            if let histogram = histograms[route] { return histogram }
-            let histogram = registry.makeDurationHistogram(
-                descriptor: MetricNameDescriptor(
-                    namespace: "routemap", subsystem: "http", metricName: "request_duration", unitName: "seconds",
-                    helpText: "Time from a request's head arriving to its answer being queued, by route pattern."),
-                labels: [("route", route)], buckets: Self.latencyBuckets)
-            histograms[route] = histogram
-            return histogram
-        }
         histogram.recordNanoseconds(record.duration.nanoseconds)
 
         guard let accessLog else { return }
@@ -72,6 +58,24 @@ final class RequestTelemetry: RequestObserver {
         ]
         if let caller = record.caller { metadata["device"] = .string(caller) }
         accessLog.info("request", metadata: metadata)
+    }
+
+    private func makeCounter(_ key: MetricsKey) -> Prometheus.Counter {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "routemap", subsystem: "http", metricName: "requests", unitName: "total",
+                helpText: "Requests answered, by method, route pattern and status."),
+            labels: [("method", key.method), ("route", key.route), ("status", String(key.status))])
+    }
+
+    /// The registry gives the same histogram for the same name and labels, so every status of
+    /// a route shares one.
+    private func makeHistogram(route: String) -> DurationHistogram {
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(
+                namespace: "routemap", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+                helpText: "Time from a request's head arriving to its answer being queued, by route pattern."),
+            labels: [("route", route)], buckets: Self.latencyBuckets)
     }
 }
 

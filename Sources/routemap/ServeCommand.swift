@@ -79,7 +79,10 @@ struct ServeCommand: AsyncParsableCommand {
         let access = API.Configuration(
             enrollmentCode: settings.enrollmentCode, managerEnrollmentCode: settings.managerEnrollmentCode, rateLimit: settings.rateLimit,
             metrics: metrics, trustedProxies: settings.http.trustedProxies)
-        let api = try API(till: till, devices: DeviceDirectory(store: database.store), configuration: access, logger: logger, webClient: webClient)
+        let resources = AppResources(database: database, till: till)
+        let api = try API(
+            devices: DeviceDirectory(store: database.store), apps: try Apps.all.map { try $0.make(resources) }, configuration: access,
+            logger: logger, webClient: webClient)
         let telemetry = RequestTelemetry(registry: registry, accessLog: settings.accessLog ? Logger(label: "routemap.access") : nil)
         let server = HTTPServer(configuration: settings.http, responder: api.makeRouter(), logger: logger, observer: telemetry)
         sampler.watch(server)

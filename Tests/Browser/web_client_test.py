@@ -4,8 +4,9 @@
 Starts the routemap binary on a free port with a temporary database, drives Debian's headless
 Chromium with selenium through a till's day (enroll, add items, check out, pay cash, reload, open
 deep links; then an order on a page that declares only the containers native, so the menu and
-the bill come as component trees its generic renderer draws) and checks what the page shows after
-each step. A screenshot of each state goes to
+the bill come as component trees its generic renderer draws), then a game of trivia on the same
+device (`/?app=trivia`: the difficulty popover, a game to its results, play again, the no-data
+screen through the category sheet), and checks what the page shows after each step. A screenshot of each state goes to
 --screenshots. Exits 1 on the first failed check, with a screenshot, the page's HTML and the
 server's log of that moment.
 
@@ -430,6 +431,109 @@ def run_generic_order(page, server, prices, token):
 # ---- every step, in a copy of the page with a seam ----------------------------------------
 
 
+def run_trivia(page, server):
+    """The trivia app in the same page (`/?app=trivia`), with the device the point of sale enrolled:
+    a game played to its results through the popover, then the no-data screen through the sheet."""
+    driver = page.driver
+    token = page.script("return localStorage.getItem('routemap.token')")
+
+    def options():
+        return page.script("""
+            const options = document.querySelector('[data-route="options"]');
+            if (!options || !options.isConnected || options.closest('dialog')) return null;
+            return {difficulty: options.querySelector('.difficulty')?.dataset.difficulty,
+                    category: options.querySelector('.category')?.dataset.category};""")
+
+    def choose(action, presented, title):
+        page.find(f'[data-route="options"] button[data-action="{action}"]').click()
+        page.wait(lambda: page.find_all(f'dialog[open][data-presented="{presented}"]'), f"the {presented}")
+        page.idle()
+        page.wait(lambda: page.script("return document.getAnimations().every((animation) => animation.playState !== 'running')"),
+                  f"the {presented}'s animation to finish")
+        dialog = page.find(f'dialog[data-presented="{presented}"]')
+        dialog.find_element(By.XPATH, f'.//button[@data-action="choose"][starts-with(normalize-space(.), "{title}")]').click()
+        page.wait(lambda: not page.find_all(f'dialog[data-presented="{presented}"]'), f"the {presented} to be dismissed")
+        page.idle()
+
+    print("trivia: the landing with its options, on the same device")
+    driver.get(server.url + "/?app=trivia")
+    page.wait(lambda: options() is not None, "the trivia landing and its options")
+    page.idle()
+    check(options() == {"difficulty": "mixed", "category": "any"}, f"the options at launch: {options()}")
+    check(page.find('[data-route="landing"] .blurb').text.startswith("5 questions a game"), "the landing's blurb")
+
+    print("trivia: the difficulty popover, anchored to its control; Easy replaces the options")
+    page.find('[data-route="options"] button[data-action="chooseDifficulty"]').click()
+    page.wait(lambda: page.find_all('dialog[open][data-presented="difficultyMenu"]'), "the difficulty popover")
+    page.idle()
+    # Read once the popover has appeared (selenium reads no text from an element still fading in).
+    page.wait(lambda: page.script("return document.getAnimations().every((animation) => animation.playState !== 'running')"),
+              "the popover's animation to finish")
+    check("layer-popover" in page.find('dialog[data-presented="difficultyMenu"]').get_attribute("class"), "the difficulty menu is not a popover")
+    titles = page.script("""return [...document.querySelectorAll('dialog[data-presented="difficultyMenu"] button[data-action="choose"]')]
+                              .map((button) => button.textContent.trim());""")
+    check([title.rstrip(" ✓") for title in titles] == ["Mixed", "Easy", "Medium", "Hard"], f"the popover offers {titles}")
+    anchor = page.find('[data-route="options"] button[data-action="chooseDifficulty"]').rect
+    popover = page.find('dialog[data-presented="difficultyMenu"]').rect
+    check(popover["y"] >= anchor["y"] + anchor["height"] - 1 or popover["y"] + popover["height"] <= anchor["y"] + 1,
+          f"the popover {popover} does not sit beside its anchor {anchor}")
+    page.screenshot("trivia-popover")
+    page.find('dialog[data-presented="difficultyMenu"]').find_element(By.XPATH, './/button[starts-with(normalize-space(.), "Easy")]').click()
+    page.wait(lambda: not page.find_all('dialog[data-presented="difficultyMenu"]'), "the popover to be dismissed")
+    page.idle()
+    check(options() == {"difficulty": "easy", "category": "any"}, f"the options after choosing Easy: {options()}")
+
+    print("trivia: play one game to its results, answering with the first choice")
+    page.find('[data-route="options"] button[data-action="play"]').click()
+    page.wait(lambda: page.find_all('[data-route="game"] .question'), "the game's first question")
+    page.idle()
+    game_id = page.find('[data-route="game"]').get_attribute("data-game-id")
+    page.screenshot("trivia-question")
+    count = server.get_json(f"/v1/trivia/games/{game_id}", token)["questionCount"]
+
+    def progress():
+        # Read in the page: the game screen is drawn again after each answer (no stale element).
+        return page.script("return document.querySelector('[data-route=\"game\"] .progress')?.textContent ?? ''")
+
+    for number in range(1, count + 1):
+        check(progress().startswith(f"Question {number} of {count}"), f"question {number}: {progress()!r}")
+        choices = page.find_all('[data-route="game"] .choices button')
+        check(len(choices) == 4, f"question {number} offers {len(choices)} choices")
+        choices[0].click()
+        if number < count:
+            page.wait(lambda: progress().startswith(f"Question {number + 1} "), f"question {number + 1}")
+        else:
+            page.wait(lambda: page.find_all('[data-route="results"] .score'), "the results")
+        page.idle()
+    stored = server.get_json(f"/v1/trivia/games/{game_id}", token)
+    check(stored["status"] == "finished" and stored["answeredCount"] == count, f"the server's game: {stored['status']}, {stored['answeredCount']}")
+    score = page.find('[data-route="results"] .score')
+    check(score.get_attribute("data-score") == str(stored["score"]), f"the results show {score.text}, the server {stored['score']}")
+    check(len(page.find_all('[data-route="results"] li.result')) == count, "the results do not list every question")
+    page.screenshot("trivia-results")
+
+    print("trivia: play again walks back to the landing, with the game's options")
+    page.find('[data-route="results"] button[data-action="playAgain"]').click()
+    page.wait(lambda: options() is not None and not page.find_all('[data-route="results"]'), "the landing again")
+    page.idle()
+    check(options() == {"difficulty": "easy", "category": "any"}, f"the options after play again: {options()}")
+
+    print("trivia: a hard game of music has no questions: the no-data screen, and back")
+    choose("chooseCategory", "categoryPicker", "Music")
+    choose("chooseDifficulty", "difficultyMenu", "Hard")
+    check(options() == {"difficulty": "hard", "category": "music"}, f"the options: {options()}")
+    page.find('[data-route="options"] button[data-action="play"]').click()
+    page.wait(lambda: page.find_all('[data-route="noData"]'), "the no-data screen")
+    page.idle()
+    no_data = page.find('[data-route="noData"]')
+    check("There are no hard questions in Music." in no_data.text, f"the no-data screen says {no_data.text!r}")
+    page.screenshot("trivia-no-data")
+    no_data.find_element(By.CSS_SELECTOR, 'button[data-action="changeOptions"]').click()
+    page.wait(lambda: options() is not None and not page.find_all('[data-route="noData"]'), "the landing after the no-data screen")
+    page.idle()
+    check(options() == {"difficulty": "hard", "category": "music"}, f"the options after the no-data screen: {options()}")
+
+
 def seam_copy(directory):
     """Public/ with one line added at the end of app.js's closure: `window.routemapPerform`, the
     page's own step performer, so the test can perform steps the point-of-sale registry never
@@ -527,6 +631,7 @@ def main():
         driver = start_browser()
         page = Page(driver, arguments.screenshots)
         run(page, server)
+        run_trivia(page, server)
         server.cleanup()
         server = Server(arguments.binary, public=seam_copy(seam.name))
         driver.delete_all_cookies()

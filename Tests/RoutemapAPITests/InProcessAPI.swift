@@ -4,6 +4,7 @@ import RoutemapAPI
 import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON
+import RoutemapPOS
 import RoutemapTestSupport
 import Testing
 
@@ -36,7 +37,7 @@ final class InProcessAPI: Sendable {
         store = InMemoryStore(menu: Self.menu)
         let till = Till(store: store, taxRate: TaxRate(basisPoints: 875)!, currency: .usd)
         let api = try API(
-            till: till, devices: DeviceDirectory(store: store),
+            devices: DeviceDirectory(store: store), apps: [try POSApp(till: till)],
             configuration: API.Configuration(
                 enrollmentCode: Self.enrollmentCode, managerEnrollmentCode: managerEnrollmentCode, rateLimit: rateLimit,
                 trustedProxies: trustedProxies),

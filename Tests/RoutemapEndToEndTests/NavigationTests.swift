@@ -440,4 +440,20 @@ struct NavigationTests {
         #expect(check.status == 0, "\(check.output)")
         #expect(check.output.contains("no problems"))
     }
+
+    @Test("routes --app: each app's tree and check; an unknown app is a usage error")
+    func routesPerApp() throws {
+        let pos = try runRoutemap(["routes", "--app", "pos"])
+        #expect(pos.status == 0 && pos.output.contains("tabBar  [root]"))
+        let trivia = try runRoutemap(["routes", "--app", "trivia"])
+        #expect(trivia.status == 0, "\(trivia.output)")
+        #expect(trivia.output.contains("trivia  [root]"))
+        #expect(trivia.output.contains("difficultyMenu  [present popover"))
+        #expect(!trivia.output.contains("tabBar"))
+        let check = try runRoutemap(["routes", "check", "--app", "trivia"])
+        #expect(check.status == 0 && check.output.contains("no problems"), "\(check.output)")
+        let unknown = try runRoutemap(["routes", "--app", "chess"])
+        #expect(unknown.status == 64, "\(unknown.output)")
+        #expect(unknown.output.contains("no app 'chess'"))
+    }
 }

@@ -147,6 +147,21 @@ struct ShopAdminTests {
         #expect(try run("/usr/bin/curl", ["-sS", "\(base)/healthz"]).status != 0)
         let plain = try run("/usr/bin/curl", ["-sS", "-m", "3", "http://127.0.0.1:\(process.port)/healthz"])
         #expect(!plain.output.contains("\"ok\""), "\(plain.output)")
+        // The container's HEALTHCHECK: HTTPS when told, when ROUTEMAP_TLS_CERT is set, and when
+        // plain HTTP gets no HTTP answer (a server given --tls-cert on its command line).
+        for (arguments, environment) in [(["--tls"], [:]), ([], ["ROUTEMAP_TLS_CERT": cert]), ([], [String: String]())] {
+            let probe = try runRoutemap(["healthcheck", "--port", String(process.port)] + arguments, environment: environment)
+            #expect(probe.status == 0, "\(arguments) \(environment): \(probe.output)")
+        }
+    }
+
+    @Test("healthcheck --tls against a plain-HTTP server is unhealthy (exit 1), with the TLS failure in one line")
+    func healthcheckTLSAgainstPlain() throws {
+        let process = try RoutemapProcess()
+        defer { process.cleanUp() }
+        let probe = try runRoutemap(["healthcheck", "--tls", "--port", String(process.port)])
+        #expect(probe.status == 1, "\(probe.output)")
+        #expect(probe.output.hasPrefix("routemap: unhealthy: TLS: handshake:"), "\(probe.output)")
     }
 
     @Test("--tls-cert without --tls-key, or an unreadable file, stops start-up with one line")
@@ -269,5 +284,46 @@ struct LiveMenuEndToEndTests {
         #expect(try till.request("GET", "/v1/bills/\(bill)").json["lines"]?.array.first?["menuItemId"]?.string == "bagel")
         let list = try runRoutemap(["menu", "list"] + arguments)
         #expect(list.output.contains("espresso\tcoffee\tEspresso\t325\tUSD\tavailable") && !list.output.contains("bagel"), "\(list.output)")
+    }
+
+    @Test("`routemap menu category` on a running server's file: add, rename and retire a category; a non-empty or unknown one is refused and changes nothing")
+    func categoriesFromTheCommandLine() throws {
+        let process = try RoutemapProcess()
+        defer { process.cleanUp() }
+        let till = try process.client()
+        let arguments = ["--db", process.databasePath, "--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
+        func run(_ words: [String]) throws -> (status: Int32, output: String) { try runRoutemap(["menu"] + words + arguments) }
+
+        let unknown = try run(["add", "scone", "--name", "Scone", "--category", "bakes", "--price-minor", "300"])
+        #expect(unknown.status != 0 && unknown.output.contains("no category 'bakes'"), "\(unknown.output)")
+        let added = try run(["category", "add", "bakes", "--name", "Bakes"])
+        #expect(added.status == 0 && added.output.contains("added bakes\tBakes"), "\(added.output)")
+        #expect(try run(["add", "scone", "--name", "Scone", "--category", "bakes", "--price-minor", "300"]).status == 0)
+        let renamed = try run(["category", "rename", "bakes", "--name", "Fresh bakes"])
+        #expect(renamed.status == 0 && renamed.output.contains("renamed bakes\tFresh bakes"), "\(renamed.output)")
+
+        let notEmpty = try run(["category", "retire", "bakes"])
+        #expect(notEmpty.status != 0 && notEmpty.output.contains("items on the menu are in category 'bakes'"), "\(notEmpty.output)")
+        let missing = try run(["category", "rename", "nope", "--name", "x"])
+        #expect(missing.status != 0 && missing.output.contains("no category 'nope'"), "\(missing.output)")
+        #expect(try run(["category", "add", "Bad Id", "--name", "x"]).status != 0)
+
+        // The server sees the other process's changes within a second (the menu revision).
+        let deadline = Date().addingTimeInterval(3)
+        var categories: [JSON] = []
+        repeat {
+            categories = try till.request("GET", "/v1/menu/categories").json["categories"]?.array ?? []
+            if categories.contains(where: { $0["id"]?.string == "bakes" }) { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        } while Date() < deadline
+        #expect(categories.last?["id"]?.string == "bakes" && categories.last?["name"]?.string == "Fresh bakes", "\(categories)")
+
+        #expect(try run(["retire", "scone"]).status == 0)
+        let retired = try run(["category", "retire", "bakes"])
+        #expect(retired.status == 0 && retired.output.contains("retired bakes"), "\(retired.output)")
+        let again = try run(["category", "add", "bakes", "--name", "Bakes"])
+        #expect(again.status != 0 && again.output.contains("a category 'bakes' exists or existed"), "\(again.output)")
+        let list = try run(["category", "list"])
+        #expect(list.status == 0 && list.output.contains("coffee\t") && !list.output.contains("bakes"), "\(list.output)")
     }
 }

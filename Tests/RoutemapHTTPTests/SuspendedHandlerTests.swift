@@ -96,7 +96,9 @@ struct SuspendedHandlerTests {
             http.shutdown(gracePeriod: .seconds(10))
             stopped.increment()
         }.start()
-        try await Task.sleep(for: .milliseconds(300))
+        // The stop has begun once the listener is closed; it waits for the handler in flight.
+        try await eventually { [port = server.port] in (try? TestHTTPClient(host: "127.0.0.1", port: port, timeout: .seconds(1))) == nil }
+        try await Task.sleep(for: .milliseconds(200))
         #expect(stopped.value == 0)
         await gate.open()
         let answer = try await blocking { try client.readResponse() }

@@ -1,4 +1,6 @@
 import RoutemapNavigation
+import RoutemapPOS
+import RoutemapTrivia
 import Testing
 
 /// `RouteRegistry.problems()`: one small broken registry per kind of problem
@@ -55,6 +57,14 @@ struct RegistryCheckTests {
         #expect(TestTrees.pos.problems().isEmpty)
         #expect(TestTrees.deep.problems().isEmpty)
         #expect(registry(root(), child("a"), child("b", of: "a")).problems().isEmpty)
+    }
+
+    @Test("the shipped apps' registries (point of sale, trivia) have no problems, guards included")
+    func shippedRegistries() {
+        #expect(POSApp.registryProblems.isEmpty, "\(POSApp.registryProblems)")
+        #expect(TriviaApp.registryProblems.isEmpty, "\(TriviaApp.registryProblems)")
+        #expect(TestTrees.trivia.problems().isEmpty)
+        #expect(TestTrees.shippedPOS.problems().isEmpty)
     }
 
     @Test("the tree DSL sets each route's parent to the node it is written in, children in order")

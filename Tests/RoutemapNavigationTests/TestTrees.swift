@@ -1,5 +1,7 @@
 import RoutemapJSON
 import RoutemapNavigation
+import RoutemapPOS
+import RoutemapTrivia
 
 /// The registries the navigation tests walk, and small helpers to write stacks and steps tersely.
 ///
@@ -186,6 +188,21 @@ enum TestTrees {
             let guardedBy = guards[route.id]
             route.routeGuard = guardedBy?.routeGuard
             copy.register(route, payload: echo, guard: guardedBy?.holds)
+        }
+        return copy
+    }
+
+    /// The shipped apps' trees, route for route (guards left out: their predicates read the
+    /// apps' data), every builder `echo`: the walks are checked over the real shapes too.
+    static let trivia = echoing(TriviaApp.registry)
+    static let shippedPOS = echoing(POSApp.registry)
+
+    /// `registry`'s routes without their guards, each with `echo` as its builder.
+    static func echoing<Context>(_ registry: RouteRegistry<Context>) -> RouteRegistry<String> {
+        var copy = RouteRegistry<String>()
+        for var route in registry.routes {
+            route.routeGuard = nil
+            copy.register(route, payload: echo)
         }
         return copy
     }

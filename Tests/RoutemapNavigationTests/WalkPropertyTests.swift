@@ -8,7 +8,9 @@ import Testing
 /// `ROUTEMAP_WALK_SEED` to run one seed only.
 @Suite("Walk properties")
 struct WalkPropertyTests {
-    static let trees: [(name: String, registry: RouteRegistry<String>)] = [("deep", TestTrees.deep), ("pos", TestTrees.pos)]
+    static let trees: [(name: String, registry: RouteRegistry<String>)] = [
+        ("deep", TestTrees.deep), ("pos", TestTrees.pos), ("trivia", TestTrees.trivia),
+    ]
 
     static let seeds: [UInt64] = {
         if let text = ProcessInfo.processInfo.environment["ROUTEMAP_WALK_SEED"], let seed = UInt64(text) { return [seed] }

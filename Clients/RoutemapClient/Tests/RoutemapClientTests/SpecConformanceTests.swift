@@ -46,6 +46,15 @@ struct SpecConformanceTests {
         "VoidRequest": VoidRequest.self,
         "BillList": BillList.self,
         "BillListEntry": BillListEntry.self,
+        "StartTriviaGameRequest": StartTriviaGameRequest.self,
+        "TriviaAnswerRequest": TriviaAnswerRequest.self,
+        "TriviaQuestion": TriviaQuestion.self,
+        "TriviaGame": TriviaGame.self,
+        "TriviaAnswered": TriviaAnswered.self,
+        "TriviaGameStarted": TriviaGameStarted.self,
+        "TriviaNoData": TriviaNoData.self,
+        "TriviaNoDataReason": TriviaNoDataReason.self,
+        "TriviaAnswerResult": TriviaAnswerResult.self,
     ]
 
     /// Required members a type reads leniently, and why.
@@ -71,6 +80,16 @@ struct SpecConformanceTests {
         "RoutePresentation": "the RoutePresentation enumeration (checked per alternative)",
         "RouteTree": "RouteTree (checked in routeTree)",
         "RouteDetail": "RouteDetail (checked in routeTree)",
+        "GameId": "a String",
+        "TriviaDifficulty": "the TriviaDifficulty enumeration",
+        "TriviaFilterInputs": "Screen.inputs, a string map",
+        "GameInputs": "Screen.inputs, a string map",
+        "LandingPayload": "Screen.payload, read by the app's own trivia screens",
+        "TriviaOptionsPayload": "Screen.payload, read by the app's own trivia screens",
+        "TriviaChoicesPayload": "Screen.payload, read by the app's own trivia screens",
+        "TriviaGamePayload": "Screen.payload, read by the app's own trivia screens",
+        "TriviaResultsPayload": "Screen.payload, read by the app's own trivia screens",
+        "NoDataPayload": "Screen.payload, read by the app's own trivia screens",
     ]
 
     /// Inline answer schemas, by operation id.
@@ -78,6 +97,7 @@ struct SpecConformanceTests {
         "listMenuItems": MenuListing.self,
         "payBill": PaymentAnswer.self,
         "listRoutes": RouteTreeAnswer.self,
+        "appListRoutes": RouteTreeAnswer.self,
         "health": HealthStatus.self,
         "revokeDevice": RevokedDeviceAnswer.self,
         "retireMenuItem": RetiredMenuItemAnswer.self,
@@ -106,6 +126,7 @@ struct SpecConformanceTests {
         "EnrollRequest.role": DeviceRole.knownCases.map(\.rawValue),
         "EnrolledDevice.role": DeviceRole.knownCases.map(\.rawValue),
         "ListedDevice.role": DeviceRole.knownCases.map(\.rawValue),
+        "TriviaDifficulty": TriviaDifficulty.knownCases.map(\.rawValue),
     ]
 
     /// The struct behind each component alternative (by its title, which is its `type`).

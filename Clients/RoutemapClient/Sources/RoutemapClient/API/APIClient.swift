@@ -13,6 +13,9 @@ import Foundation
 /// - A problem+json answer is thrown as a `Problem` (its `code` says what went wrong).
 public actor APIClient {
     public let baseURL: URL
+    /// The app whose navigation endpoints this client uses (`/v1/apps/{app}/launch`, …); nil:
+    /// the point of sale's, without a name (`/v1/launch`, …).
+    public let app: String?
     public let capabilities: AppCapabilities
     /// The device's bearer token.
     public private(set) var token: String?
@@ -33,10 +36,11 @@ public actor APIClient {
     }
 
     public init(
-        baseURL: URL, token: String? = nil, capabilities: AppCapabilities = .everything, transport: any HTTPTransport = URLSessionTransport(),
-        retry: RetryPolicy = RetryPolicy()
+        baseURL: URL, app: String? = nil, token: String? = nil, capabilities: AppCapabilities = .everything,
+        transport: any HTTPTransport = URLSessionTransport(), retry: RetryPolicy = RetryPolicy()
     ) {
         self.baseURL = baseURL
+        self.app = app
         self.token = token
         self.capabilities = capabilities
         self.transport = transport
@@ -144,33 +148,57 @@ public actor APIClient {
         try await replayable(send(.post, "/v1/bills/\(Self.segment(billId))/pay", body: request, intent: intent))
     }
 
-    // MARK: Navigation
+    // MARK: Trivia
 
-    /// `GET /v1/launch`: the whole initial UI.
-    public func launch() async throws -> NavigationAnswer {
-        try await decode(send(.get, "/v1/launch"))
+    /// `POST /v1/trivia/games`: a game of `difficulty` in `category` (nil: any), or, when no
+    /// question matches, the no-data screen.
+    public func startTriviaGame(_ request: StartTriviaGameRequest) async throws -> TriviaStart {
+        let answer = try await send(.post, "/v1/trivia/games", body: request)
+        return answer.status == 201 ? .started(try decode(answer)) : .noData(try decode(answer))
     }
 
-    /// `GET /v1/routes`: the route registry as a tree.
+    /// `GET /v1/trivia/games/{gameId}`.
+    public func triviaGame(id: String) async throws -> TriviaGame {
+        try await decode(send(.get, "/v1/trivia/games/\(Self.segment(id))"))
+    }
+
+    /// `POST /v1/trivia/games/{gameId}/answers`.
+    public func answer(gameId: String, _ request: TriviaAnswerRequest) async throws -> TriviaAnswerResult {
+        try await decode(send(.post, "/v1/trivia/games/\(Self.segment(gameId))/answers", body: request))
+    }
+
+    // MARK: Navigation
+
+    /// The path of the navigation endpoint `name` of ``app``.
+    private func navigation(_ name: String) -> String {
+        app.map { "/v1/apps/\(Self.segment($0))/\(name)" } ?? "/v1/\(name)"
+    }
+
+    /// `GET /v1/launch` (`/v1/apps/{app}/launch`): the whole initial UI.
+    public func launch() async throws -> NavigationAnswer {
+        try await decode(send(.get, navigation("launch")))
+    }
+
+    /// `GET /v1/routes` (`/v1/apps/{app}/routes`): the route registry as a tree.
     public func routes() async throws -> RouteTree {
-        try await decode(send(.get, "/v1/routes"), as: RouteTreeAnswer.self).root
+        try await decode(send(.get, navigation("routes")), as: RouteTreeAnswer.self).root
     }
 
     /// `GET /v1/routes/{routeId}`.
     public func route(id: RouteID) async throws -> RouteDetail {
-        try await decode(send(.get, "/v1/routes/\(Self.segment(id))"))
+        try await decode(send(.get, navigation("routes/\(Self.segment(id))")))
     }
 
     /// `POST /v1/navigate`: a walk from `from`.
     public func navigate(_ request: NavigateRequest) async throws -> NavigationAnswer {
-        try await decode(send(.post, "/v1/navigate", body: request))
+        try await decode(send(.post, navigation("navigate"), body: request))
     }
 
     /// `GET /v1/resolve`: the walk from `from` (the launch stack when nil) to the screen `url` links to.
     public func resolve(url: String, from: [StackEntry]? = nil) async throws -> NavigationAnswer {
         var query = ["url": url]
         if let from { query["from"] = String(decoding: try JSONEncoder.sorted.encode(from), as: UTF8.self) }
-        return try await decode(send(.get, "/v1/resolve", query: query))
+        return try await decode(send(.get, navigation("resolve"), query: query))
     }
 
     // MARK: Health

@@ -59,13 +59,17 @@ public enum Renderer: OpenEnumeration {
     }
 }
 
-/// The screen types the point-of-sale server sends. The app names the native ones it
-/// implements in `Navigation-Screens`; others arrive as declarative screens.
+/// The screen types the server sends: the point of sale's, then the trivia app's. The app names
+/// the native ones it implements in `Navigation-Screens`; others arrive as declarative screens.
 public enum ScreenType: OpenEnumeration {
     case tabBar, splitView, menu, bill, orderSummary, billList
+    case navigationStack, landing, triviaOptions, difficultyMenu, categoryPicker, triviaGame, triviaResults, noData
     case unknown(String)
 
-    public static let knownCases: [ScreenType] = [.tabBar, .splitView, .menu, .bill, .orderSummary, .billList]
+    public static let knownCases: [ScreenType] = [
+        .tabBar, .splitView, .menu, .bill, .orderSummary, .billList,
+        .navigationStack, .landing, .triviaOptions, .difficultyMenu, .categoryPicker, .triviaGame, .triviaResults, .noData,
+    ]
 
     public var rawValue: String {
         switch self {
@@ -75,6 +79,14 @@ public enum ScreenType: OpenEnumeration {
         case .bill: "bill"
         case .orderSummary: "orderSummary"
         case .billList: "billList"
+        case .navigationStack: "navigationStack"
+        case .landing: "landing"
+        case .triviaOptions: "triviaOptions"
+        case .difficultyMenu: "difficultyMenu"
+        case .categoryPicker: "categoryPicker"
+        case .triviaGame: "triviaGame"
+        case .triviaResults: "triviaResults"
+        case .noData: "noData"
         case .unknown(let value): value
         }
     }
@@ -164,6 +176,7 @@ public enum ProblemCode: OpenEnumeration {
     case invalidStack, noParent, missingInput, uriTooLong
     case managerOnly, deviceRevoked, menuItemExists, unknownCategory, menuCategoryExists, categoryNotEmpty
     case billSettled, lineQuantityLimit, tooManyLines
+    case questionAlreadyAnswered, questionNotCurrent, questionNotInGame, answerNotAChoice, gameNotFinished, questionsAvailable
     case unknown(String)
 
     public static let knownCases: [ProblemCode] = [
@@ -174,6 +187,7 @@ public enum ProblemCode: OpenEnumeration {
         .invalidStack, .noParent, .missingInput, .uriTooLong,
         .managerOnly, .deviceRevoked, .menuItemExists, .unknownCategory, .menuCategoryExists, .categoryNotEmpty,
         .billSettled, .lineQuantityLimit, .tooManyLines,
+        .questionAlreadyAnswered, .questionNotCurrent, .questionNotInGame, .answerNotAChoice, .gameNotFinished, .questionsAvailable,
     ]
 
     public var rawValue: String {
@@ -213,6 +227,30 @@ public enum ProblemCode: OpenEnumeration {
         case .billSettled: "bill_settled"
         case .lineQuantityLimit: "line_quantity_limit"
         case .tooManyLines: "too_many_lines"
+        case .questionAlreadyAnswered: "question_already_answered"
+        case .questionNotCurrent: "question_not_current"
+        case .questionNotInGame: "question_not_in_game"
+        case .answerNotAChoice: "answer_not_a_choice"
+        case .gameNotFinished: "game_not_finished"
+        case .questionsAvailable: "questions_available"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// How hard a trivia game's questions are; `mixed`, any level.
+public enum TriviaDifficulty: OpenEnumeration {
+    case mixed, easy, medium, hard
+    case unknown(String)
+
+    public static let knownCases: [TriviaDifficulty] = [.mixed, .easy, .medium, .hard]
+
+    public var rawValue: String {
+        switch self {
+        case .mixed: "mixed"
+        case .easy: "easy"
+        case .medium: "medium"
+        case .hard: "hard"
         case .unknown(let value): value
         }
     }

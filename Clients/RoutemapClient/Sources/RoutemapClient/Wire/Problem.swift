@@ -25,9 +25,14 @@ public struct Problem: WireObjectWithKeys {
     public var route: String?
     /// A failed guard: the guard's name.
     public var routeGuard: String?
+    /// The trivia answer problems: the question the answer named.
+    public var questionId: String?
+    /// `question_not_current`: the question to answer first.
+    public var currentQuestionId: String?
 
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case type, title, status, detail, code, field, menuItemId, category, expectedMinor, limit, retryAfterSeconds, input, route
         case routeGuard = "guard"
+        case questionId, currentQuestionId
     }
 }

@@ -1,3 +1,4 @@
+import RoutemapAPI
 import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON
@@ -9,7 +10,7 @@ import RoutemapNavigation
 /// Every change takes an `Idempotency-Key` (required to pay): the answer is recorded with the
 /// effect, and a retry gets it again instead of a second effect.
 struct BillsController {
-    let api: API
+    let api: POSApp
 
     var till: Till { api.till }
     var navigator: Navigator<ScreenContext> { api.navigator }

@@ -2,14 +2,31 @@ import RoutemapHTTP
 import RoutemapJSON
 import RoutemapNavigation
 
-/// `POST /v1/navigate` and `GET /v1/resolve`: walks from the client's stack to any screen, by
-/// route id or by deep link (docs/navigation.md).
-struct NavigateController {
-    let api: API
+/// The navigation endpoints of one app, served by the engine from the app's registry under a
+/// prefix (`/v1/apps/{name}`; the first app listed also under `/v1`, as before apps had names):
+///
+/// - `GET {prefix}/launch`: the app's whole initial UI (``App/launch(_:_:)``);
+/// - `POST {prefix}/navigate` and `GET {prefix}/resolve`: walks from the client's stack to any
+///   screen, by route id or by deep link (docs/navigation.md);
+/// - `GET {prefix}/routes` and `GET {prefix}/routes/{routeId}`: the registry.
+struct AppNavigationController<A: App> {
+    let app: A
+    let routes: RoutesController
 
-    func register(on router: inout Router<APIContext>) {
-        router.device(.POST, "/v1/navigate", reading: api.till, unlessWaiting: navigate)
-        router.device(.GET, "/v1/resolve", reading: api.till, unlessWaiting: resolve)
+    init(app: A) {
+        self.app = app
+        self.routes = RoutesController(registry: A.registry)
+    }
+
+    func register(on router: inout Router<APIContext>, prefix: String) {
+        router.device(.GET, prefix + "/launch", reading: app, unlessWaiting: launch)
+        router.device(.POST, prefix + "/navigate", reading: app, unlessWaiting: navigate)
+        router.device(.GET, prefix + "/resolve", reading: app, unlessWaiting: resolve)
+        routes.register(on: &router, prefix: prefix)
+    }
+
+    @Sendable func launch(_ request: Request, _ device: AuthenticatedDevice) throws -> Router<APIContext>.Reply {
+        try app.launch(request, device)
     }
 
     @Sendable func navigate(_ request: Request, _ device: AuthenticatedDevice) throws -> Router<APIContext>.Reply {
@@ -37,27 +54,25 @@ struct NavigateController {
                 from = try NavigationInput.commaSeparatedStack(text, field: "from")
             }
         } else {
-            from = api.navigator.rootStack
+            from = app.navigator.rootStack
         }
-        guard let (route, inputs) = api.navigator.registry.resolve(url: url) else {
+        guard let (route, inputs) = app.navigator.registry.resolve(url: url) else {
             throw Problem.notFound(detail: "No route opens the URL '\(url)'.")
         }
         return try walk(NavigationRequest(from: from, target: route.id, input: inputs), device, client)
     }
 
-    /// The engine's walk, answered at once. A walk that needs the current bill when the device
-    /// has none yet waits instead: it opens one, as launch would, and walks again (payload
-    /// builders only read).
+    /// The engine's walk, answered at once. A walk that needs something only a write makes
+    /// (the point of sale's first bill) waits instead: the app makes it and the walk runs again
+    /// (payload builders only read).
     private func walk(_ request: NavigationRequest, _ device: AuthenticatedDevice, _ client: ClientCapabilities) throws -> Router<APIContext>.Reply {
+        let app = self.app
         do {
-            return .now(.json(try api.navigator.navigate(request, context: api.screenContext(device), client: client).json))
+            return .now(.json(try app.navigator.navigate(request, context: app.screenContext(for: device), client: client).json))
         } catch let error as NavigationError {
-            guard case .missingInput(name: POSInput.billId, _) = error, try api.till.reader(for: device.id).currentBill() == nil else {
-                throw error
-            }
+            guard let write = try app.contextAfterWriting(for: error, device: device) else { throw error }
             return .later {
-                let current = try await api.till.currentBill(device: device.id)
-                return .json(try api.navigator.navigate(request, context: api.screenContext(device, current), client: client).json)
+                .json(try app.navigator.navigate(request, context: try await write(), client: client).json)
             }
         }
     }
@@ -67,7 +82,7 @@ struct NavigateController {
         switch body.value("from") {
         case let value? where value.stringValue != nil:
             let routeID = try NavigationInput.routeID(value, field: "from")
-            guard let path = api.navigator.registry.path(to: routeID) else { throw NavigationError.unknownRoute(routeID) }
+            guard let path = app.navigator.registry.path(to: routeID) else { throw NavigationError.unknownRoute(routeID) }
             return NavigationStack(routes: path.map(\.id))
         case let value?:
             return try NavigationInput.stack(value, field: "from")
@@ -79,5 +94,5 @@ struct NavigateController {
 
 extension Navigation {
     /// `{navigation, stack}`.
-    var json: JSON { ["navigation": steps.json, "stack": stack.json] }
+    package var json: JSON { ["navigation": steps.json, "stack": stack.json] }
 }

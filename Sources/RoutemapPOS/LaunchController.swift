@@ -1,3 +1,4 @@
+import RoutemapAPI
 import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON
@@ -17,29 +18,27 @@ struct LaunchController {
         let client: ClientCapabilities
     }
 
-    let api: API
+    let till: Till
+    let menu: LiveMenu
+    let navigator: Navigator<ScreenContext>
     /// About 3.5 KiB each: at most 3.5 MiB.
     let answers = AnswerCache<AnswerKey, PreparedResponse>(capacity: 1024)
-
-    func register(on router: inout Router<APIContext>) {
-        router.device(.GET, "/v1/launch", reading: api.till, unlessWaiting: launch)
-    }
 
     /// Answers at once from the device's current bill; only a device's first launch, which
     /// opens its first bill (a write), waits for the commit.
     @Sendable func launch(_ request: Request, _ device: AuthenticatedDevice) throws -> Router<APIContext>.Reply {
         let client = try request.clientCapabilities()
-        if let bill = try api.till.reader(for: device.id).currentBill() {
+        if let bill = try till.reader(for: device.id).currentBill() {
             return .now(try response(bill, device: device, client: client))
         }
         return .later {
-            try response(try await api.till.currentBill(device: device.id), device: device, client: client)
+            try response(try await till.currentBill(device: device.id), device: device, client: client)
         }
     }
 
     /// The launch answer for `bill`, from the cache when this bill version was answered before.
     private func response(_ bill: Bill, device: AuthenticatedDevice, client: ClientCapabilities) throws -> Response {
-        let menu = api.menu.current
+        let menu = self.menu.current
         return try answers.answer(for: AnswerKey(billId: bill.id, billVersion: bill.version, menuGeneration: menu.generation, client: client)) {
             PreparedResponse(.json(try answer(bill, menu: menu, device: device, client: client)))
         }.response
@@ -47,11 +46,11 @@ struct LaunchController {
 
     /// The whole launch answer for `bill`.
     private func answer(_ bill: Bill, menu: MenuCatalog, device: AuthenticatedDevice, client: ClientCapabilities) throws -> JSON {
-        let context = api.screenContext(device, menu: menu, bill)
+        let context = ScreenContext(bills: till.reader(for: device.id), menu: menu, known: [bill])
         let inputs = [POSInput.billId: bill.id]
-        var navigation = try api.navigator.launch(inputs: inputs, context: context, client: client)
+        var navigation = try navigator.launch(inputs: inputs, context: context, client: client)
         if bill.status == .checkedOut {
-            let summary = try api.navigator.navigate(
+            let summary = try navigator.navigate(
                 NavigationRequest(from: navigation.stack, target: POSRoute.orderSummary, input: inputs), context: context,
                 client: client, animated: false)
             navigation = Navigation(steps: navigation.steps + summary.steps, stack: summary.stack)

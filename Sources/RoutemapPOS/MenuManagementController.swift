@@ -1,3 +1,4 @@
+import RoutemapAPI
 import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON
@@ -9,7 +10,7 @@ import RoutemapJSON
 /// optional `Idempotency-Key`. Once a change commits, the menu every till gets is the new one:
 /// a new `ETag`, new launch and menu screens (`LiveMenu`).
 struct MenuManagementController {
-    let api: API
+    let api: POSApp
 
     func register(on router: inout Router<APIContext>) {
         router.manager(.POST, "/v1/menu/items", create)

@@ -1,3 +1,4 @@
+import RoutemapAPI
 import RoutemapHTTP
 
 /// `GET /v1/menu/items`: the current menu, encoded once per version, with a strong `ETag` and

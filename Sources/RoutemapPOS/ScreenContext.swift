@@ -4,7 +4,7 @@ import RoutemapJSON
 /// What the POS payload builders get with each request: the calling device's bills, read-only
 /// (a builder cannot change data), the cached menu, and bills the endpoint already holds (so a
 /// builder does not read them again).
-struct ScreenContext: Sendable {
+package struct ScreenContext: Sendable {
     /// The calling device's bills; builders see no other device's.
     let bills: BillReader
     let menu: MenuCatalog

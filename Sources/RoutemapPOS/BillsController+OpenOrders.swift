@@ -1,3 +1,4 @@
+import RoutemapAPI
 import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON

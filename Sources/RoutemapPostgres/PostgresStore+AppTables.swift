@@ -1,0 +1,41 @@
+import PostgresNIO
+import RoutemapDomain
+
+// The seam for apps beside the point of sale whose tables live in the same database (the trivia
+// app), as `SQLiteStore+AppTables.swift` is on SQLite: their stores run their own SQL on this
+// store's connections and threads, in its transactions (SERIALIZABLE, retried on conflicts).
+
+/// An app store's statements on one of the store's sessions, valid while the closure that
+/// received it runs (on a store thread).
+package struct AppTables {
+    let session: Session
+
+    /// Runs `query` and returns its rows.
+    @discardableResult
+    package func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
+        try session.rows(query)
+    }
+
+    /// Sends `query` (a write whose result nobody reads) without waiting: it is checked before
+    /// the next read or the commit.
+    package func enqueue(_ query: PostgresQuery) {
+        session.enqueue(query)
+    }
+}
+
+extension PostgresStore {
+    /// Runs `body`'s reads on a session: the current thread's (inside a transaction or a
+    /// `read`), or one leased for them. Errors come out as the store's own reads' do.
+    package func readTables<T>(_ operation: @autoclosure () -> String, _ body: (AppTables) throws -> T) throws -> T {
+        try inspecting(operation()) { try body(AppTables(session: $0)) }
+    }
+
+    /// Runs `body` in one write transaction, exactly as ``write(durability:_:)`` runs a
+    /// point-of-sale transaction.
+    package func writeTables<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (AppTables) throws -> T) async throws -> T {
+        try await write(durability: durability) { transaction in
+            guard let transaction = transaction as? PostgresTransaction else { preconditionFailure("not this store's transaction") }
+            return try body(AppTables(session: transaction.session))
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import RoutemapAPI
+import RoutemapHTTP
+import RoutemapJSON
+import RoutemapNavigation
+
+/// The trivia endpoints: start a game, answer its questions, read it back. Each change answers
+/// with the data and the steps that show it, computed by the engine's walks. A game belongs to
+/// the device that started it; any other device gets 404.
+///
+/// Their steps assume the client shows what the screen that sent the request shows: the
+/// landing for a start (`push game` or `push noData`), the game for an answer (`replace game`,
+/// or `push results` after the last one); like the bill endpoints, they carry no `stack`.
+struct GamesController {
+    let app: TriviaApp
+
+    var games: TriviaGames { app.games }
+    var navigator: Navigator<TriviaScreenContext> { app.navigator }
+
+    func register(on router: inout Router<APIContext>) {
+        router.device(.POST, "/v1/trivia/games", start)
+        router.device(.GET, "/v1/trivia/games/{gameId}", reading: app, show)
+        router.device(.POST, "/v1/trivia/games/{gameId}/answers", answer)
+    }
+
+    /// `{difficulty, category?}`: 201 with the game and `push game`, or, when no question
+    /// matches, 200 with why and `push noData` (nothing is saved then).
+    @Sendable func start(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let client = try supported(request, [TriviaRoute.game, TriviaRoute.noData], [.push])
+        let body = try RequestBody(request, allowed: ["difficulty", "category"])
+        let difficulty = try body.choice("difficulty", of: Difficulty.self)
+        let categoryText = try Self.optionalText(body, "category", maxCharacters: 64) ?? TriviaInput.anyCategory
+        let category = categoryText == TriviaInput.anyCategory ? nil : categoryText
+        switch try await games.start(device: device.id, difficulty: difficulty, category: category) {
+        case .game(let game):
+            let steps = try walk(to: TriviaRoute.game, [TriviaInput.gameId: game.id], game, device, client)
+            return .json(
+                ["game": TriviaJSON.game(game), "navigation": steps.json], status: .created,
+                headers: ["Location": "/v1/trivia/games/\(game.id)"])
+        case .noQuestions(let difficulty, let category):
+            let categoryId = category?.id ?? TriviaInput.anyCategory
+            let filter = [TriviaInput.difficulty: difficulty.rawValue, TriviaInput.category: categoryId]
+            let steps = try walk(to: TriviaRoute.noData, filter, nil, device, client)
+            let reason = TriviaNavigation.noQuestionsReason(difficulty, category)
+            return .json([
+                "noData": ["difficulty": .string(difficulty.rawValue), "category": .string(categoryId), "reason": .string(reason)],
+                "navigation": steps.json,
+            ])
+        }
+    }
+
+    /// The game as committed, with the answers given so far (a client that lost an answer reads it back).
+    @Sendable func show(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
+        .json(TriviaJSON.game(try games.game(id: try request.parameter("gameId"), device: device.id)))
+    }
+
+    /// `{questionId, answer}`: the verdict, the game, and `replace game` with the next question,
+    /// or `push results` after the last one.
+    @Sendable func answer(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let client = try supported(request, [TriviaRoute.game, TriviaRoute.results], [.replace, .push])
+        let body = try RequestBody(request, allowed: ["questionId", "answer"])
+        let questionId = try Self.text(body, "questionId", maxCharacters: 100)
+        let answer = try Self.text(body, "answer", maxCharacters: 200)
+        let gameId = try request.parameter("gameId")
+        let answered = try await games.answer(gameId: gameId, device: device.id, questionId: questionId, answer: answer)
+        let game = answered.game
+        let inputs = [TriviaInput.gameId: game.id]
+        let steps: [Step]
+        if game.isFinished {
+            steps = try walk(from: [StackEntry(TriviaRoute.trivia), StackEntry(TriviaRoute.game, inputs: inputs)], to: TriviaRoute.results, inputs, game, device, client)
+        } else {
+            steps = [try navigator.replace(TriviaRoute.game, inputs: inputs, context: app.context(device, game), client: client)]
+        }
+        return .json([
+            "result": TriviaJSON.answered(answered.asked), "game": TriviaJSON.game(game), "navigation": steps.json,
+        ])
+    }
+
+    // MARK: Helpers
+
+    /// A required string member of 1 to `maxCharacters` characters.
+    static func text(_ body: RequestBody, _ name: String, maxCharacters: Int) throws -> String {
+        guard let text = try optionalText(body, name, maxCharacters: maxCharacters) else {
+            throw Problem.invalidField(name, "'\(name)' is required.")
+        }
+        return text
+    }
+
+    /// A string member of 1 to `maxCharacters` characters (Unicode scalars, as JSON Schema's
+    /// `maxLength` counts them: an answer may hold accents); `nil` when absent or `null`.
+    static func optionalText(_ body: RequestBody, _ name: String, maxCharacters: Int) throws -> String? {
+        guard let value = body.value(name) else { return nil }
+        guard case .string(let text) = value, (1...maxCharacters).contains(text.unicodeScalars.count) else {
+            throw Problem.invalidField(name, "'\(name)' must be a string of 1 to \(maxCharacters) characters.")
+        }
+        return text
+    }
+
+    /// The client's capabilities, once checked to cover what the answer will hold: a client that
+    /// could not follow it gets 422 before anything changes.
+    func supported(_ request: Request, _ routes: [RouteID], _ operations: Set<StepOperation>) throws -> ClientCapabilities {
+        let client = try request.clientCapabilities()
+        try navigator.verify(client, canShow: routes, performing: operations)
+        return client
+    }
+
+    /// The engine's steps from `stack` (the landing with its options, by default) to `target`.
+    func walk(
+        from stack: [StackEntry] = [StackEntry(TriviaRoute.trivia), StackEntry(TriviaRoute.landing)], to target: RouteID, _ inputs: RouteInputs,
+        _ game: Game?, _ device: AuthenticatedDevice, _ client: ClientCapabilities
+    ) throws -> [Step] {
+        try navigator.navigate(
+            NavigationRequest(from: NavigationStack(stack), target: target, input: inputs), context: app.context(device, game), client: client
+        ).steps
+    }
+}

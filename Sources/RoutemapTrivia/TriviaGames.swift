@@ -1,0 +1,85 @@
+import Foundation
+import RoutemapDomain
+
+/// The trivia app's use cases: start a game, answer its questions. The rules live here; the
+/// store only keeps what they decide, each change in one transaction.
+package struct TriviaGames: Sendable {
+    /// Questions in a game, at most (fewer when fewer match).
+    package static let questionsPerGame = 5
+
+    package let store: any TriviaStore
+    package let bank: QuestionBank
+
+    package init(store: any TriviaStore, bank: QuestionBank) {
+        self.store = store
+        self.bank = bank
+    }
+
+    /// What a start did: a game, or nothing, because no question matches the filter.
+    package enum Started: Sendable, Hashable {
+        case game(Game)
+        case noQuestions(difficulty: Difficulty, category: TriviaCategory?)
+    }
+
+    /// Starts a game for `deviceId`: up to ``questionsPerGame`` questions drawn at random from
+    /// those of `difficulty` in `category` (`nil`: any), each with its choices shuffled. When no
+    /// question matches, nothing is saved and the answer says so (the no-data screen).
+    package func start(
+        device deviceId: String, difficulty: Difficulty, category: String?, now: Date = Date()
+    ) async throws -> Started {
+        let found = try category.map { id in
+            guard let found = bank.category(id: id) else { throw TriviaError.unknownCategory(id) }
+            return found
+        }
+        let matching = bank.questions(difficulty, category: category)
+        guard !matching.isEmpty else { return .noQuestions(difficulty: difficulty, category: found) }
+        let asked = matching.shuffled().prefix(Self.questionsPerGame).map { question in
+            Game.Asked(question: question, choiceOrder: Array(question.answers.indices).shuffled())
+        }
+        let game = Game(
+            id: Identifier.make(prefix: "game_"), deviceId: deviceId, difficulty: difficulty, category: category, createdAt: now.roundedToMilliseconds,
+            questions: Array(asked))
+        try await store.insert(game)
+        return .game(game)
+    }
+
+    /// What answering a question did: the game after it and the question as answered.
+    package struct Answered: Sendable, Hashable {
+        package let game: Game
+        /// The position of the question answered.
+        package let position: Int
+
+        package var asked: Game.Asked { game.questions[position] }
+    }
+
+    /// Records `answer` to question `questionId` of game `gameId`, in one transaction. The
+    /// questions are answered in order, each once, with one of its four choices; the game of
+    /// another device is not found. A refused answer changes nothing.
+    package func answer(
+        gameId: String, device deviceId: String, questionId: String, answer: String, now: Date = Date()
+    ) async throws -> Answered {
+        try await store.update(gameId: gameId) { stored in
+            guard var game = stored, game.deviceId == deviceId else { throw TriviaError.gameNotFound(gameId) }
+            guard let position = game.questions.firstIndex(where: { $0.question.id == questionId }) else {
+                throw TriviaError.questionNotInGame(questionId: questionId, gameId: gameId)
+            }
+            guard game.questions[position].answer == nil else { throw TriviaError.questionAlreadyAnswered(questionId: questionId) }
+            // Unanswered, so the game is not finished: there is a current question.
+            let current = game.currentPosition ?? position
+            guard position == current else {
+                throw TriviaError.questionNotCurrent(questionId: questionId, currentId: game.questions[current].question.id)
+            }
+            guard game.questions[position].choices.contains(answer) else { throw TriviaError.answerNotAChoice(questionId: questionId) }
+            game.questions[position].answer = answer
+            game.questions[position].answeredAt = now.roundedToMilliseconds
+            if game.isFinished { game.finishedAt = now.roundedToMilliseconds }
+            return (game, Answered(game: game, position: position))
+        }
+    }
+
+    /// The game `id` of `deviceId`, as committed; another device's is not found.
+    package func game(id: String, device deviceId: String) throws -> Game {
+        guard let game = try store.game(id: id), game.deviceId == deviceId else { throw TriviaError.gameNotFound(id) }
+        return game
+    }
+}

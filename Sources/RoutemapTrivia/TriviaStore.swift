@@ -1,0 +1,37 @@
+/// Where the trivia app keeps its question bank and its games: the storage boundary of the app.
+/// `SQLiteTriviaStore` implements it on the server's SQLite file; another database (the
+/// PostgreSQL store written for the point of sale) can implement it too, without touching the
+/// use cases or the handlers.
+///
+/// Implementations are called from many threads at once.
+package protocol TriviaStore: Sendable {
+    /// The categories, in order.
+    func categories() throws -> [TriviaCategory]
+    /// Every question of the bank (it changes only with a migration).
+    func questions() throws -> [Question]
+    /// The game with `id`, of any device, or `nil`.
+    func game(id: String) throws -> Game?
+    /// Saves a new game, and returns once it has committed.
+    func insert(_ game: Game) async throws
+    /// Runs `change` on game `id` in one write transaction, serialized with every other write:
+    /// `change` sees the game as committed (`nil` if there is none) and returns the game to save
+    /// (answers added, finished) with its result. Nothing is saved if it throws. Only answers
+    /// not yet recorded and the finishing time are saved: a recorded answer never changes.
+    func update<T: Sendable>(gameId id: String, _ change: @escaping @Sendable (Game?) throws -> (Game, T)) async throws -> T
+    /// Throws unless the database answers (for health checks).
+    func ping() throws
+    /// Whether reads are answered in this process (SQLite) or are round trips to a database
+    /// server (PostgreSQL), made inside ``read(_:)`` (see `POSStore.readsAreImmediate`).
+    var readsAreImmediate: Bool { get }
+    /// Runs `body`, which reads this store, where its reads may wait without holding the
+    /// caller's thread.
+    func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T
+}
+
+extension TriviaStore {
+    package var readsAreImmediate: Bool { true }
+
+    package func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try body()
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import RoutemapJSON
+import RoutemapTestSupport
+import Testing
+
+/// The trivia app over HTTP against the real binary and a real SQLite file: per-app launch,
+/// a game started and answered over the wire, and a restart in the middle of it.
+@Suite("Trivia, end to end")
+struct TriviaEndToEndTests {
+    @Test("both apps on one server: /v1/launch stays the point of sale, /v1/apps/trivia/launch is the trivia landing")
+    func bothApps() throws {
+        let server = try Server()
+        let pos = try server.get("/v1/launch")
+        let posByName = try server.get("/v1/apps/pos/launch")
+        #expect(pos.status == 200 && posByName.status == 200)
+        #expect(pos.json == posByName.json)
+        let trivia = try server.get("/v1/apps/trivia/launch")
+        #expect(trivia.status == 200, "\(trivia.text)")
+        #expect(trivia.json["stack"]?.array.map { $0["route"]!.string } == ["trivia", "landing", "options"])
+        #expect(try server.get("/v1/apps/trivia/routes").json["root"]?["id"] == "trivia")
+        #expect(try server.get("/v1/apps/chess/launch").status == 404)
+    }
+
+    @Test("a game survives a restart of the server: the answers given, the question order, the next answer")
+    func gameAcrossRestart() throws {
+        let server = try Server()
+        let started = try server.send("POST", "/v1/trivia/games", json: ["difficulty": "medium", "category": "history"])
+        #expect(started.status == 201, "\(started.text)")
+        let game = started.json["game"]!
+        let gameId = game["id"]!.string
+        #expect(started.header("Location") == "/v1/trivia/games/\(gameId)")
+        let first = game["questions"]!.array[0]
+        let answered = try server.send(
+            "POST", "/v1/trivia/games/\(gameId)/answers", json: ["questionId": first["id"]!, "answer": first["choices"]!.array[2]])
+        #expect(answered.status == 200, "\(answered.text)")
+        let before = try server.get("/v1/trivia/games/\(gameId)").json
+
+        let process = server.process
+        let token = try process.token()
+        #expect(process.stop() == 0)
+        let restarted = try RoutemapProcess(databasePath: process.databasePath, token: token)
+        defer { restarted.cleanUp() }
+        let client = try restarted.client()
+        #expect(try client.request("GET", "/v1/trivia/games/\(gameId)").json == before)
+        let second = game["questions"]!.array[1]
+        let body: JSON = ["questionId": second["id"]!, "answer": second["choices"]!.array[0]]
+        let next = try client.request("POST", "/v1/trivia/games/\(gameId)/answers", headers: [("Content-Type", "application/json")], body: body.encoded())
+        #expect(next.status == 200, "\(next.text)")
+        #expect(next.json["game"]?["answeredCount"] == 2)
+        // The first answer stands after the restart too.
+        let again = try client.request(
+            "POST", "/v1/trivia/games/\(gameId)/answers", headers: [("Content-Type", "application/json")],
+            body: (["questionId": first["id"]!, "answer": first["choices"]!.array[0]] as JSON).encoded())
+        #expect(again.status == 409)
+        #expect(again.json["code"] == "question_already_answered")
+    }
+}
+
+/// The README's trivia walkthrough, run as written (curl and bash) against the real binary: it
+/// must play one game to the end, be refused an answer given twice, and meet the no-data screen.
+@Suite("README: the trivia walkthrough")
+struct TriviaWalkthroughTests {
+    static let readme = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+
+    /// The first `sh` block of the README's section "A second app: trivia".
+    static func walkthrough() throws -> String {
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let section = try #require(text.range(of: "\n## A second app: trivia\n"))
+        let rest = text[section.upperBound...]
+        let start = try #require(rest.range(of: "```sh\n"))
+        let end = try #require(rest[start.upperBound...].range(of: "\n```\n"))
+        return String(rest[start.upperBound..<end.lowerBound])
+    }
+
+    @Test("the walkthrough plays a game to the end, is refused a second answer, and meets the no-data screen")
+    func walkthroughPlaysAGame() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else {
+            Issue.record("curl is missing (./scripts/test installs it)")
+            return
+        }
+        let server = try Server()
+        let script = try Self.walkthrough().replacingOccurrences(of: "localhost:8080", with: "localhost:\(server.process.port)")
+        #expect(script.contains("/v1/trivia/games"), "the walkthrough was not found")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "set -eu\nAUTH=\"Authorization: Bearer $ROUTEMAP_TOKEN\"\n" + script]
+        process.environment = ["ROUTEMAP_TOKEN": try server.process.token(), "PATH": "/usr/bin:/bin"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output)")
+        let lines = output.split(separator: "\n")
+        #expect(lines.count { $0.hasPrefix("{\"result\":") } == 5, "\(output)")
+        #expect(lines.contains { $0.hasPrefix("{\"id\":\"game_") && $0.contains("\"status\":\"finished\"") && $0.contains("\"answeredCount\":5") })
+        #expect(lines.contains { $0.contains("\"code\":\"question_already_answered\"") })
+        #expect(lines.contains { $0.hasPrefix("{\"noData\":") && $0.contains("There are no hard questions in Music.") })
+        #expect(lines.contains { $0.contains("{\"op\":\"popTo\",\"route\":\"trivia\"") })
+        #expect(lines.contains { $0.contains("{\"op\":\"push\",\"route\":\"results\"") })
+    }
+}
