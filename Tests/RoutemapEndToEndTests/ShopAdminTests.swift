@@ -291,7 +291,7 @@ struct LiveMenuEndToEndTests {
         let process = try RoutemapProcess()
         defer { process.cleanUp() }
         let till = try process.client()
-        let arguments = ["--db", process.databasePath, "--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
+        let arguments = process.databaseArguments + ["--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
         func run(_ words: [String]) throws -> (status: Int32, output: String) { try runRoutemap(["menu"] + words + arguments) }
 
         let unknown = try run(["add", "scone", "--name", "Scone", "--category", "bakes", "--price-minor", "300"])
