@@ -48,7 +48,8 @@ python_venv() {
 # (postgres://postgres@127.0.0.1:PORT/postgres; the tests create a database of their own in it).
 # Debian's `postgresql` package; a cluster in a new temporary folder owned by the `postgres`
 # user (initdb and postgres refuse to run as root), on a free loopback port, with fsync off (a
-# test cluster is thrown away: it need not survive a power loss, and CI's disk is slow). It is
+# test cluster is thrown away: it need not survive a power loss, and CI's disk is slow;
+# POSTGRES_FSYNC=on keeps it, as bench/run --postgres does). It is
 # stopped, and its folder removed, when the calling script exits. PGBIN and PGDATA name the
 # server's programs and folder, for tests that restart it (`pg_ctl -D "$PGDATA" restart`).
 postgres_start() {
@@ -74,7 +75,7 @@ postgres_start() {
 port = $port
 listen_addresses = '127.0.0.1'
 unix_socket_directories = '$root'
-fsync = off
+fsync = ${POSTGRES_FSYNC:-off}
 max_connections = 300
 shared_buffers = 64MB
 CONF
