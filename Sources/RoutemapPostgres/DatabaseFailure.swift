@@ -20,8 +20,8 @@ enum DatabaseFailure {
     private static let unreachableStates: Set<String> = ["57P01", "57P02", "57P03", "53300"]
 
     /// Unique keys two transactions can each insert without seeing the other's row: the same
-    /// idempotency key recorded twice, the same next menu position taken twice. Any other
-    /// unique violation is a bug, not a collision, and is not retried.
+    /// next menu position taken twice (and the same idempotency key, which its lock should
+    /// already prevent). Any other unique violation is a bug, not a collision, and is not retried.
     private static let concurrentlyInserted: Set<String> = [
         "idempotency_keys_pkey", "menu_items_position_key", "menu_categories_position_key",
     ]

@@ -3,7 +3,8 @@ import RoutemapDomain
 
 // The seam for apps beside the point of sale whose tables live in the same database (the trivia
 // app), as `SQLiteStore+AppTables.swift` is on SQLite: their stores run their own SQL on this
-// store's connections and threads, in its transactions (SERIALIZABLE, retried on conflicts).
+// store's connections and threads, in its transactions (retried on deadlocks). They lock what
+// they decide on, as `PostgresTransaction` does.
 
 /// An app store's statements on one of the store's sessions, valid while the closure that
 /// received it runs (on a store thread).

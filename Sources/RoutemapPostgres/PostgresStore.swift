@@ -9,13 +9,16 @@ import Synchronization
 /// The ``POSStore`` on a PostgreSQL database, for any number of routemap nodes at once: every
 /// rule is decided by the database, nothing by what one process holds in memory.
 ///
-/// - **Transactions are `SERIALIZABLE`**: each use case's transaction (read a bill, apply the
-///   rules, write) behaves as if it ran alone, as on SQLite's single writer: one payment per
-///   bill, one current bill per device, one answer per idempotency key, whichever nodes the
-///   requests reach. A transaction the server refuses for a concurrent one (serialization
-///   failure 40001, deadlock 40P01, or a unique violation 23505 from a row another transaction
-///   inserted meanwhile, such as the same idempotency key) runs again from the start, up to
-///   ``maxAttempts`` times, after a short random pause; past that it fails with
+/// - **Transactions are READ COMMITTED with explicit locks**: before a use case reads what it
+///   decides on (a bill, a device's current bill, an idempotency key, a category), its
+///   transaction locks it (`PostgresTransaction` lists the locks), so a concurrent transaction
+///   deciding on the same thing, on any node, waits and then sees its effect: one payment per
+///   bill, one current bill per device, one answer per idempotency key. SERIALIZABLE would need
+///   no such list, but its predicate locks, at page and relation granularity, made transactions
+///   on unrelated bills abort each other by the hundreds under load. A transaction the server
+///   still refuses (deadlock 40P01, serialization failure 40001, a unique violation 23505 of a
+///   key two transactions can both insert, a menu row changed meanwhile) runs again from the
+///   start, up to ``maxAttempts`` times, after a short random pause; past that it fails with
 ///   ``StoreUnavailable`` (503).
 /// - **Durability**: `full` commits wait for the WAL to be flushed (`synchronous_commit` on);
 ///   `normal` ones (bill edits) do not (`SET LOCAL synchronous_commit TO off`): the last ones may
@@ -240,9 +243,9 @@ public final class PostgresStore: POSStore {
 
     /// One transaction on a leased connection, bound to this thread while `body` runs.
     private func transaction<T>(durability: Durability, _ body: (any POSTransaction) throws -> T) throws -> T {
-        try withBoundSession { transaction in
+        try withBoundSession(isTransaction: true) { transaction in
             let session = transaction.session
-            session.enqueue("BEGIN ISOLATION LEVEL SERIALIZABLE")
+            session.enqueue("BEGIN")
             if durability == .normal { session.enqueue("SET LOCAL synchronous_commit TO off") }
             let value: T
             do {
@@ -310,9 +313,9 @@ public final class PostgresStore: POSStore {
 
     /// Leases a connection, binds a session on it to this thread while `body` runs, then gives
     /// it back (closed if it broke).
-    private func withBoundSession<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
+    private func withBoundSession<T>(isTransaction: Bool = false, _ body: (PostgresTransaction) throws -> T) throws -> T {
         let connection = try pool.lease()
-        let transaction = PostgresTransaction(session: Session(connection: connection, logger: logger))
+        let transaction = PostgresTransaction(session: Session(connection: connection, logger: logger), isTransaction: isTransaction)
         bound.currentValue = transaction
         defer {
             bound.currentValue = nil

@@ -4,8 +4,20 @@ import RoutemapDomain
 import RoutemapStorage
 
 /// The store's statements on one ``Session``: a ``POSTransaction`` inside
-/// ``PostgresStore/write(durability:_:)`` (a `SERIALIZABLE` transaction), and the store's reads
-/// outside one (each statement on its own, seeing every commit made before it began).
+/// ``PostgresStore/write(durability:_:)``, and the store's reads outside one (each statement on
+/// its own, seeing every commit made before it began).
+///
+/// In a transaction (READ COMMITTED: each statement sees every commit made before it began),
+/// what a use case reads in order to decide is locked first, so that a concurrent transaction
+/// deciding on the same thing waits for this one and then sees its effect:
+/// - a bill (`bill(id:)`): its row, `FOR UPDATE`;
+/// - a device's current bill (`currentBill(deviceId:)`): the device, by an advisory lock;
+/// - an idempotency key (`recordedAnswer`): the device and key, by an advisory lock;
+/// - a device (`device(id:)`): its row, `FOR UPDATE`;
+/// - a category (`menuCategory(id:)`): its row `FOR SHARE` (an item created in it), or
+///   `FOR UPDATE` before its items are counted (retiring it);
+/// - a menu item or category changed from what this transaction read: the update applies only
+///   over the values read, or the transaction runs again.
 ///
 /// Writes are queued on the session (pipelined) and checked before the next read or the commit.
 /// Used by one thread at a time, while the closure that received it runs.
@@ -16,12 +28,32 @@ import RoutemapStorage
 /// variable) until the closure returns.
 final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     let session: Session
+    /// Whether this is a write transaction (its reads lock what they decide on); `false` for
+    /// the store's plain reads.
+    let isTransaction: Bool
     /// Bills as this transaction read or wrote them: what `update` compares with, to write only
     /// the lines that changed.
     private var known: [String: Bill] = [:]
+    /// Menu items and categories as this transaction read them: an update applies over these.
+    private var knownItems: [String: MenuItem] = [:]
+    private var knownCategories: [String: MenuCategory] = [:]
 
-    init(session: Session) {
+    init(session: Session, isTransaction: Bool) {
         self.session = session
+        self.isTransaction = isTransaction
+    }
+
+    /// Advisory lock namespaces (the first key of `pg_advisory_xact_lock(int, int)`).
+    private enum LockSpace: Int32 {
+        /// A device's current bill.
+        case currentBill = 1
+        /// A device's idempotency key.
+        case idempotencyKey = 2
+    }
+
+    /// Waits for (then holds, until the transaction ends) the lock on `key` in `space`.
+    private func lock(_ space: LockSpace, _ key: String) {
+        session.enqueue("SELECT pg_advisory_xact_lock(\(space.rawValue), hashtext(\(key)))")
     }
 
     // MARK: Menu
@@ -30,8 +62,10 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     func menuItem(id: String) throws -> MenuItem? {
         guard Self.storable(id) else { return nil }
-        return try session.rows("SELECT id, name, category, price_minor, currency, available FROM menu_items WHERE id = \(id) AND retired_at IS NULL")
+        let item = try session.rows("SELECT id, name, category, price_minor, currency, available FROM menu_items WHERE id = \(id) AND retired_at IS NULL")
             .first.map(Self.menuItem)
+        if isTransaction, let item { knownItems[id] = item }
+        return item
     }
 
     /// Every menu item on the menu (not retired), in menu order.
@@ -56,12 +90,19 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     func updateMenuItem(_ item: MenuItem) throws {
+        guard let read = knownItems[item.id] else { preconditionFailure("a menu item is updated after it is read") }
+        // Over what this transaction read: a concurrent change of another field is not undone.
         session.enqueue(
             """
             UPDATE menu_items SET name = \(item.name), category = \(item.category), price_minor = \(item.priceMinor),
                 available = \(item.available)
-            WHERE id = \(item.id) AND retired_at IS NULL
-            """)
+            WHERE id = \(item.id) AND retired_at IS NULL AND name = \(read.name) AND category = \(read.category)
+                AND price_minor = \(read.priceMinor) AND available = \(read.available)
+            """
+        ) { result in
+            guard result.metadata.rows == 1 else { throw ConflictSignal(description: "menu item \(item.id) changed meanwhile") }
+        }
+        knownItems[item.id] = item
     }
 
     func retireMenuItem(id: String, at date: Date) throws {
@@ -70,7 +111,15 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     func menuCategory(id: String) throws -> MenuCategory? {
         guard Self.storable(id) else { return nil }
-        return try session.rows("SELECT id, name FROM menu_categories WHERE id = \(id) AND retired_at IS NULL").first.map(Self.menuCategory)
+        // Shared: an item created in (or moved to) the category keeps it from being retired
+        // until this commits.
+        let category = try session.rows(
+            PostgresQuery(
+                unsafeSQL: "SELECT id, name FROM menu_categories WHERE id = $1 AND retired_at IS NULL" + (isTransaction ? " FOR SHARE" : ""),
+                binds: binds(id))
+        ).first.map(Self.menuCategory)
+        if isTransaction, let category { knownCategories[id] = category }
+        return category
     }
 
     /// The categories on the menu (not retired), in menu order.
@@ -92,7 +141,13 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     func updateMenuCategory(_ category: MenuCategory) throws {
-        session.enqueue("UPDATE menu_categories SET name = \(category.name) WHERE id = \(category.id) AND retired_at IS NULL")
+        guard let read = knownCategories[category.id] else { preconditionFailure("a category is updated after it is read") }
+        session.enqueue(
+            "UPDATE menu_categories SET name = \(category.name) WHERE id = \(category.id) AND retired_at IS NULL AND name = \(read.name)"
+        ) { result in
+            guard result.metadata.rows == 1 else { throw ConflictSignal(description: "category \(category.id) changed meanwhile") }
+        }
+        knownCategories[category.id] = category
     }
 
     func retireMenuCategory(id: String, at date: Date) throws {
@@ -100,7 +155,9 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     func menuItemCount(category id: String) throws -> Int {
-        try session.rows("SELECT count(*) FROM menu_items WHERE category = \(id) AND retired_at IS NULL").first
+        // Before counting, the category is locked against items being created in it meanwhile.
+        if isTransaction { session.enqueue("SELECT 1 FROM menu_categories WHERE id = \(id) FOR UPDATE") }
+        return try session.rows("SELECT count(*) FROM menu_items WHERE category = \(id) AND retired_at IS NULL").first
             .map { try $0.decode(Int.self) } ?? 0
     }
 
@@ -121,6 +178,9 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     func bill(id: String) throws -> Bill? {
         guard Self.storable(id) else { return nil }
+        // Locked, then read by a statement of its own: the join then sees the bill and its lines
+        // as the last transaction to change them left them.
+        if isTransaction, known[id] == nil { session.enqueue("SELECT 1 FROM bills WHERE id = \(id) FOR UPDATE") }
         let bill = try Self.bills(
             in: session.rows(
                 PostgresQuery(
@@ -135,6 +195,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     func currentBill(deviceId: String) throws -> Bill? {
+        // Which bill is current, and whether there is one, is decided by one transaction at a time.
+        if isTransaction { lock(.currentBill, deviceId) }
         let bill = try Self.bills(
             in: session.rows(
                 PostgresQuery(
@@ -246,8 +308,10 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     func device(id: String) throws -> Device? {
         guard Self.storable(id) else { return nil }
-        return try session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.deviceColumns) FROM devices WHERE id = $1", binds: binds(id)))
-            .first.map(Self.device)
+        return try session.rows(
+            PostgresQuery(
+                unsafeSQL: "SELECT \(Self.deviceColumns) FROM devices WHERE id = $1" + (isTransaction ? " FOR UPDATE" : ""), binds: binds(id))
+        ).first.map(Self.device)
     }
 
     /// The device whose token has this digest, revoked or not.
@@ -296,7 +360,10 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     // MARK: Idempotency keys
 
     func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer? {
-        try session.rows(
+        // The database arbitrates a key between nodes: a second transaction with it waits here
+        // until the first has committed (or rolled back), then finds its answer (or none).
+        if isTransaction { lock(.idempotencyKey, deviceId + " " + key) }
+        return try session.rows(
             "SELECT device_id, key, fingerprint, answer, created_at FROM idempotency_keys WHERE device_id = \(deviceId) AND key = \(key)"
         ).first.map { row in
             let (deviceId, key, fingerprint, answer, createdAt) = try row.decode((String, String, String, Data, Date).self)
@@ -306,8 +373,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     /// Inserts the answer, or replaces an expired one with the same device and key. Two
-    /// transactions recording the same key cannot both commit: the second is refused (a unique
-    /// violation, or a serialization failure), run again, and then finds the first's answer.
+    /// transactions cannot record the same key: the key's lock (taken when it was looked up)
+    /// makes the second wait for the first and then find its answer.
     func record(_ answer: RecordedAnswer) throws {
         session.enqueue(
             """

@@ -26,14 +26,16 @@ final class Session {
     /// Runs `query` and returns its rows, after the queued statements.
     @discardableResult
     func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
-        try flush()
-        return try wait(connection.query(query, logger: logger)).rows
-    }
-
-    /// Runs `query` and returns how many rows it changed, after the queued statements.
-    func execute(_ query: PostgresQuery) throws -> Int {
-        try flush()
-        return try wait(connection.query(query, logger: logger)).metadata.rows ?? 0
+        // Sent behind the queued statements (the server runs them in order), then all awaited:
+        // a read costs one round trip, however many writes or locks went before it.
+        let answer = connection.query(query, logger: logger)
+        do {
+            try flush()
+        } catch {
+            _ = try? wait(answer)
+            throw error
+        }
+        return try wait(answer).rows
     }
 
     /// Sends `query` now and checks its result with `check` at the next ``flush()``.
@@ -63,8 +65,7 @@ final class Session {
     /// refused because the transaction had failed), after the queued statements.
     func command(_ query: PostgresQuery) throws -> String {
         try flush()
-        let result = try wait(connection.query(query, logger: logger))
-        return result.metadata.command
+        return try wait(connection.query(query, logger: logger)).metadata.command
     }
 
     /// Ends the transaction in progress, whatever state it is in: waits for the queued

@@ -6,8 +6,8 @@ import RoutemapStorage
 
 /// The ``TriviaStore`` on the server's PostgreSQL database: the tables of
 /// `Migrations/postgres/0013_trivia_questions` and `0014_trivia_games`, read and written through
-/// the point of sale's `PostgresStore` (its connections, threads and SERIALIZABLE transactions),
-/// so any node may serve any game.
+/// the point of sale's `PostgresStore` (its connections, threads and transactions), so any node
+/// may serve any game.
 package struct PostgresTriviaStore: TriviaStore {
     let database: PostgresStore
 
@@ -63,6 +63,8 @@ package struct PostgresTriviaStore: TriviaStore {
 
     package func update<T: Sendable>(gameId id: String, _ change: @escaping @Sendable (Game?) throws -> (Game, T)) async throws -> T {
         try await database.writeTables(durability: .normal) { tables in
+            // The game's row locked first: two answers to it are decided one after the other.
+            tables.enqueue("SELECT 1 FROM trivia_games WHERE id = \(id) FOR UPDATE")
             let before = try Self.game(id: id, in: tables)
             let (after, result) = try change(before)
             guard let before, after.id == before.id, after.questions.count == before.questions.count else {
