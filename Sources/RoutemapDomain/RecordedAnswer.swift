@@ -49,3 +49,43 @@ public enum IdempotentOutcome<Outcome>: Sendable where Outcome: Sendable {
     /// Done before: the answer recorded then.
     case replayed(RecordedAnswer)
 }
+
+/// Where a write transaction keeps the answers recorded for idempotency keys (the point of
+/// sale's ``POSTransaction``, and the apps beside it that share its database).
+public protocol RecordedAnswers {
+    /// The answer recorded for `key` of `deviceId`, if any (however old).
+    func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer?
+    /// Records an answer, replacing an expired one with the same device and key.
+    func record(_ answer: RecordedAnswer) throws
+}
+
+extension IdempotencyKey where Outcome: Sendable {
+    /// The one rule of a keyed change, run inside its write transaction: a key of `device`
+    /// recorded in the last ``lifetime`` replays its recorded answer (or throws
+    /// `idempotencyKeyReused` for a different request); else `body` runs, and its outcome, or
+    /// a state conflict it throws, is recorded in `answers`, so the record commits exactly when
+    /// the effect does. A recorded conflict comes back as the failure, to throw after the commit.
+    public func perform(
+        device: String, now: Date, in answers: any RecordedAnswers, _ body: () throws -> Outcome
+    ) throws -> Result<IdempotentOutcome<Outcome>, POSError> {
+        if let recorded = try answers.recordedAnswer(deviceId: device, key: key),
+            recorded.createdAt > now.addingTimeInterval(-Self.lifetime)
+        {
+            guard recorded.fingerprint == fingerprint else { throw POSError.idempotencyKeyReused(key) }
+            return .success(.replayed(recorded))
+        }
+        let outcome: Result<Outcome, POSError>
+        do {
+            outcome = .success(try body())
+        } catch let error as POSError where error.isStateConflict {
+            outcome = .failure(error)
+        }
+        var recorded: RecordedAnswer?
+        if let answer = try record(outcome) {
+            let record = RecordedAnswer(deviceId: device, key: key, fingerprint: fingerprint, answer: answer, createdAt: now)
+            try answers.record(record)
+            recorded = record
+        }
+        return outcome.map { .performed($0, recorded: recorded) }
+    }
+}
