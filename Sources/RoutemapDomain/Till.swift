@@ -212,7 +212,7 @@ public struct Till: Sendable {
         _ body: @escaping @Sendable (any POSTransaction, Input) throws -> Outcome
     ) async throws -> IdempotentOutcome<Outcome> {
         // A recorded state conflict commits its record, and is thrown after the commit.
-        let result: Swift.Result<IdempotentOutcome<Outcome>, POSError> = try await store.write(durability: durability) { transaction in
+        let result: Swift.Result<IdempotentOutcome<Outcome>, any Error> = try await store.write(durability: durability) { transaction in
             let input = try load(transaction)
             guard let idempotency else { return .success(.performed(try body(transaction, input), recorded: nil)) }
             return try idempotency.perform(device: device, now: timestamp(), in: transaction) { try body(transaction, input) }

@@ -78,7 +78,8 @@ package struct TriviaGames: Sendable {
 
     /// ``answer(gameId:device:questionId:answer:now:)`` under an idempotency key of `deviceId`:
     /// a key recorded already replays its answer (a retried answer is not refused as answered
-    /// twice). A refused answer changes nothing and is not recorded: a retry is refused again.
+    /// twice). A refusal changes nothing; a state conflict (`409`) is recorded under the key,
+    /// a validation failure is not.
     package func answer(
         gameId: String, device deviceId: String, questionId: String, answer: String, now: Date = Date(),
         idempotency: IdempotencyKey<Answered>?

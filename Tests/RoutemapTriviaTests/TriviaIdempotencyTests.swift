@@ -77,6 +77,31 @@ struct TriviaIdempotencyTests {
         #expect(stored.json["questions"]?.array[0]["answer"] == .string(question.wrongAnswers[0]))
     }
 
+    @Test("as for bills, a state conflict (409) is recorded under its key and replayed; a validation failure is not")
+    func recordedConflict() async throws {
+        let server = try await TriviaServer()
+        let bank = try server.bank()
+        let game = try await server.start("hard")["game"]!
+        let answers = "/v1/trivia/games/\(game["id"]!.string)/answers"
+        let first = try #require(bank[game["questions"]!.array[0]["id"]!.string])
+        let second = try #require(bank[game["questions"]!.array[1]["id"]!.string])
+        let early: JSON = ["questionId": .string(second.id), "answer": .string(second.correctAnswer)]
+        expectProblem(await server.send("POST", answers, json: early, headers: [("Idempotency-Key", "early")]), 409, "question_not_current")
+        let now: JSON = ["questionId": .string(first.id), "answer": .string(first.correctAnswer)]
+        #expect(await server.send("POST", answers, json: now, headers: [("Idempotency-Key", "now")]).status == 200)
+        // The second question is current now, but the retry of that tap gets its recorded answer.
+        let retried = await server.send("POST", answers, json: early, headers: [("Idempotency-Key", "early")])
+        expectProblem(retried, 409, "question_not_current")
+        #expect(retried.header("Idempotent-Replayed") == "true")
+        #expect(await server.get("/v1/trivia/games/\(game["id"]!.string)").json["answeredCount"] == 1)
+        // A validation failure is not recorded: the corrected request may reuse its key.
+        let notAChoice: JSON = ["questionId": .string(second.id), "answer": "none of these"]
+        expectProblem(await server.send("POST", answers, json: notAChoice, headers: [("Idempotency-Key", "fix")]), 422, "answer_not_a_choice")
+        let fixed = await server.send("POST", answers, json: early, headers: [("Idempotency-Key", "fix")])
+        #expect(fixed.status == 200, "\(fixed.text)")
+        #expect(fixed.json["game"]?["answeredCount"] == 2)
+    }
+
     @Test("the play and answer actions send {idempotencyKey}, as the point of sale's actions do")
     func actionsAreKeyed() async throws {
         let server = try await TriviaServer()

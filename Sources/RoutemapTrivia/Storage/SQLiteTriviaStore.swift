@@ -88,7 +88,7 @@ package struct SQLiteTriviaStore: TriviaStore {
     private func write<T: Sendable>(
         device: String, idempotency: IdempotencyKey<T>?, _ body: @escaping @Sendable (Database) throws -> T
     ) async throws -> IdempotentOutcome<T> {
-        let result: Result<IdempotentOutcome<T>, POSError> = try await database.writeTables(durability: .normal) { db in
+        let result: Result<IdempotentOutcome<T>, any Error> = try await database.writeTables(durability: .normal) { db in
             guard let idempotency else { return .success(.performed(try body(db), recorded: nil)) }
             return try idempotency.perform(device: device, now: Date().roundedToMilliseconds, in: SQLiteRecordedAnswers(db)) { try body(db) }
         }
