@@ -62,7 +62,7 @@ package final class Idempotency: Sendable {
         let recording = IdempotencyKey<Outcome>(key: key, fingerprint: Self.fingerprint(of: request, body: body)) { outcome in
             switch outcome {
             case .success(let value): RecordedAnswerCoding.encode(try answer(value))
-            case .failure(let conflict): RecordedAnswerCoding.encode(conflict.problem.response)
+            case .failure(let conflict): (conflict as? any ProblemConvertible).map { RecordedAnswerCoding.encode($0.problem.response) }
             }
         }
         switch try await change(recording) {

@@ -1,7 +1,7 @@
 /// A broken business rule: what a cashier's request asked for that the rules do not allow.
 ///
 /// Each case carries what a client needs to explain it. Storage failures are not `POSError`s.
-public enum POSError: Error, Sendable, Equatable {
+public enum POSError: StateConflict, Sendable, Equatable {
     case billNotFound(String)
     /// No payment with this id paid one of the device's bills.
     case paymentNotFound(String)

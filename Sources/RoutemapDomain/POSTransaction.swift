@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads and writes inside one ``POSStore/write(durability:_:)`` transaction.
-public protocol POSTransaction {
+public protocol POSTransaction: RecordedAnswers {
     /// The menu item with `id` on the menu, or `nil` (also when retired).
     func menuItem(id: String) throws -> MenuItem?
     /// Whether a menu item with `id` exists, retired or not.
@@ -45,10 +45,6 @@ public protocol POSTransaction {
     func setNextToken(deviceId: String, tokenDigest: [UInt8]) throws
     /// Makes the next token, if its digest is `tokenDigest`, device `deviceId`'s only token.
     func promoteNextToken(deviceId: String, tokenDigest: [UInt8]) throws
-    /// The answer recorded for `key` of `deviceId`, if any (however old).
-    func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer?
-    /// Records an answer, replacing an expired one with the same device and key.
-    func record(_ answer: RecordedAnswer) throws
     /// Forgets answers recorded before `date`.
     func deleteRecordedAnswers(before date: Date) throws
 }

@@ -26,12 +26,12 @@ public struct RecordedAnswer: Sendable, Hashable {
 public struct IdempotencyKey<Outcome>: Sendable {
     public let key: String
     public let fingerprint: String
-    /// The answer to keep for an outcome (a success, or a state conflict), encoded; `nil`
-    /// keeps none. Called inside the write transaction, so the record commits exactly when
-    /// the effect does.
-    public let record: @Sendable (Result<Outcome, POSError>) throws -> [UInt8]?
+    /// The answer to keep for an outcome (a success, or a ``StateConflict`` the change ran
+    /// into), encoded; `nil` keeps none. Called inside the write transaction, so the record
+    /// commits exactly when the effect does.
+    public let record: @Sendable (Result<Outcome, any Error>) throws -> [UInt8]?
 
-    public init(key: String, fingerprint: String, record: @escaping @Sendable (Result<Outcome, POSError>) throws -> [UInt8]?) {
+    public init(key: String, fingerprint: String, record: @escaping @Sendable (Result<Outcome, any Error>) throws -> [UInt8]?) {
         self.key = key
         self.fingerprint = fingerprint
         self.record = record
@@ -41,6 +41,15 @@ public struct IdempotencyKey<Outcome>: Sendable {
     public static var lifetime: TimeInterval { 24 * 60 * 60 }
 }
 
+/// An error a keyed change records as its answer when `isStateConflict` (the state refused the
+/// change: a retry of it meets the same answer, as the point of sale's 409s), rather than
+/// rolling back unrecorded as a validation failure does. ``POSError`` is one; an app's own
+/// rule errors (the trivia app's) can be too.
+public protocol StateConflict: Error {
+    /// Whether this error is a state conflict, recorded under the request's key.
+    var isStateConflict: Bool { get }
+}
+
 /// What an idempotent use case did: performed now, or answered from an earlier request with
 /// the same key.
 public enum IdempotentOutcome<Outcome>: Sendable where Outcome: Sendable {
@@ -48,4 +57,44 @@ public enum IdempotentOutcome<Outcome>: Sendable where Outcome: Sendable {
     case performed(Outcome, recorded: RecordedAnswer?)
     /// Done before: the answer recorded then.
     case replayed(RecordedAnswer)
+}
+
+/// Where a write transaction keeps the answers recorded for idempotency keys (the point of
+/// sale's ``POSTransaction``, and the apps beside it that share its database).
+public protocol RecordedAnswers {
+    /// The answer recorded for `key` of `deviceId`, if any (however old).
+    func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer?
+    /// Records an answer, replacing an expired one with the same device and key.
+    func record(_ answer: RecordedAnswer) throws
+}
+
+extension IdempotencyKey where Outcome: Sendable {
+    /// The one rule of a keyed change, run inside its write transaction: a key of `device`
+    /// recorded in the last ``lifetime`` replays its recorded answer (or throws
+    /// `idempotencyKeyReused` for a different request); else `body` runs, and its outcome, or
+    /// a state conflict it throws, is recorded in `answers`, so the record commits exactly when
+    /// the effect does. A recorded conflict comes back as the failure, to throw after the commit.
+    public func perform(
+        device: String, now: Date, in answers: any RecordedAnswers, _ body: () throws -> Outcome
+    ) throws -> Result<IdempotentOutcome<Outcome>, any Error> {
+        if let recorded = try answers.recordedAnswer(deviceId: device, key: key),
+            recorded.createdAt > now.addingTimeInterval(-Self.lifetime)
+        {
+            guard recorded.fingerprint == fingerprint else { throw POSError.idempotencyKeyReused(key) }
+            return .success(.replayed(recorded))
+        }
+        let outcome: Result<Outcome, any Error>
+        do {
+            outcome = .success(try body())
+        } catch let error as any StateConflict where error.isStateConflict {
+            outcome = .failure(error)
+        }
+        var recorded: RecordedAnswer?
+        if let answer = try record(outcome) {
+            let record = RecordedAnswer(deviceId: device, key: key, fingerprint: fingerprint, answer: answer, createdAt: now)
+            try answers.record(record)
+            recorded = record
+        }
+        return outcome.map { .performed($0, recorded: recorded) }
+    }
 }

@@ -212,30 +212,10 @@ public struct Till: Sendable {
         _ body: @escaping @Sendable (any POSTransaction, Input) throws -> Outcome
     ) async throws -> IdempotentOutcome<Outcome> {
         // A recorded state conflict commits its record, and is thrown after the commit.
-        let result: Swift.Result<IdempotentOutcome<Outcome>, POSError> = try await store.write(durability: durability) { transaction in
+        let result: Swift.Result<IdempotentOutcome<Outcome>, any Error> = try await store.write(durability: durability) { transaction in
             let input = try load(transaction)
             guard let idempotency else { return .success(.performed(try body(transaction, input), recorded: nil)) }
-            let now = timestamp()
-            if let recorded = try transaction.recordedAnswer(deviceId: device, key: idempotency.key),
-                recorded.createdAt > now.addingTimeInterval(-IdempotencyKey<Outcome>.lifetime)
-            {
-                guard recorded.fingerprint == idempotency.fingerprint else { throw POSError.idempotencyKeyReused(idempotency.key) }
-                return .success(.replayed(recorded))
-            }
-            let outcome: Swift.Result<Outcome, POSError>
-            do {
-                outcome = .success(try body(transaction, input))
-            } catch let error as POSError where error.isStateConflict {
-                outcome = .failure(error)
-            }
-            var recorded: RecordedAnswer?
-            if let answer = try idempotency.record(outcome) {
-                let record = RecordedAnswer(
-                    deviceId: device, key: idempotency.key, fingerprint: idempotency.fingerprint, answer: answer, createdAt: now)
-                try transaction.record(record)
-                recorded = record
-            }
-            return outcome.map { .performed($0, recorded: recorded) }
+            return try idempotency.perform(device: device, now: timestamp(), in: transaction) { try body(transaction, input) }
         }
         return try result.get()
     }

@@ -27,3 +27,25 @@ extension SQLiteStore {
         }
     }
 }
+
+/// The point of sale's `idempotency_keys` table, read and written inside an app's own write
+/// transaction (``SQLiteStore/writeTables(durability:_:)``): so an app's keyed change records
+/// its answer with its effect, under the same rules (``IdempotencyKey/perform(device:now:in:_:)``)
+/// and the same sweeper of expired keys.
+package struct SQLiteRecordedAnswers: RecordedAnswers {
+    let database: Database
+
+    package init(_ database: Database) {
+        self.database = database
+    }
+
+    package func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer? {
+        try RecordedAnswerRow.fetchOne(
+            database.cachedStatement(sql: "SELECT * FROM idempotency_keys WHERE device_id = ? AND key = ?"), arguments: [deviceId, key]
+        )?.recorded()
+    }
+
+    package func record(_ answer: RecordedAnswer) throws {
+        try RecordedAnswerRow(answer).upsert(database)
+    }
+}

@@ -11,6 +11,10 @@ import RoutemapNavigation
 /// Their steps assume the client shows what the screen that sent the request shows: the
 /// landing for a start (`push game` or `push noData`), the game for an answer (`replace game`,
 /// or `push results` after the last one); like the bill endpoints, they carry no `stack`.
+///
+/// Both changes take an optional `Idempotency-Key`, as the bill endpoints do: the answer is
+/// recorded with the effect, and a retry gets it again instead of a second game or a
+/// `409 question_already_answered`.
 struct GamesController {
     let app: TriviaApp
 
@@ -31,7 +35,16 @@ struct GamesController {
         let difficulty = try body.choice("difficulty", of: Difficulty.self)
         let categoryText = try Self.optionalText(body, "category", maxCharacters: 64) ?? TriviaInput.anyCategory
         let category = categoryText == TriviaInput.anyCategory ? nil : categoryText
-        switch try await games.start(device: device.id, difficulty: difficulty, category: category) {
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
+            try await games.start(device: device.id, difficulty: difficulty, category: category, idempotency: key)
+        } answer: { started in
+            try startedResponse(started, device, client)
+        }
+    }
+
+    /// The answer to a start: 201 with the game and `push game`, or 200 with `noData` and `push noData`.
+    func startedResponse(_ started: TriviaGames.Started, _ device: AuthenticatedDevice, _ client: ClientCapabilities) throws -> Response {
+        switch started {
         case .game(let game):
             let steps = try walk(to: TriviaRoute.game, [TriviaInput.gameId: game.id], game, device, client)
             return .json(
@@ -62,7 +75,15 @@ struct GamesController {
         let questionId = try Self.text(body, "questionId", maxCharacters: 100)
         let answer = try Self.text(body, "answer", maxCharacters: 200)
         let gameId = try request.parameter("gameId")
-        let answered = try await games.answer(gameId: gameId, device: device.id, questionId: questionId, answer: answer)
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
+            try await games.answer(gameId: gameId, device: device.id, questionId: questionId, answer: answer, idempotency: key)
+        } answer: { answered in
+            try answeredResponse(answered, device, client)
+        }
+    }
+
+    /// The answer to an answer: the verdict, the game, and `replace game` or `push results`.
+    func answeredResponse(_ answered: TriviaGames.Answered, _ device: AuthenticatedDevice, _ client: ClientCapabilities) throws -> Response {
         let game = answered.game
         let inputs = [TriviaInput.gameId: game.id]
         let steps: [Step]

@@ -12,6 +12,8 @@ package struct TriviaApp: App {
     package static var registry: RouteRegistry<TriviaScreenContext> { TriviaNavigation.registry }
 
     let games: TriviaGames
+    /// Idempotency keys of the two changes (start, answer), as the point of sale's.
+    let idempotency = Idempotency()
     package let navigator: Navigator<TriviaScreenContext>
 
     /// Reads the question bank from `store` (it changes only with a migration).

@@ -1,6 +1,8 @@
+import RoutemapDomain
+
 /// A trivia rule a request broke. Each changes nothing; the API answers each with a problem of
 /// a stable `code` (`TriviaError+Problem.swift`).
-package enum TriviaError: Error, Sendable, Equatable {
+package enum TriviaError: StateConflict, Sendable, Equatable {
     /// No game with this id belongs to the calling device (another device's game is not shown).
     case gameNotFound(String)
     /// No category with this id.
@@ -15,4 +17,15 @@ package enum TriviaError: Error, Sendable, Equatable {
     case questionNotCurrent(questionId: String, currentId: String)
     /// The answer is not one of the question's four choices.
     case answerNotAChoice(questionId: String)
+}
+
+extension TriviaError {
+    /// The refusals of the game's state (409s: answered already, not the current question),
+    /// recorded under an `Idempotency-Key` as the point of sale's conflicts are.
+    package var isStateConflict: Bool {
+        switch self {
+        case .questionAlreadyAnswered, .questionNotCurrent: true
+        case .gameNotFound, .unknownCategory, .unknownDifficulty, .questionNotInGame, .answerNotAChoice: false
+        }
+    }
 }

@@ -27,20 +27,35 @@ package struct TriviaGames: Sendable {
     package func start(
         device deviceId: String, difficulty: Difficulty, category: String?, now: Date = Date()
     ) async throws -> Started {
+        try Self.performed(await start(device: deviceId, difficulty: difficulty, category: category, now: now, idempotency: nil))
+    }
+
+    /// ``start(device:difficulty:category:now:)`` under an idempotency key of `deviceId` (see
+    /// ``IdempotencyKey``): a key recorded already replays its answer, and no game is saved. A
+    /// start that finds no question saves nothing, so it records nothing either: a retry
+    /// finds none again.
+    package func start(
+        device deviceId: String, difficulty: Difficulty, category: String?, now: Date = Date(), idempotency: IdempotencyKey<Started>?
+    ) async throws -> IdempotentOutcome<Started> {
         let found = try category.map { id in
             guard let found = bank.category(id: id) else { throw TriviaError.unknownCategory(id) }
             return found
         }
         let matching = bank.questions(difficulty, category: category)
-        guard !matching.isEmpty else { return .noQuestions(difficulty: difficulty, category: found) }
+        guard !matching.isEmpty else { return .performed(.noQuestions(difficulty: difficulty, category: found), recorded: nil) }
         let asked = matching.shuffled().prefix(Self.questionsPerGame).map { question in
             Game.Asked(question: question, choiceOrder: Array(question.answers.indices).shuffled())
         }
         let game = Game(
             id: Identifier.make(prefix: "game_"), deviceId: deviceId, difficulty: difficulty, category: category, createdAt: now.roundedToMilliseconds,
             questions: Array(asked))
-        try await store.insert(game)
-        return .game(game)
+        let gameKey = idempotency.map { key in
+            IdempotencyKey<Game>(key: key.key, fingerprint: key.fingerprint) { try key.record($0.map(Started.game)) }
+        }
+        switch try await store.insert(game, idempotency: gameKey) {
+        case .performed(let game, let recorded): return .performed(.game(game), recorded: recorded)
+        case .replayed(let recorded): return .replayed(recorded)
+        }
     }
 
     /// What answering a question did: the game after it and the question as answered.
@@ -58,7 +73,18 @@ package struct TriviaGames: Sendable {
     package func answer(
         gameId: String, device deviceId: String, questionId: String, answer: String, now: Date = Date()
     ) async throws -> Answered {
-        try await store.update(gameId: gameId) { stored in
+        try Self.performed(await self.answer(gameId: gameId, device: deviceId, questionId: questionId, answer: answer, now: now, idempotency: nil))
+    }
+
+    /// ``answer(gameId:device:questionId:answer:now:)`` under an idempotency key of `deviceId`:
+    /// a key recorded already replays its answer (a retried answer is not refused as answered
+    /// twice). A refusal changes nothing; a state conflict (`409`) is recorded under the key,
+    /// a validation failure is not.
+    package func answer(
+        gameId: String, device deviceId: String, questionId: String, answer: String, now: Date = Date(),
+        idempotency: IdempotencyKey<Answered>?
+    ) async throws -> IdempotentOutcome<Answered> {
+        try await store.update(gameId: gameId, device: deviceId, idempotency: idempotency) { stored in
             guard var game = stored, game.deviceId == deviceId else { throw TriviaError.gameNotFound(gameId) }
             guard let position = game.questions.firstIndex(where: { $0.question.id == questionId }) else {
                 throw TriviaError.questionNotInGame(questionId: questionId, gameId: gameId)
@@ -74,6 +100,14 @@ package struct TriviaGames: Sendable {
             game.questions[position].answeredAt = now.roundedToMilliseconds
             if game.isFinished { game.finishedAt = now.roundedToMilliseconds }
             return (game, Answered(game: game, position: position))
+        }
+    }
+
+    /// The outcome of a use case run without a key, which is always performed.
+    static func performed<Outcome>(_ outcome: IdempotentOutcome<Outcome>) throws -> Outcome {
+        switch outcome {
+        case .performed(let value, _): value
+        case .replayed: throw InvariantViolation("a trivia change run without an idempotency key was replayed")
         }
     }
 

@@ -119,7 +119,8 @@ package enum TriviaNavigation {
         ScreenAction(
             name: "chooseCategory", method: "POST", path: navigatePath,
             body: ["from": [entry(TriviaRoute.trivia), entry(TriviaRoute.landing), optionsEntry], "to": .string(TriviaRoute.categoryPicker.rawValue)]),
-        ScreenAction(name: "play", method: "POST", path: "/v1/trivia/games", body: ["difficulty": "{difficulty}", "category": "{category}"]),
+        ScreenAction(
+            name: "play", method: "POST", path: "/v1/trivia/games", body: ["difficulty": "{difficulty}", "category": "{category}"], headers: keyed),
     ]
 
     /// "Mixed", "Easy", "Medium", "Hard": choosing one dismisses the popover and replaces the
@@ -209,9 +210,12 @@ package enum TriviaNavigation {
             })
     }
 
+    /// The header of the actions that change data: one key per tap, the same for a retry of it.
+    static let keyed = ["Idempotency-Key": "{idempotencyKey}"]
+
     private static let answer = ScreenAction(
         name: "answer", method: "POST", path: "/v1/trivia/games/{gameId}/answers", row: "choices",
-        body: ["questionId": "{payload.questionId}", "answer": "{item.text}"])
+        body: ["questionId": "{payload.questionId}", "answer": "{item.text}"], headers: keyed)
 
     private static let showResults = ScreenAction(
         name: "showResults", method: "POST", path: navigatePath,

@@ -1,3 +1,5 @@
+import RoutemapDomain
+
 /// Where the trivia app keeps its question bank and its games: the storage boundary of the app.
 /// `SQLiteTriviaStore` implements it on the server's SQLite file; another database (the
 /// PostgreSQL store written for the point of sale) can implement it too, without touching the
@@ -11,13 +13,19 @@ package protocol TriviaStore: Sendable {
     func questions() throws -> [Question]
     /// The game with `id`, of any device, or `nil`.
     func game(id: String) throws -> Game?
-    /// Saves a new game, and returns once it has committed.
-    func insert(_ game: Game) async throws
+    /// Saves a new game, and returns once it has committed. Under an idempotency key of the
+    /// game's device (``IdempotencyKey/perform(device:now:in:_:)``, in the same transaction), a
+    /// key recorded already replays its answer and saves nothing.
+    func insert(_ game: Game, idempotency: IdempotencyKey<Game>?) async throws -> IdempotentOutcome<Game>
     /// Runs `change` on game `id` in one write transaction, serialized with every other write:
     /// `change` sees the game as committed (`nil` if there is none) and returns the game to save
     /// (answers added, finished) with its result. Nothing is saved if it throws. Only answers
     /// not yet recorded and the finishing time are saved: a recorded answer never changes.
-    func update<T: Sendable>(gameId id: String, _ change: @escaping @Sendable (Game?) throws -> (Game, T)) async throws -> T
+    /// Under an idempotency key of `deviceId`, as for ``insert(_:idempotency:)``: a key recorded
+    /// already replays its answer and `change` does not run.
+    func update<T: Sendable>(
+        gameId id: String, device deviceId: String, idempotency: IdempotencyKey<T>?, _ change: @escaping @Sendable (Game?) throws -> (Game, T)
+    ) async throws -> IdempotentOutcome<T>
     /// Throws unless the database answers (for health checks).
     func ping() throws
     /// Whether reads are answered in this process (SQLite) or are round trips to a database

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RoutemapJSON
 import RoutemapTestSupport
 import Testing
@@ -53,6 +54,66 @@ struct TriviaEndToEndTests {
             body: (["questionId": first["id"]!, "answer": first["choices"]!.array[0]] as JSON).encoded())
         #expect(again.status == 409)
         #expect(again.json["code"] == "question_already_answered")
+    }
+}
+
+/// The trivia changes under `Idempotency-Key` against the real binary: answers lost on the way
+/// back are retried with their keys, across a restart, and the database holds each effect once.
+@Suite("Trivia idempotency keys, end to end")
+struct TriviaIdempotencyEndToEndTests {
+    @Test("a lost start and a lost answer, retried with their keys after a restart, replay; another body is 422; nothing twice in the file")
+    func lostAnswersRetried() throws {
+        let server = try Server()
+        let startBody: JSON = ["difficulty": "easy", "category": "geography"]
+        // The client never reads these two answers: it retries them, with their keys.
+        let lostStart = try server.send("POST", "/v1/trivia/games", json: startBody, headers: [("Idempotency-Key", "play-tap-1")])
+        #expect(lostStart.status == 201, "\(lostStart.text)")
+        let game = lostStart.json["game"]!
+        let gameId = game["id"]!.string
+        let first = game["questions"]!.array[0]
+        let answerBody: JSON = ["questionId": first["id"]!, "answer": first["choices"]!.array[1]]
+        let answers = "/v1/trivia/games/\(gameId)/answers"
+        let lostAnswer = try server.send("POST", answers, json: answerBody, headers: [("Idempotency-Key", "answer-tap-1")])
+        #expect(lostAnswer.status == 200, "\(lostAnswer.text)")
+
+        // The retries reach a restarted server: the answers come from the file.
+        let process = server.process
+        let token = try process.token()
+        #expect(process.stop() == 0)
+        let restarted = try RoutemapProcess(databasePath: process.databasePath, token: token)
+        defer { restarted.cleanUp() }
+        let client = try restarted.client()
+        func send(_ path: String, _ body: JSON, key: String) throws -> TestResponse {
+            try client.request("POST", path, headers: [("Content-Type", "application/json"), ("Idempotency-Key", key)], body: body.encoded())
+        }
+        let start = try send("/v1/trivia/games", startBody, key: "play-tap-1")
+        #expect(start.status == 201, "\(start.text)")
+        #expect(start.header("Idempotent-Replayed") == "true")
+        #expect(start.json == lostStart.json, "the same game, the same navigation")
+        let answer = try send(answers, answerBody, key: "answer-tap-1")
+        #expect(answer.status == 200, "\(answer.text)")
+        #expect(answer.header("Idempotent-Replayed") == "true")
+        #expect(answer.json == lostAnswer.json, "the recorded verdict, not 409 question_already_answered")
+
+        // The same keys with other bodies: 422, and nothing changes.
+        let otherStart = try send("/v1/trivia/games", ["difficulty": "hard"], key: "play-tap-1")
+        #expect(otherStart.status == 422 && otherStart.json["code"] == "idempotency_key_reused", "\(otherStart.text)")
+        let otherAnswer = try send(answers, ["questionId": first["id"]!, "answer": first["choices"]!.array[2]], key: "answer-tap-1")
+        #expect(otherAnswer.status == 422 && otherAnswer.json["code"] == "idempotency_key_reused", "\(otherAnswer.text)")
+
+        let database = try DatabaseQueue(path: restarted.databasePath)
+        let (games, answered, stored, keys) = try database.read { db throws -> (Int?, Int?, String?, Int?) in
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM trivia_games"),
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM trivia_game_questions WHERE answer IS NOT NULL"),
+                try String.fetchOne(db, sql: "SELECT answer FROM trivia_game_questions WHERE game_id = ? AND position = 0", arguments: [gameId]),
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM idempotency_keys WHERE key IN ('play-tap-1', 'answer-tap-1')")
+            )
+        }
+        #expect(games == 1, "one game, not two")
+        #expect(answered == 1)
+        #expect(stored == first["choices"]!.array[1].string, "the first answer stands")
+        #expect(keys == 2)
     }
 }
 

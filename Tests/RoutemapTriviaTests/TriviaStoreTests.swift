@@ -77,21 +77,21 @@ struct TriviaStoreTests {
         let orphan = Game(
             id: "game_orphan", deviceId: "dev_nobody", difficulty: .easy, category: nil, createdAt: Date().roundedToMilliseconds,
             questions: [Game.Asked(question: question, choiceOrder: [0, 1, 2, 3])])
-        await #expect(throws: (any Error).self) { try await store.insert(orphan) }
+        await #expect(throws: (any Error).self) { _ = try await store.insert(orphan, idempotency: nil) }
         #expect(try store.game(id: "game_orphan") == nil)
 
         let device = try #require(try server.store.readTables("a device") { try String.fetchOne($0, sql: "SELECT id FROM devices") })
         var game = orphan
         game = Game(id: "game_kept", deviceId: device, difficulty: .easy, category: nil, createdAt: orphan.createdAt, questions: orphan.questions)
-        try await store.insert(game)
-        _ = try await store.update(gameId: game.id) { stored in
+        _ = try await store.insert(game, idempotency: nil)
+        _ = try await store.update(gameId: game.id, device: device, idempotency: nil) { stored in
             var changed = stored!
             changed.questions[0].answer = question.wrongAnswers[0]
             changed.questions[0].answeredAt = Date().roundedToMilliseconds
             return (changed, ())
         }
         // A store asked to write another answer over it keeps the first.
-        _ = try await store.update(gameId: game.id) { stored in
+        _ = try await store.update(gameId: game.id, device: device, idempotency: nil) { stored in
             var changed = stored!
             changed.questions[0].answer = question.correctAnswer
             return (changed, ())

@@ -34,8 +34,8 @@ package struct SQLiteTriviaStore: TriviaStore {
         try database.readTables("reading game \(id)") { db in try Self.game(id: id, in: db) }
     }
 
-    package func insert(_ game: Game) async throws {
-        try await database.writeTables(durability: .normal) { db in
+    package func insert(_ game: Game, idempotency: IdempotencyKey<Game>?) async throws -> IdempotentOutcome<Game> {
+        try await write(device: game.deviceId, idempotency: idempotency) { db in
             try db.execute(
                 sql: "INSERT INTO trivia_games (id, device_id, difficulty, category, created_at, finished_at) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [
@@ -53,11 +53,14 @@ package struct SQLiteTriviaStore: TriviaStore {
                         asked.correct.map { $0 ? 1 : 0 }, asked.answeredAt.map(Timestamp.format),
                     ])
             }
+            return game
         }
     }
 
-    package func update<T: Sendable>(gameId id: String, _ change: @escaping @Sendable (Game?) throws -> (Game, T)) async throws -> T {
-        try await database.writeTables(durability: .normal) { db in
+    package func update<T: Sendable>(
+        gameId id: String, device deviceId: String, idempotency: IdempotencyKey<T>?, _ change: @escaping @Sendable (Game?) throws -> (Game, T)
+    ) async throws -> IdempotentOutcome<T> {
+        try await write(device: deviceId, idempotency: idempotency) { db in
             let before = try Self.game(id: id, in: db)
             let (after, result) = try change(before)
             guard let before, after.id == before.id, after.questions.count == before.questions.count else {
@@ -78,6 +81,18 @@ package struct SQLiteTriviaStore: TriviaStore {
             }
             return result
         }
+    }
+
+    /// One write transaction, under the point of sale's rules for an idempotency key when there
+    /// is one (its answer recorded in `idempotency_keys`, with the effect).
+    private func write<T: Sendable>(
+        device: String, idempotency: IdempotencyKey<T>?, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> IdempotentOutcome<T> {
+        let result: Result<IdempotentOutcome<T>, any Error> = try await database.writeTables(durability: .normal) { db in
+            guard let idempotency else { return .success(.performed(try body(db), recorded: nil)) }
+            return try idempotency.perform(device: device, now: Date().roundedToMilliseconds, in: SQLiteRecordedAnswers(db)) { try body(db) }
+        }
+        return try result.get()
     }
 
     package func ping() throws {

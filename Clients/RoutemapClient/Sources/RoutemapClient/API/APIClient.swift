@@ -151,9 +151,10 @@ public actor APIClient {
     // MARK: Trivia
 
     /// `POST /v1/trivia/games`: a game of `difficulty` in `category` (nil: any), or, when no
-    /// question matches, the no-data screen.
-    public func startTriviaGame(_ request: StartTriviaGameRequest) async throws -> TriviaStart {
-        let answer = try await send(.post, "/v1/trivia/games", body: request)
+    /// question matches, the no-data screen. Every attempt of one tap sends the same `intent`, so
+    /// a retry never starts a second game.
+    public func startTriviaGame(_ request: StartTriviaGameRequest, intent: UserIntent = UserIntent()) async throws -> TriviaStart {
+        let answer = try await send(.post, "/v1/trivia/games", body: request, intent: intent)
         return answer.status == 201 ? .started(try decode(answer)) : .noData(try decode(answer))
     }
 
@@ -162,9 +163,10 @@ public actor APIClient {
         try await decode(send(.get, "/v1/trivia/games/\(Self.segment(id))"))
     }
 
-    /// `POST /v1/trivia/games/{gameId}/answers`.
-    public func answer(gameId: String, _ request: TriviaAnswerRequest) async throws -> TriviaAnswerResult {
-        try await decode(send(.post, "/v1/trivia/games/\(Self.segment(gameId))/answers", body: request))
+    /// `POST /v1/trivia/games/{gameId}/answers`. Every attempt of one tap sends the same
+    /// `intent`: a retry gets the recorded verdict, not `409 question_already_answered`.
+    public func answer(gameId: String, _ request: TriviaAnswerRequest, intent: UserIntent = UserIntent()) async throws -> TriviaAnswerResult {
+        try await decode(send(.post, "/v1/trivia/games/\(Self.segment(gameId))/answers", body: request, intent: intent))
     }
 
     // MARK: Navigation

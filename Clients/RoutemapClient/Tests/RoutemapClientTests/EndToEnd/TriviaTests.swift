@@ -70,6 +70,31 @@ struct TriviaTests {
         #expect(await session.stack.map(\.description) == ["trivia", "landing", "options{category=any,difficulty=easy}"])
     }
 
+    @Test("play and answer send the tap's Idempotency-Key: a retried tap replays, one game and one answer")
+    func retriedTaps() async throws {
+        let server = try RoutemapServer()
+        defer { server.stop() }
+        let (client, performer, session) = try await Self.start(server)
+        let play = try await session.prepare(action: "play", on: "options")
+        #expect(play.headers["Idempotency-Key"] == play.intent.idempotencyKey)
+        let first = try await client.send(play)
+        let retried = try await client.send(play)
+        #expect(first.status == 201 && !first.replayed && retried.replayed)
+        let game = try first.decode(TriviaGameStarted.self).game
+        #expect(try retried.decode(TriviaGameStarted.self).game.id == game.id, "the retry gets the same game, not a second one")
+
+        try await session.perform(play)
+        #expect(await performer.take() == ["push game"])
+        let shown = try #require(await session.screen(of: "game")).screen
+        let choice = try #require(shown.payload["choices"]?.arrayValue?.first)
+        let answer = try await session.prepare(action: "answer", on: "game", item: choice)
+        #expect(answer.headers["Idempotency-Key"] == answer.intent.idempotencyKey)
+        let answered = try await client.send(answer)
+        let again = try await client.send(answer)
+        #expect(answered.status == 200 && again.status == 200 && again.replayed, "not 409 question_already_answered")
+        #expect(try await client.triviaGame(id: game.id).answeredCount == 1)
+    }
+
     @Test("An impossible filter: the server answers the play with the no-data screen, whose action leads back")
     func noData() async throws {
         let server = try RoutemapServer()
