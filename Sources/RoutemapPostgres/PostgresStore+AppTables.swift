@@ -9,7 +9,13 @@ import RoutemapDomain
 /// An app store's statements on one of the store's sessions, valid while the closure that
 /// received it runs (on a store thread).
 package struct AppTables {
-    let session: Session
+    let transaction: PostgresTransaction
+    var session: Session { transaction.session }
+
+    /// The point of sale's `idempotency_keys`, in this transaction (an app's keyed change
+    /// records its answer with its effect, under the same rules and lock): inside
+    /// ``PostgresStore/writeTables(durability:_:)`` only.
+    package var recordedAnswers: any RecordedAnswers { transaction }
 
     /// Runs `query` and returns its rows.
     @discardableResult
@@ -28,7 +34,7 @@ extension PostgresStore {
     /// Runs `body`'s reads on a session: the current thread's (inside a transaction or a
     /// `read`), or one leased for them. Errors come out as the store's own reads' do.
     package func readTables<T>(_ operation: @autoclosure () -> String, _ body: (AppTables) throws -> T) throws -> T {
-        try inspecting(operation()) { try body(AppTables(session: $0)) }
+        try reading(operation()) { try body(AppTables(transaction: $0)) }
     }
 
     /// Runs `body` in one write transaction, exactly as ``write(durability:_:)`` runs a
@@ -36,7 +42,7 @@ extension PostgresStore {
     package func writeTables<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (AppTables) throws -> T) async throws -> T {
         try await write(durability: durability) { transaction in
             guard let transaction = transaction as? PostgresTransaction else { preconditionFailure("not this store's transaction") }
-            return try body(AppTables(session: transaction.session))
+            return try body(AppTables(transaction: transaction))
         }
     }
 }

@@ -269,7 +269,7 @@ public final class PostgresStore: POSStore {
 
     /// Runs `body`'s reads: through the transaction or read this thread works in, else on a
     /// connection leased for it (once more on a new one if that one turns out dead).
-    private func reading<T>(_ operation: @autoclosure () -> String, _ body: (PostgresTransaction) throws -> T) throws -> T {
+    func reading<T>(_ operation: @autoclosure () -> String, _ body: (PostgresTransaction) throws -> T) throws -> T {
         do {
             if let transaction = bound.currentValue { return try body(transaction) }
             do {

@@ -368,7 +368,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         ).first.map { row in
             let (deviceId, key, fingerprint, answer, createdAt) = try row.decode((String, String, String, Data, Date).self)
             return RecordedAnswer(
-                deviceId: deviceId, key: key, fingerprint: fingerprint, answer: Array(answer), createdAt: createdAt.toMilliseconds)
+                deviceId: deviceId, key: key, fingerprint: fingerprint, answer: Array(answer), createdAt: createdAt.roundedToMilliseconds)
         }
     }
 
@@ -463,13 +463,13 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         let subtotal = try cells[4].decode(Int64.self), tax = try cells[5].decode(Int64.self), total = try cells[6].decode(Int64.self)
         var voiding: BillVoiding?
         if let reason = try cells[11].decode(String?.self), let voidedAt = try cells[12].decode(Date?.self) {
-            voiding = BillVoiding(reason: reason, voidedAt: voidedAt.toMilliseconds)
+            voiding = BillVoiding(reason: reason, voidedAt: voidedAt.roundedToMilliseconds)
         }
         let bill: Bill
         do {
             bill = try Bill(
                 id: id, status: status, lines: lines, currency: currency, taxRate: taxRate, version: try cells[7].decode(Int.self),
-                createdAt: try cells[8].decode(Date.self).toMilliseconds, selectedAt: try cells[10].decode(Date.self).toMilliseconds,
+                createdAt: try cells[8].decode(Date.self).roundedToMilliseconds, selectedAt: try cells[10].decode(Date.self).roundedToMilliseconds,
                 voiding: voiding, deviceId: try cells[9].decode(String?.self))
         } catch let violation as InvariantViolation {
             throw invalid(violation.description)
@@ -501,7 +501,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         }
         return Payment(
             id: id, billId: billId, method: method, amountMinor: amount, tenderedMinor: tendered, changeMinor: change,
-            createdAt: createdAt.toMilliseconds)
+            createdAt: createdAt.roundedToMilliseconds)
     }
 
     private static func device(_ row: PostgresRow) throws -> Device {
@@ -509,14 +509,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         guard let role = DeviceRole(rawValue: roleText) else {
             throw StorageError.invalidRow(table: "devices", id: id, reason: "role '\(roleText)'")
         }
-        return Device(id: id, name: name, createdAt: createdAt.toMilliseconds, role: role, revokedAt: revokedAt?.toMilliseconds)
+        return Device(id: id, name: name, createdAt: createdAt.roundedToMilliseconds, role: role, revokedAt: revokedAt?.roundedToMilliseconds)
     }
 }
 
-extension Date {
-    /// Rounded to the millisecond, the precision the domain keeps: PostgreSQL keeps
-    /// microseconds, and a value read back must equal the one written.
-    var toMilliseconds: Date {
-        Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded() / 1000)
-    }
-}

@@ -43,8 +43,8 @@ package struct PostgresTriviaStore: TriviaStore {
         return try database.readTables("reading game \(id)") { try Self.game(id: id, in: $0) }
     }
 
-    package func insert(_ game: Game) async throws {
-        try await database.writeTables(durability: .normal) { tables in
+    package func insert(_ game: Game, idempotency: IdempotencyKey<Game>?) async throws -> IdempotentOutcome<Game> {
+        try await write(device: game.deviceId, idempotency: idempotency) { tables in
             tables.enqueue(
                 """
                 INSERT INTO trivia_games (id, device_id, difficulty, category, created_at, finished_at)
@@ -58,11 +58,14 @@ package struct PostgresTriviaStore: TriviaStore {
                             \(asked.correct), \(asked.answeredAt))
                     """)
             }
+            return game
         }
     }
 
-    package func update<T: Sendable>(gameId id: String, _ change: @escaping @Sendable (Game?) throws -> (Game, T)) async throws -> T {
-        try await database.writeTables(durability: .normal) { tables in
+    package func update<T: Sendable>(
+        gameId id: String, device deviceId: String, idempotency: IdempotencyKey<T>?, _ change: @escaping @Sendable (Game?) throws -> (Game, T)
+    ) async throws -> IdempotentOutcome<T> {
+        try await write(device: deviceId, idempotency: idempotency) { tables in
             // The game's row locked first: two answers to it are decided one after the other.
             tables.enqueue("SELECT 1 FROM trivia_games WHERE id = \(id) FOR UPDATE")
             let before = try Self.game(id: id, in: tables)
@@ -83,6 +86,20 @@ package struct PostgresTriviaStore: TriviaStore {
             }
             return result
         }
+    }
+
+    /// One write transaction, under the point of sale's rules for an idempotency key when there
+    /// is one (its answer recorded in `idempotency_keys`, with the effect).
+    private func write<T: Sendable>(
+        device: String, idempotency: IdempotencyKey<T>?, _ body: @escaping @Sendable (AppTables) throws -> T
+    ) async throws -> IdempotentOutcome<T> {
+        let result: Result<IdempotentOutcome<T>, any Error> = try await database.writeTables(durability: .normal) { tables in
+            guard let idempotency else { return .success(.performed(try body(tables), recorded: nil)) }
+            return try idempotency.perform(device: device, now: Date().roundedToMilliseconds, in: tables.recordedAnswers) {
+                try body(tables)
+            }
+        }
+        return try result.get()
     }
 
     package func ping() throws {
@@ -127,17 +144,11 @@ package struct PostgresTriviaStore: TriviaStore {
             }
             return Game.Asked(
                 question: try question(cells, from: 0), choiceOrder: order, answer: try cells[9].decode(String?.self),
-                answeredAt: try cells[10].decode(Date?.self).map(\.toMilliseconds))
+                answeredAt: try cells[10].decode(Date?.self).map(\.roundedToMilliseconds))
         }
         return Game(
-            id: id, deviceId: deviceId, difficulty: difficulty, category: category, createdAt: createdAt.toMilliseconds, questions: asked,
-            finishedAt: finishedAt?.toMilliseconds)
+            id: id, deviceId: deviceId, difficulty: difficulty, category: category, createdAt: createdAt.roundedToMilliseconds, questions: asked,
+            finishedAt: finishedAt?.roundedToMilliseconds)
     }
 }
 
-extension Date {
-    /// Rounded to the millisecond, as the trivia app keeps its times (PostgreSQL keeps microseconds).
-    fileprivate var toMilliseconds: Date {
-        Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded() / 1000)
-    }
-}
