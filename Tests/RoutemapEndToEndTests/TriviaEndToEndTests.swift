@@ -101,14 +101,23 @@ struct TriviaIdempotencyEndToEndTests {
         let otherAnswer = try send(answers, ["questionId": first["id"]!, "answer": first["choices"]!.array[2]], key: "answer-tap-1")
         #expect(otherAnswer.status == 422 && otherAnswer.json["code"] == "idempotency_key_reused", "\(otherAnswer.text)")
 
-        let database = try DatabaseQueue(path: restarted.databasePath)
-        let (games, answered, stored, keys) = try database.read { db throws -> (Int?, Int?, String?, Int?) in
-            (
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM trivia_games"),
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM trivia_game_questions WHERE answer IS NOT NULL"),
-                try String.fetchOne(db, sql: "SELECT answer FROM trivia_game_questions WHERE game_id = ? AND position = 0", arguments: [gameId]),
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM idempotency_keys WHERE key IN ('play-tap-1', 'answer-tap-1')")
-            )
+        let queries = [
+            "SELECT count(*) FROM trivia_games", "SELECT count(*) FROM trivia_game_questions WHERE answer IS NOT NULL",
+            "SELECT answer FROM trivia_game_questions WHERE game_id = '\(gameId)' AND position = 0",
+            "SELECT count(*) FROM idempotency_keys WHERE key IN ('play-tap-1', 'answer-tap-1')",
+        ]
+        let (games, answered, stored, keys): (Int?, Int?, String?, Int?)
+        if restarted.onPostgres {
+            let values = try queries.map { try TestPostgres.psql(restarted.databasePath, $0) }
+            (games, answered, stored, keys) = (Int(values[0]), Int(values[1]), values[2], Int(values[3]))
+        } else {
+            let database = try DatabaseQueue(path: restarted.databasePath)
+            (games, answered, stored, keys) = try database.read { db throws -> (Int?, Int?, String?, Int?) in
+                (
+                    try Int.fetchOne(db, sql: queries[0]), try Int.fetchOne(db, sql: queries[1]), try String.fetchOne(db, sql: queries[2]),
+                    try Int.fetchOne(db, sql: queries[3])
+                )
+            }
         }
         #expect(games == 1, "one game, not two")
         #expect(answered == 1)
