@@ -4,8 +4,8 @@ import RoutemapHTTP
 /// module's own, so the optimizer specializes the router's pipeline for `APIContext` here.
 ///
 /// Called through the generic conformance in `RoutemapHTTP`, every request paid for runtime
-/// generic metadata lookups (the routes, endpoints and tuples of an unknown `Context`): about a
-/// tenth of the server's CPU on cached reads, measured with `perf record` (BENCHMARKS.md).
+/// generic metadata lookups (the routes, endpoints and tuples of an unknown `Context`): about 5%
+/// of the server's samples on cached reads, with `perf record` (BENCHMARKS.md).
 struct APIResponder: HTTPResponder {
     let router: Router<APIContext>
 

@@ -5,11 +5,9 @@ import Synchronization
 /// the one built before. Holds at most `capacity` answers; beyond, the ones cached first
 /// make room (a miss only costs building the answer).
 package final class AnswerCache<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
-    package let capacity: Int
     private let answers: Mutex<BoundedDictionary<Key, Answer>>
 
     package init(capacity: Int) {
-        self.capacity = capacity
         answers = Mutex(BoundedDictionary(capacity: capacity))
     }
 

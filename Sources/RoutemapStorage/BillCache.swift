@@ -33,13 +33,11 @@ final class BillCache: Sendable {
         var generation: UInt64 = 0
     }
 
-    /// At most this many bills and this many devices' current bills are kept; beyond, the ones
-    /// first cached make room (a miss only costs a query).
-    let capacity: Int
     private let state: Mutex<State>
 
+    /// At most `capacity` bills and as many devices' current bills are kept; beyond, the ones
+    /// first cached make room (a miss only costs a query).
     init(capacity: Int = 4096) {
-        self.capacity = capacity
         state = Mutex(State(bills: BoundedDictionary(capacity: capacity), current: BoundedDictionary(capacity: capacity)))
     }
 

@@ -35,7 +35,7 @@ struct HealthcheckCommand: ParsableCommand {
         let port = try port ?? Environment.integer("ROUTEMAP_PORT", as: UInt16.self) ?? 8080
         var address = in_addr()
         guard inet_pton(AF_INET, host, &address) == 1 else { throw ValidationError("not an IPv4 address: \(host)") }
-        let knownTLS = tls || !(ProcessInfo.processInfo.environment["ROUTEMAP_TLS_CERT"] ?? "").isEmpty
+        let knownTLS = tls || Environment.value(Settings.tlsCertificate.environment) != nil
         // Unhealthy (no answer, or not 200) is exit status 1 with one line, never a usage error.
         let status: Int
         do {
