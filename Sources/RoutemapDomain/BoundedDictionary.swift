@@ -8,11 +8,14 @@
 /// add-item load, in `String` comparisons).
 package struct BoundedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     package let capacity: Int
-    private var entries: [Key: Value] = [:]
-    /// Keys in insertion order from `head` on; may still hold keys removed since, which are
-    /// skipped when their turn comes and dropped when the array is compacted.
-    private var order: [Key] = []
+    /// Each value with the number of its insertion, which tells its place in `order`.
+    private var entries: [Key: (value: Value, insertion: UInt64)] = [:]
+    /// Insertions from `head` on, oldest first. An insertion whose key was removed, or removed
+    /// and inserted again since, no longer matches `entries`: it is skipped when its turn
+    /// comes and dropped when the array is compacted.
+    private var order: [(key: Key, insertion: UInt64)] = []
     private var head = 0
+    private var insertions: UInt64 = 0
 
     package init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -21,7 +24,7 @@ package struct BoundedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sen
     package var count: Int { entries.count }
 
     package subscript(key: Key) -> Value? {
-        get { entries[key] }
+        get { entries[key]?.value }
         set {
             if let newValue { insert(newValue, for: key) } else { entries[key] = nil }
         }
@@ -33,18 +36,27 @@ package struct BoundedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sen
         head = 0
     }
 
+    private func isCurrent(_ insertion: (key: Key, insertion: UInt64)) -> Bool {
+        entries[insertion.key]?.insertion == insertion.insertion
+    }
+
     private mutating func insert(_ value: Value, for key: Key) {
-        guard entries.updateValue(value, forKey: key) == nil else { return }
-        order.append(key)
+        if let existing = entries[key] {
+            entries[key] = (value, existing.insertion)
+            return
+        }
+        insertions &+= 1
+        entries[key] = (value, insertions)
+        order.append((key, insertions))
         while entries.count > capacity, head < order.count {
             let oldest = order[head]
             head += 1
-            if oldest != key { entries[oldest] = nil }
+            if isCurrent(oldest) { entries[oldest.key] = nil }
         }
-        // Keys removed through the subscript stay in `order` until here: keep it within twice
-        // the capacity, in amortized constant time per insert.
+        // Stale insertions stay in `order` until here: compacting keeps it within twice the
+        // capacity (after it, `order` holds exactly the entries), in amortized constant time.
         if order.count - head > 2 * capacity || head > capacity {
-            order = order[head...].filter { entries[$0] != nil }
+            order = order[head...].filter(isCurrent)
             head = 0
         }
     }

@@ -59,6 +59,17 @@ public enum IdempotentOutcome<Outcome>: Sendable where Outcome: Sendable {
     case replayed(RecordedAnswer)
 }
 
+extension IdempotentOutcome {
+    /// The outcome of a change run without a key, which is always performed (a replay needs a
+    /// key, so the second case never happens).
+    package func performedWithoutKey() throws -> Outcome {
+        switch self {
+        case .performed(let value, _): value
+        case .replayed: throw InvariantViolation("a change run without an idempotency key was replayed")
+        }
+    }
+}
+
 /// Where a write transaction keeps the answers recorded for idempotency keys (the point of
 /// sale's ``POSTransaction``, and the apps beside it that share its database).
 public protocol RecordedAnswers {

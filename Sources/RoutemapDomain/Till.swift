@@ -220,13 +220,9 @@ public struct Till: Sendable {
         return try result.get()
     }
 
-    /// The outcome of a use case run without a key, which is always performed (a replay
-    /// needs a key, so the second case never happens).
+    /// The outcome of a use case run without a key.
     func performed<Outcome>(_ outcome: IdempotentOutcome<Outcome>) throws -> Outcome {
-        switch outcome {
-        case .performed(let value, _): value
-        case .replayed: throw InvariantViolation("a use case run without an idempotency key was replayed")
-        }
+        try outcome.performedWithoutKey()
     }
 
     func makeBill(device: String) throws -> Bill {

@@ -23,17 +23,10 @@ package struct TriviaGames: Sendable {
 
     /// Starts a game for `deviceId`: up to ``questionsPerGame`` questions drawn at random from
     /// those of `difficulty` in `category` (`nil`: any), each with its choices shuffled. When no
-    /// question matches, nothing is saved and the answer says so (the no-data screen).
-    package func start(
-        device deviceId: String, difficulty: Difficulty, category: String?, now: Date = Date()
-    ) async throws -> Started {
-        try Self.performed(await start(device: deviceId, difficulty: difficulty, category: category, now: now, idempotency: nil))
-    }
-
-    /// ``start(device:difficulty:category:now:)`` under an idempotency key of `deviceId` (see
-    /// ``IdempotencyKey``): a key recorded already replays its answer, and no game is saved. A
-    /// start that finds no question saves nothing, so it records nothing either: a retry
-    /// finds none again.
+    /// question matches, nothing is saved and the answer says so (the no-data screen). Under an
+    /// idempotency key of `deviceId` (see ``IdempotencyKey``), a key recorded already replays its
+    /// answer and no game is saved; a start that finds no question records nothing either: a
+    /// retry finds none again.
     package func start(
         device deviceId: String, difficulty: Difficulty, category: String?, now: Date = Date(), idempotency: IdempotencyKey<Started>?
     ) async throws -> IdempotentOutcome<Started> {
@@ -69,16 +62,8 @@ package struct TriviaGames: Sendable {
 
     /// Records `answer` to question `questionId` of game `gameId`, in one transaction. The
     /// questions are answered in order, each once, with one of its four choices; the game of
-    /// another device is not found. A refused answer changes nothing.
-    package func answer(
-        gameId: String, device deviceId: String, questionId: String, answer: String, now: Date = Date()
-    ) async throws -> Answered {
-        try Self.performed(await self.answer(gameId: gameId, device: deviceId, questionId: questionId, answer: answer, now: now, idempotency: nil))
-    }
-
-    /// ``answer(gameId:device:questionId:answer:now:)`` under an idempotency key of `deviceId`:
-    /// a key recorded already replays its answer (a retried answer is not refused as answered
-    /// twice). A refusal changes nothing; a state conflict (`409`) is recorded under the key,
+    /// another device is not found. Under an idempotency key of `deviceId`, a key recorded
+    /// already replays its answer (a retried answer is not refused as answered twice). A refusal changes nothing; a state conflict (`409`) is recorded under the key,
     /// a validation failure is not.
     package func answer(
         gameId: String, device deviceId: String, questionId: String, answer: String, now: Date = Date(),
@@ -91,8 +76,7 @@ package struct TriviaGames: Sendable {
             }
             guard game.questions[position].answer == nil else { throw TriviaError.questionAlreadyAnswered(questionId: questionId) }
             // Unanswered, so the game is not finished: there is a current question.
-            let current = game.currentPosition ?? position
-            guard position == current else {
+            if let current = game.currentPosition, position != current {
                 throw TriviaError.questionNotCurrent(questionId: questionId, currentId: game.questions[current].question.id)
             }
             guard game.questions[position].choices.contains(answer) else { throw TriviaError.answerNotAChoice(questionId: questionId) }
@@ -100,14 +84,6 @@ package struct TriviaGames: Sendable {
             game.questions[position].answeredAt = now.roundedToMilliseconds
             if game.isFinished { game.finishedAt = now.roundedToMilliseconds }
             return (game, Answered(game: game, position: position))
-        }
-    }
-
-    /// The outcome of a use case run without a key, which is always performed.
-    static func performed<Outcome>(_ outcome: IdempotentOutcome<Outcome>) throws -> Outcome {
-        switch outcome {
-        case .performed(let value, _): value
-        case .replayed: throw InvariantViolation("a trivia change run without an idempotency key was replayed")
         }
     }
 

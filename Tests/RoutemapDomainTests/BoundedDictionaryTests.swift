@@ -28,4 +28,22 @@ struct BoundedDictionaryTests {
         #expect(dictionary.count == 64)
         #expect(expected.allSatisfy { dictionary["bill_\($0)"] == $0 })
     }
+
+    @Test("a key removed and inserted again takes the newest place: its old insertion evicts nothing")
+    func reinsertedKeyIsNewest() {
+        var dictionary = BoundedDictionary<String, Int>(capacity: 2)
+        dictionary["a"] = 1
+        dictionary["b"] = 2
+        dictionary["a"] = nil
+        dictionary["a"] = 3  // now newer than "b"
+        dictionary["c"] = 4  // "b" goes, the oldest entry
+        #expect(dictionary["b"] == nil && dictionary["a"] == 3 && dictionary["c"] == 4)
+        // Many removals and insertions of the same few keys keep the right ones.
+        for round in 0..<10_000 {
+            dictionary["a"] = nil
+            dictionary["a"] = round
+        }
+        dictionary["d"] = 5  // "c" is now the oldest
+        #expect(dictionary["c"] == nil && dictionary["a"] == 9_999 && dictionary["d"] == 5 && dictionary.count == 2)
+    }
 }

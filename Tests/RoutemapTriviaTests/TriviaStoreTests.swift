@@ -61,7 +61,8 @@ struct TriviaStoreTests {
         #expect(try upgraded.bill(id: bill.id)?.deviceId == device.id)
         let store = SQLiteTriviaStore(upgraded)
         let games = TriviaGames(store: store, bank: try QuestionBank(store: store))
-        guard case .game(let game) = try await games.start(device: device.id, difficulty: .easy, category: nil) else {
+        let started = try await games.start(device: device.id, difficulty: .easy, category: nil, idempotency: nil).performedWithoutKey()
+        guard case .game(let game) = started else {
             Issue.record("no easy game")
             return
         }
