@@ -15,11 +15,7 @@ extension Till {
     /// Makes an open or checked-out bill the device's current one: launch, and every walk that
     /// derives the bill, show it from now on. Throws `billNotFound` or `billSettled`.
     public func resume(billId: String, device: String, idempotency: IdempotencyKey<Bill>?) async throws -> IdempotentOutcome<Bill> {
-        try await write(device: device, durability: .normal, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
-            transaction, bill in
-            let date = timestamp()
-            return try change(bill, in: transaction) { bill, _ in try bill.resume(at: date) }
-        }
+        try await changeBill(billId, device: device, idempotency: idempotency) { [self] bill, _ in try bill.resume(at: timestamp()) }
     }
 
     /// Voids an open or checked-out bill with `reason`. When it was the current bill, the

@@ -123,10 +123,7 @@ public struct Till: Sendable {
 
     /// ``checkout(billId:device:)`` under an idempotency key.
     public func checkout(billId: String, device: String, idempotency: IdempotencyKey<Bill>?) async throws -> IdempotentOutcome<Bill> {
-        try await write(device: device, durability: .normal, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
-            transaction, bill in
-            try change(bill, in: transaction) { bill, _ in try bill.checkout() }
-        }
+        try await changeBill(billId, device: device, idempotency: idempotency) { bill, _ in try bill.checkout() }
     }
 
     /// Reopens a checked-out bill. Throws `billNotFound` or `billNotCheckedOut`.
@@ -173,7 +170,7 @@ public struct Till: Sendable {
 
     /// Loads the device's bill, applies `change` and saves the bill if it changed, in one
     /// transaction under an optional idempotency key.
-    private func changeBill(
+    func changeBill(
         _ billId: String, device: String, idempotency: IdempotencyKey<Bill>?,
         _ edit: @escaping @Sendable (inout Bill, any POSTransaction) throws -> Void
     ) async throws -> IdempotentOutcome<Bill> {

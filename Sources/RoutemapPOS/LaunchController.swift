@@ -55,6 +55,6 @@ struct LaunchController {
                 client: client, animated: false)
             navigation = Navigation(steps: navigation.steps + summary.steps, stack: summary.stack)
         }
-        return ["navigation": navigation.steps.json, "stack": navigation.stack.json]
+        return navigation.json
     }
 }

@@ -64,11 +64,6 @@ package struct POSApp: App {
     func screenContext(_ device: AuthenticatedDevice, _ bills: Bill...) -> ScreenContext {
         ScreenContext(bills: till.reader(for: device.id), menu: menu.current, known: bills)
     }
-
-    /// ``screenContext(_:_:)`` with the menu version the caller already read.
-    func screenContext(_ device: AuthenticatedDevice, menu: MenuCatalog, _ bills: Bill...) -> ScreenContext {
-        ScreenContext(bills: till.reader(for: device.id), menu: menu, known: bills)
-    }
 }
 
 /// The till's reads: in process on SQLite, round trips on PostgreSQL (see `POSStore.readsAreImmediate`).

@@ -16,7 +16,6 @@ import Synchronization
 /// reconnects by itself. While the server cannot be reached a lease throws ``StoreUnavailable``
 /// at once (the connect attempt's own error, or its timeout), so requests fail fast with 503.
 final class ConnectionPool: Sendable {
-    let capacity: Int
     private let configuration: PostgresConnection.Configuration
     private let eventLoops: any EventLoopGroup
     private let logger: Logger
@@ -38,7 +37,6 @@ final class ConnectionPool: Sendable {
     ) {
         precondition(capacity >= 1)
         self.configuration = configuration
-        self.capacity = capacity
         self.eventLoops = eventLoops
         self.logger = logger
         self.leaseTimeout = leaseTimeout

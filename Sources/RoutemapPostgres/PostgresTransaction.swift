@@ -58,8 +58,6 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     // MARK: Menu
 
-    static let menuItemColumns = "id, name, category, price_minor, currency, available"
-
     func menuItem(id: String) throws -> MenuItem? {
         guard Self.storable(id) else { return nil }
         let item = try session.rows("SELECT id, name, category, price_minor, currency, available FROM menu_items WHERE id = \(id) AND retired_at IS NULL")

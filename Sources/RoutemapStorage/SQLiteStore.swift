@@ -127,8 +127,13 @@ public final class SQLiteStore: POSStore {
     /// batch, then back to `NORMAL`. Errors from `body` come out unchanged; GRDB's own (begin,
     /// commit) come out as ``StorageError/database(operation:underlying:)``.
     public func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
+        try await writeTransaction(durability: durability) { transaction in try body(transaction) }
+    }
+
+    /// ``write(durability:_:)`` with the transaction as it is, for the apps' own tables.
+    func writeTransaction<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (SQLiteTransaction) throws -> T) async throws -> T {
         do {
-            return try await writes.perform(needsFullSync: durability == .full) { transaction in try body(transaction) }
+            return try await writes.perform(needsFullSync: durability == .full, body)
         } catch let error as DatabaseError {
             throw StorageError.database(operation: "a write transaction", underlying: error)
         }

@@ -3,20 +3,16 @@
 package struct QuestionBank: Sendable {
     package let categories: [TriviaCategory]
     package let questions: [Question]
-    private let byID: [String: Question]
 
     package init(categories: [TriviaCategory], questions: [Question]) {
         self.categories = categories
         self.questions = questions
-        self.byID = Dictionary(questions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Reads the bank from `store`.
     package init(store: any TriviaStore) throws {
         self.init(categories: try store.categories(), questions: try store.questions())
     }
-
-    package func question(id: String) -> Question? { byID[id] }
 
     package func category(id: String) -> TriviaCategory? { categories.first { $0.id == id } }
 

@@ -149,7 +149,9 @@ struct PostgresNodesTests {
         // Enrolled and connected while the database answers.
         let clients = [try a.client(), try b.client()]
         for client in clients { try #require(try client.request("GET", "/healthz").status == 200) }
-        try TestPostgres.control(["stop", "-m", "fast"])
+        // Immediate: no checkpoint first, so a payment acknowledged without a durable commit
+        // (synchronous_commit off) would be lost, and counted missing below.
+        try TestPostgres.control(["stop", "-m", "immediate"])
         var restarted = false
         defer { if !restarted { try? TestPostgres.control(["start"]) } }
         for client in clients {

@@ -90,7 +90,7 @@ package struct SQLiteTriviaStore: TriviaStore {
     ) async throws -> IdempotentOutcome<T> {
         let result: Result<IdempotentOutcome<T>, any Error> = try await database.writeTables(durability: .normal) { db in
             guard let idempotency else { return .success(.performed(try body(db), recorded: nil)) }
-            return try idempotency.perform(device: device, now: Date().roundedToMilliseconds, in: SQLiteRecordedAnswers(db)) { try body(db) }
+            return try idempotency.perform(device: device, now: Date().roundedToMilliseconds, in: SQLiteStore.recordedAnswers(in: db)) { try body(db) }
         }
         return try result.get()
     }
