@@ -46,12 +46,11 @@ struct DeviceManagementController {
 extension Device {
     /// A device as the listing shows it; `current` marks the caller's own.
     func json(caller: AuthenticatedDevice) -> JSON {
-        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         var object: JSONObject = [
             "deviceId": .string(id), "name": .string(name), "role": .string(role.rawValue),
-            "createdAt": .string(createdAt.formatted(style)), "revoked": .bool(revokedAt != nil), "current": .bool(id == caller.id),
+            "createdAt": .string(createdAt.wireText), "revoked": .bool(revokedAt != nil), "current": .bool(id == caller.id),
         ]
-        if let revokedAt { object["revokedAt"] = .string(revokedAt.formatted(style)) }
+        if let revokedAt { object["revokedAt"] = .string(revokedAt.wireText) }
         return .object(object)
     }
 }

@@ -13,4 +13,15 @@ extension Request {
             throw Problem.invalidField("App-Version", "App-Version '\(text)' is not major[.minor[.patch]].")
         }
     }
+
+    /// The client's capabilities, once `navigator` has checked they cover what the answer will
+    /// hold (`routes` shown, `operations` performed): a client that could not follow it gets
+    /// 422 before anything changes.
+    package func clientCapabilities<Context>(
+        verifiedBy navigator: Navigator<Context>, canShow routes: [RouteID], performing operations: Set<StepOperation>
+    ) throws -> ClientCapabilities {
+        let client = try clientCapabilities()
+        try navigator.verify(client, canShow: routes, performing: operations)
+        return client
+    }
 }

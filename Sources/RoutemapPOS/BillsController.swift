@@ -146,12 +146,9 @@ struct BillsController {
     /// Amounts a till can take: up to 10^13 minor units, far from `Int64` overflow in any sum.
     var moneyRange: ClosedRange<Int64> { 0...10_000_000_000_000 }
 
-    /// The client's capabilities, once checked to cover what the answer will hold: a client that
-    /// could not follow it gets 422 before anything changes.
+    /// The client's capabilities, checked to cover `routes` and `operations`.
     func supported(_ request: Request, _ routes: [RouteID], _ operations: Set<StepOperation>) throws -> ClientCapabilities {
-        let client = try request.clientCapabilities()
-        try navigator.verify(client, canShow: routes, performing: operations)
-        return client
+        try request.clientCapabilities(verifiedBy: navigator, canShow: routes, performing: operations)
     }
 
     func inputs(_ bill: Bill) -> RouteInputs { [POSInput.billId: bill.id] }

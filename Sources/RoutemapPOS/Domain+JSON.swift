@@ -65,10 +65,3 @@ extension Payment {
         ]
     }
 }
-
-extension Date {
-    /// ISO 8601 in UTC with milliseconds, as every time on the wire is written.
-    var wireText: String {
-        formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-}

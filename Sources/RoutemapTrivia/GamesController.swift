@@ -117,12 +117,9 @@ struct GamesController {
         return text
     }
 
-    /// The client's capabilities, once checked to cover what the answer will hold: a client that
-    /// could not follow it gets 422 before anything changes.
+    /// The client's capabilities, checked to cover `routes` and `operations`.
     func supported(_ request: Request, _ routes: [RouteID], _ operations: Set<StepOperation>) throws -> ClientCapabilities {
-        let client = try request.clientCapabilities()
-        try navigator.verify(client, canShow: routes, performing: operations)
-        return client
+        try request.clientCapabilities(verifiedBy: navigator, canShow: routes, performing: operations)
     }
 
     /// The engine's steps from `stack` (the landing with its options, by default) to `target`.

@@ -15,9 +15,9 @@ enum TriviaJSON {
             "questionCount": .int(Int64(game.questions.count)),
             "answeredCount": .int(Int64(game.answeredCount)),
             "score": .int(Int64(game.score)),
-            "createdAt": .string(wireText(game.createdAt)),
+            "createdAt": .string(game.createdAt.wireText),
         ]
-        if let finishedAt = game.finishedAt { object.append("finishedAt", .string(wireText(finishedAt))) }
+        if let finishedAt = game.finishedAt { object.append("finishedAt", .string(finishedAt.wireText)) }
         object.append("questions", .array(game.questions.enumerated().map { question($0.element, number: $0.offset + 1) }))
         return .object(object)
     }
@@ -49,10 +49,5 @@ enum TriviaJSON {
             "correct": .bool(asked.correct == true),
             "correctAnswer": .string(asked.question.correctAnswer),
         ]
-    }
-
-    /// ISO 8601 in UTC with milliseconds, as every time on the wire is written.
-    static func wireText(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }
