@@ -12,12 +12,14 @@ package struct POSApp: App {
     let till: Till
     let menu: LiveMenu
     package let navigator: Navigator<ScreenContext>
-    let idempotency = Idempotency()
+    let idempotency: Idempotency
     let launcher: LaunchController
 
-    /// Reads the menu (kept current by `LiveMenu`).
-    package init(till: Till) throws {
+    /// Reads the menu (kept current by `LiveMenu`). `idempotency` is the server's one, shared by
+    /// every app: a key is one device's, whichever endpoint it is sent to.
+    package init(till: Till, idempotency: Idempotency) throws {
         self.till = till
+        self.idempotency = idempotency
         let menu = try LiveMenu(till: till)
         self.menu = menu
         let navigator = POSNavigation.makeNavigator()

@@ -12,12 +12,13 @@ package struct TriviaApp: App {
     package static var registry: RouteRegistry<TriviaScreenContext> { TriviaNavigation.registry }
 
     let games: TriviaGames
-    /// Idempotency keys of the two changes (start, answer), as the point of sale's.
-    let idempotency = Idempotency()
+    /// Idempotency keys of the two changes (start, answer): the server's, shared by every app.
+    let idempotency: Idempotency
     package let navigator: Navigator<TriviaScreenContext>
 
     /// Reads the question bank from `store` (it changes only with a migration).
-    package init(store: any TriviaStore) throws {
+    package init(store: any TriviaStore, idempotency: Idempotency) throws {
+        self.idempotency = idempotency
         games = TriviaGames(store: store, bank: try QuestionBank(store: store))
         navigator = TriviaNavigation.makeNavigator()
     }

@@ -11,11 +11,11 @@ import RoutemapTrivia
 /// apps had names. Adding an app: its module, and one line here.
 enum Apps {
     static let all: [AppEntry] = [
-        AppEntry(POSApp.self) { try POSApp(till: $0.till) },
+        AppEntry(POSApp.self) { try POSApp(till: $0.till, idempotency: $0.idempotency) },
         AppEntry(TriviaApp.self) { resources in
             switch resources.database {
-            case .sqlite(let database): try TriviaApp(store: SQLiteTriviaStore(database))
-            case .postgres(let database): try TriviaApp(store: PostgresTriviaStore(database))
+            case .sqlite(let database): try TriviaApp(store: SQLiteTriviaStore(database), idempotency: resources.idempotency)
+            case .postgres(let database): try TriviaApp(store: PostgresTriviaStore(database), idempotency: resources.idempotency)
             }
         },
     ]
@@ -28,6 +28,8 @@ enum Apps {
 struct AppResources: Sendable {
     let database: OpenedStore
     let till: Till
+    /// The idempotency keys in flight, one set for every app (a key is one device's).
+    let idempotency = Idempotency()
 }
 
 /// One app as the executable lists it: its name and registry (no store needed), and how to make

@@ -37,7 +37,7 @@ final class InProcessAPI: Sendable {
         store = InMemoryStore(menu: Self.menu)
         let till = Till(store: store, taxRate: TaxRate(basisPoints: 875)!, currency: .usd)
         let api = try API(
-            devices: DeviceDirectory(store: store), apps: [try POSApp(till: till)],
+            devices: DeviceDirectory(store: store), apps: [try POSApp(till: till, idempotency: Idempotency())],
             configuration: API.Configuration(
                 enrollmentCode: Self.enrollmentCode, managerEnrollmentCode: managerEnrollmentCode, rateLimit: rateLimit,
                 trustedProxies: trustedProxies),

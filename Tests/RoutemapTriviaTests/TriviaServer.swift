@@ -46,8 +46,9 @@ final class TriviaServer: Sendable {
     private static func open(_ path: String) throws -> (store: SQLiteStore, responder: any HTTPResponder) {
         let store = try SQLiteStore(path: path, migrations: try MigrationLoader.load(directory: migrationsDirectory))
         let till = Till(store: store, taxRate: TaxRate(basisPoints: 875)!, currency: .usd)
+        let idempotency = Idempotency()
         let api = try API(
-            devices: DeviceDirectory(store: store), apps: [try POSApp(till: till), try TriviaApp(store: SQLiteTriviaStore(store))],
+            devices: DeviceDirectory(store: store), apps: [try POSApp(till: till, idempotency: idempotency), try TriviaApp(store: SQLiteTriviaStore(store), idempotency: idempotency)],
             configuration: API.Configuration(enrollmentCode: enrollmentCode, rateLimit: 0), logger: Logger(label: "routemap.trivia-tests"))
         return (store, api.makeRouter())
     }
