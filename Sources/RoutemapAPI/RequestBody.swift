@@ -39,6 +39,27 @@ package struct RequestBody {
         return string
     }
 
+    /// A required member of text people write: 1 to `maxCharacters` characters (Unicode scalars,
+    /// as JSON Schema's `maxLength` counts them, so an accent is one), without U+0000 (never
+    /// text a person wrote, and PostgreSQL cannot store it) and, unless `controlsAllowed`,
+    /// without other control characters.
+    package func text(_ name: String, maxCharacters: Int, controlsAllowed: Bool = true) throws -> String {
+        let text = try string(name, maxLength: .max)
+        guard text.unicodeScalars.count <= maxCharacters else {
+            throw Problem.invalidField(name, "'\(name)' must be 1 to \(maxCharacters) characters long.")
+        }
+        guard !text.unicodeScalars.contains("\u{0}") else { throw Problem.invalidField(name, "'\(name)' must not contain U+0000.") }
+        guard controlsAllowed || !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw Problem.invalidField(name, "'\(name)' must not contain control characters.")
+        }
+        return text
+    }
+
+    /// ``text(_:maxCharacters:controlsAllowed:)``, or `nil` when the member is absent or `null`.
+    package func optionalText(_ name: String, maxCharacters: Int, controlsAllowed: Bool = true) throws -> String? {
+        value(name) == nil ? nil : try text(name, maxCharacters: maxCharacters, controlsAllowed: controlsAllowed)
+    }
+
     /// A required integer member within `range`.
     package func integer(_ name: String, in range: ClosedRange<Int64>) throws -> Int64 {
         guard let value = try optionalInteger(name, in: range) else {

@@ -109,12 +109,7 @@ struct MenuManagementController {
     /// A name people read: 1 to 100 characters (Unicode scalars, as JSON Schema counts them), no
     /// control characters.
     private static func name(_ body: RequestBody) throws -> String {
-        let name = try body.string("name", maxLength: 400)
-        guard name.unicodeScalars.count <= 100 else { throw Problem.invalidField("name", "'name' must be 1 to 100 characters long.") }
-        guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw Problem.invalidField("name", "'name' must not contain control characters.")
-        }
-        return name
+        try body.text("name", maxCharacters: 100, controlsAllowed: false)
     }
 
     private static func optionalBool(_ body: RequestBody, _ name: String) throws -> Bool? {

@@ -33,7 +33,7 @@ struct GamesController {
         let client = try supported(request, [TriviaRoute.game, TriviaRoute.noData], [.push])
         let body = try RequestBody(request, allowed: ["difficulty", "category"])
         let difficulty = try body.choice("difficulty", of: Difficulty.self)
-        let categoryText = try Self.optionalText(body, "category", maxCharacters: 64) ?? TriviaInput.anyCategory
+        let categoryText = try body.optionalText("category", maxCharacters: 64) ?? TriviaInput.anyCategory
         let category = categoryText == TriviaInput.anyCategory ? nil : categoryText
         return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await games.start(device: device.id, difficulty: difficulty, category: category, idempotency: key)
@@ -72,8 +72,8 @@ struct GamesController {
     @Sendable func answer(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [TriviaRoute.game, TriviaRoute.results], [.replace, .push])
         let body = try RequestBody(request, allowed: ["questionId", "answer"])
-        let questionId = try Self.text(body, "questionId", maxCharacters: 100)
-        let answer = try Self.text(body, "answer", maxCharacters: 200)
+        let questionId = try body.text("questionId", maxCharacters: 100)
+        let answer = try body.text("answer", maxCharacters: 200)
         let gameId = try request.parameter("gameId")
         return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await games.answer(gameId: gameId, device: device.id, questionId: questionId, answer: answer, idempotency: key)
@@ -98,24 +98,6 @@ struct GamesController {
     }
 
     // MARK: Helpers
-
-    /// A required string member of 1 to `maxCharacters` characters.
-    static func text(_ body: RequestBody, _ name: String, maxCharacters: Int) throws -> String {
-        guard let text = try optionalText(body, name, maxCharacters: maxCharacters) else {
-            throw Problem.invalidField(name, "'\(name)' is required.")
-        }
-        return text
-    }
-
-    /// A string member of 1 to `maxCharacters` characters (Unicode scalars, as JSON Schema's
-    /// `maxLength` counts them: an answer may hold accents); `nil` when absent or `null`.
-    static func optionalText(_ body: RequestBody, _ name: String, maxCharacters: Int) throws -> String? {
-        guard let value = body.value(name) else { return nil }
-        guard case .string(let text) = value, (1...maxCharacters).contains(text.unicodeScalars.count) else {
-            throw Problem.invalidField(name, "'\(name)' must be a string of 1 to \(maxCharacters) characters.")
-        }
-        return text
-    }
 
     /// The client's capabilities, checked to cover `routes` and `operations`.
     func supported(_ request: Request, _ routes: [RouteID], _ operations: Set<StepOperation>) throws -> ClientCapabilities {
