@@ -1,4 +1,3 @@
-import CoreMetrics
 import Foundation
 import Logging
 import PostgresNIO
@@ -47,7 +46,6 @@ public final class PostgresStore: POSStore {
     /// The transaction (or read session) the current thread works in, while it runs a
     /// transaction body or a `read` body: reads made meanwhile go through it.
     private let bound = ThreadSpecificVariable<PostgresTransaction>()
-    private let errors = Counter(label: "routemap_database_errors_total")
     /// When the last "database unavailable" warning was logged (monotonic nanoseconds).
     private let lastWarning = Mutex<UInt64>(0)
 
@@ -63,6 +61,7 @@ public final class PostgresStore: POSStore {
     {
         self.url = url
         self.logger = logger
+        StorageMetrics.register()
         eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let configuration: PostgresConnection.Configuration
         do {
@@ -146,7 +145,7 @@ public final class PostgresStore: POSStore {
                     throw unavailable((error as? StoreUnavailable) ?? StoreUnavailable(.unreachable, detail: "\(Described(error))"))
                 case .other:
                     if error is PSQLError {
-                        errors.increment()
+                        StorageMetrics.databaseErrors.increment()
                         throw StorageError.database(operation: "a write transaction", underlying: Described(error))
                     }
                     throw error
@@ -225,7 +224,7 @@ public final class PostgresStore: POSStore {
 
     /// Counts `error` and logs it, at most once every 5 seconds (an outage fails every request).
     private func unavailable(_ error: StoreUnavailable) -> StoreUnavailable {
-        errors.increment()
+        StorageMetrics.databaseErrors.increment()
         let now = DispatchTime.now().uptimeNanoseconds
         let due = lastWarning.withLock { last in
             guard last == 0 || now - last >= 5_000_000_000 else { return false }
@@ -293,7 +292,7 @@ public final class PostgresStore: POSStore {
             return unavailable((error as? StoreUnavailable) ?? StoreUnavailable(.unreachable, detail: "\(operation): \(Described(error))"))
         case .conflict, .other:
             guard error is PSQLError else { return error }
-            errors.increment()
+            StorageMetrics.databaseErrors.increment()
             return StorageError.database(operation: operation, underlying: Described(error))
         }
     }

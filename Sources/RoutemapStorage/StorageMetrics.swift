@@ -1,15 +1,16 @@
 import CoreMetrics
 
 /// The store's metrics, through swift-metrics (the program chooses the backend).
-enum StorageMetrics {
+package enum StorageMetrics {
     /// Transactions per group commit (`WriteQueue`): 1 when writes come one at a time, more
     /// the more arrive while a commit is under way.
     static let batchSize = Recorder(label: "routemap_group_commit_batch_size", aggregate: true)
-    /// Errors SQLite (or reading its rows) gave: failed reads, writes, commits.
-    static let databaseErrors = Counter(label: "routemap_database_errors_total")
+    /// Errors the database (SQLite or PostgreSQL) or reading its rows gave: failed reads,
+    /// writes, commits.
+    package static let databaseErrors = Counter(label: "routemap_database_errors_total")
 
     /// Makes every metric now, so that a scrape shows each before it first moves.
-    static func register() {
+    package static func register() {
         _ = batchSize
         _ = databaseErrors
     }

@@ -147,8 +147,6 @@ struct ServeCommand: AsyncParsableCommand {
 /// against its declaration in `Settings`.
 struct ServeSettings: Sendable {
     var http = HTTPServerConfiguration()
-    var databasePath: String
-    var databaseURL: DatabaseURL?
     var databaseConnections: Int
     var taxRate: TaxRate
     var currency: Currency
@@ -165,8 +163,9 @@ struct ServeSettings: Sendable {
     var scheme: String { http.tls == nil ? "http" : "https" }
 
     init(_ command: ServeCommand) throws {
-        databasePath = try Settings.database.resolve(command.store.databasePath)
-        databaseURL = try command.store.resolvedDatabaseURL()
+        // Checked here with every other setting; `store.open` resolves them again when it opens.
+        _ = try Settings.database.resolve(command.store.databasePath)
+        _ = try command.store.resolvedDatabaseURL()
         databaseConnections = try Settings.databaseConnections.resolve(command.databaseConnections)
         http.host = try Settings.host.resolve(command.host)
         http.port = UInt16(try Settings.port.resolve(command.port))
