@@ -36,24 +36,19 @@ extension PostgresStore {
                 throw StorageError.migrationFailed(id: migration.id, underlying: Described(error))
             }
         }
-        return migrations.map(\.id).filter(pending.contains)
+        return pending
     }
 
     /// The ids of `migrations` the database has not applied, in order; throws
     /// ``StorageError/unknownMigrations(_:)`` when it applied some not in `migrations`.
     static func pendingMigrations(_ migrations: [Migration], on session: Session) throws -> [String] {
-        let ids = migrations.map(\.id)
-        if let duplicate = Dictionary(grouping: ids, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
-            throw StorageError.duplicateMigration(number: duplicate, files: [duplicate, duplicate])
-        }
+        try Migration.checkUnique(migrations)
         let applied = try wrapping("reading applied migrations") { () -> Set<String> in
             let exists = try session.rows("SELECT to_regclass('routemap_migrations') IS NOT NULL").first?.decode(Bool.self) ?? false
             guard exists else { return [] }
             return Set(try session.rows("SELECT id FROM routemap_migrations").map { try $0.decode(String.self) })
         }
-        let unknown = applied.subtracting(ids).sorted()
-        guard unknown.isEmpty else { throw StorageError.unknownMigrations(unknown) }
-        return ids.filter { !applied.contains($0) }
+        return try Migration.pendingIDs(migrations, applied: applied)
     }
 
     /// Runs `body`, turning a database error into ``StorageError/database(operation:underlying:)``.

@@ -7,10 +7,7 @@ extension SQLiteStore {
     /// Refuses, before applying anything, a database that has applied unknown migrations, and
     /// a list with duplicate ids.
     static func apply(_ migrations: [Migration], to pool: DatabasePool) throws -> [String] {
-        let ids = migrations.map(\.id)
-        if let duplicate = Dictionary(grouping: ids, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
-            throw StorageError.duplicateMigration(number: duplicate, files: [duplicate, duplicate])
-        }
+        try Migration.checkUnique(migrations)
         var migrator = DatabaseMigrator()
         for migration in migrations {
             migrator.registerMigration(migration.id) { database in
@@ -24,9 +21,7 @@ extension SQLiteStore {
         let applied = try StorageError.wrapping("reading applied migrations") {
             try pool.read { try migrator.appliedIdentifiers($0) }
         }
-        let unknown = applied.subtracting(ids).sorted()
-        guard unknown.isEmpty else { throw StorageError.unknownMigrations(unknown) }
-        let pending = ids.filter { !applied.contains($0) }
+        let pending = try Migration.pendingIDs(migrations, applied: applied)
         try StorageError.wrapping("applying migrations") {
             try migrator.migrate(pool)
         }

@@ -9,8 +9,7 @@ extension SQLiteStore {
     /// Throws ``StorageError/unknownMigrations(_:)`` when the database has applied migrations
     /// that are not in `migrations`, as opening it would.
     public static func pendingMigrations(path: String, migrations: [Migration], busyTimeout: TimeInterval = 5) throws -> [String] {
-        let ids = migrations.map(\.id)
-        guard FileManager.default.fileExists(atPath: path) else { return ids }
+        guard FileManager.default.fileExists(atPath: path) else { return migrations.map(\.id) }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(busyTimeout)
@@ -24,8 +23,6 @@ extension SQLiteStore {
             try queue.read { try DatabaseMigrator().appliedIdentifiers($0) }
         }
         try? queue.close()
-        let unknown = applied.subtracting(ids).sorted()
-        guard unknown.isEmpty else { throw StorageError.unknownMigrations(unknown) }
-        return ids.filter { !applied.contains($0) }
+        return try Migration.pendingIDs(migrations, applied: applied)
     }
 }
