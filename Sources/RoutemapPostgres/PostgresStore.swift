@@ -22,8 +22,11 @@ import Synchronization
 /// - **Durability**: `full` commits wait for the WAL to be flushed (`synchronous_commit` on);
 ///   `normal` ones (bill edits) do not (`SET LOCAL synchronous_commit TO off`): the last ones may
 ///   be lost if the database server crashes, as SQLite's `NORMAL` loses them on a power loss.
-/// - **Reads** are each one statement (a bill with its lines is one query), so each sees every
-///   transaction committed before it began, by any node; there is no bill cache to go stale.
+/// - **Reads** see every transaction committed before they began, by any node. A read's body
+///   (``read(_:)``) runs first against the bills this node read lately (``CheckedBillCache``);
+///   it answers from them only once one statement, shared by the reads waiting at that moment,
+///   has confirmed that their versions are still the latest. Otherwise, and for every other
+///   read, each read is a statement of its own (a bill with its lines is one query).
 /// - **Threads**: the domain's transaction bodies and reads are synchronous; they run on the
 ///   store's own threads (one per connection), which block on the network. ``write(durability:_:)``
 ///   and ``read(_:)`` hand work to them and suspend meanwhile, so no HTTP worker or cooperative
@@ -46,6 +49,13 @@ public final class PostgresStore: POSStore {
     /// The transaction (or read session) the current thread works in, while it runs a
     /// transaction body or a `read` body: reads made meanwhile go through it.
     private let bound = ThreadSpecificVariable<PostgresTransaction>()
+    /// The bills this node read lately, and the run of a read's body against them (bound to
+    /// the thread that runs the body, while it runs).
+    private let recentBills = CheckedBillCache(capacity: 4096)
+    private let cachedRun = ThreadSpecificVariable<CachedRun>()
+    private let versionCheck: VersionCheck
+    private let readsConfirmed = Atomic<Int>(0)
+    private let readsOutOfDate = Atomic<Int>(0)
     /// When the last "database unavailable" warning was logged (monotonic nanoseconds).
     private let lastWarning = Mutex<UInt64>(0)
 
@@ -71,6 +81,7 @@ public final class PostgresStore: POSStore {
             throw StorageError.cannotOpen(path: url.description, underlying: error)
         }
         pool = ConnectionPool(configuration: configuration, capacity: connections, eventLoops: eventLoops, logger: logger)
+        versionCheck = VersionCheck(configuration: configuration, eventLoops: eventLoops, logger: logger)
         threads = NIOThreadPool(numberOfThreads: connections)
         threads.start()
         do {
@@ -109,6 +120,7 @@ public final class PostgresStore: POSStore {
 
     /// Stops the store's threads and closes its connections. Do not use the store afterwards.
     public func close() {
+        versionCheck.close()
         try? threads.syncShutdownGracefully()
         pool.close()
         try? eventLoops.syncShutdownGracefully()
@@ -119,7 +131,41 @@ public final class PostgresStore: POSStore {
     public var readsAreImmediate: Bool { false }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await onStoreThread { try self.runRead(body) }
+        if let confirmed = await readConfirmed(body) { return try confirmed.get() }
+        return try await onStoreThread { try self.runRead(body) }
+    }
+
+    /// What `body` gives from the bills this node read lately, once a version check confirmed
+    /// that they are still the latest; `nil` when the cache could not answer every read of
+    /// `body`, or the check found one out of date (or could not be made).
+    private func readConfirmed<T: Sendable>(_ body: () throws -> T) async -> Result<T, any Error>? {
+        let (outcome, run) = runAgainstCache(body)
+        let used = run.used
+        guard !run.missed, !used.isEmpty else { return nil }
+        guard let latest = await versionCheck.latest(for: used) else { return nil }
+        guard used.areStill(latest) else {
+            readsOutOfDate.add(1, ordering: .relaxed)
+            recentBills.forget(
+                bills: used.bills.filter { latest.bills[$0.key] != $0.value }.keys,
+                devices: used.current.filter { latest.current[$0.key] != $0.value }.keys)
+            return nil
+        }
+        readsConfirmed.add(1, ordering: .relaxed)
+        return outcome
+    }
+
+    /// How many reads the bill cache answered, once confirmed, and how many it sent the usual
+    /// way because a version they used had moved.
+    package var cachedReads: (confirmed: Int, outOfDate: Int) {
+        (readsConfirmed.load(ordering: .relaxed), readsOutOfDate.load(ordering: .relaxed))
+    }
+
+    /// Runs `body` on this thread with its bill reads answered by the cache (see ``CachedRun``).
+    private func runAgainstCache<T>(_ body: () throws -> T) -> (Result<T, any Error>, CachedRun) {
+        let run = CachedRun(cache: recentBills)
+        cachedRun.currentValue = run
+        defer { cachedRun.currentValue = nil }
+        return (Result { try body() }, run)
     }
 
     public func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
@@ -167,11 +213,17 @@ public final class PostgresStore: POSStore {
     }
 
     public func bill(id: String) throws -> Bill? {
-        try reading("reading bill \(id)") { try $0.bill(id: id) }
+        if let run = cachedRun.currentValue { return try run.bill(id: id) }
+        let bill = try reading("reading bill \(id)") { try $0.bill(id: id) }
+        if let bill, bound.currentValue?.isTransaction != true { recentBills.remember(bill) }
+        return bill
     }
 
     public func currentBill(deviceId: String) throws -> Bill? {
-        try reading("reading the current bill") { try $0.currentBill(deviceId: deviceId) }
+        if let run = cachedRun.currentValue { return try run.currentBill(of: deviceId) }
+        let bill = try reading("reading the current bill") { try $0.currentBill(deviceId: deviceId) }
+        if bound.currentValue?.isTransaction != true { recentBills.remember(current: bill, of: deviceId) }
+        return bill
     }
 
     public func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) throws -> [Bill] {
@@ -269,6 +321,8 @@ public final class PostgresStore: POSStore {
     /// Runs `body`'s reads: through the transaction or read this thread works in, else on a
     /// connection leased for it (once more on a new one if that one turns out dead).
     func reading<T>(_ operation: @autoclosure () -> String, _ body: (PostgresTransaction) throws -> T) throws -> T {
+        // A read the bill cache cannot answer, in a read's run against it: the read goes the usual way.
+        if let run = cachedRun.currentValue { throw run.miss() }
         do {
             if let transaction = bound.currentValue { return try body(transaction) }
             do {

@@ -1,0 +1,287 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RoutemapDomain
+import Synchronization
+
+/// Bills this node read lately, used to answer a read without a round trip of its own while
+/// still answering with what any node committed before the read began.
+///
+/// A read (``PostgresStore/read(_:)``) first runs its body against this cache, noting the
+/// version of each bill it used and which bill it found current for each device. It then asks
+/// the database whether those are still the latest (``VersionCheck``, one statement shared by
+/// every read waiting at that moment), and answers only if they are. Anything the cache cannot
+/// answer, or a version that moved, sends the read the usual way (a statement of its own on a
+/// store thread), which also refreshes the cache. So the cache saves round trips and can never
+/// decide what a read answers: the check is made after the read began, against the database.
+///
+/// A bill's version changes with every change of the bill (its lines, status, selection), so
+/// `(id, version)` names its content.
+final class CheckedBillCache: Sendable {
+    private struct State {
+        var bills: BoundedDictionary<String, Bill>
+        /// Each device's current bill, by id; `nil` when it has none.
+        var current: BoundedDictionary<String, CurrentBill>
+    }
+
+    struct CurrentBill: Sendable, Equatable {
+        let billId: String?
+    }
+
+    private let state: Mutex<State>
+
+    init(capacity: Int) {
+        state = Mutex(State(bills: BoundedDictionary(capacity: capacity), current: BoundedDictionary(capacity: capacity)))
+    }
+
+    /// Remembers `bill` as read from the database (not from inside a transaction), unless a
+    /// newer version of it is known already.
+    func remember(_ bill: Bill) {
+        state.withLock { state in
+            if let known = state.bills[bill.id], known.version > bill.version { return }
+            state.bills[bill.id] = bill
+        }
+    }
+
+    /// Remembers `bill` as the current bill of `deviceId` (`nil`: it has none), as read from the database.
+    func remember(current bill: Bill?, of deviceId: String) {
+        if let bill { remember(bill) }
+        state.withLock { $0.current[deviceId] = CurrentBill(billId: bill?.id) }
+    }
+
+    /// Forgets what a version check found out of date.
+    func forget(bills: some Sequence<String>, devices: some Sequence<String>) {
+        state.withLock { state in
+            for id in bills { state.bills[id] = nil }
+            for device in devices { state.current[device] = nil }
+        }
+    }
+
+    fileprivate func bill(id: String) -> Bill? {
+        state.withLock { $0.bills[id] }
+    }
+
+    /// The current bill of `deviceId` if the cache knows it: `.some(nil)` when it has none.
+    fileprivate func currentBill(of deviceId: String) -> Bill?? {
+        state.withLock { state -> Bill?? in
+            guard let current = state.current[deviceId] else { return .none }
+            guard let id = current.billId else { return .some(nil) }
+            guard let bill = state.bills[id] else { return .none }
+            return .some(bill)
+        }
+    }
+}
+
+/// What a read's body used from a ``CheckedBillCache``: the versions a ``VersionCheck`` confirms.
+struct UsedVersions: Sendable, Equatable {
+    /// Bill id → the version the body used.
+    var bills: [String: Int] = [:]
+    /// Device id → the current bill the body used (id and version), `nil` for none.
+    var current: [String: BillVersion?] = [:]
+
+    struct BillVersion: Sendable, Equatable {
+        let id: String
+        let version: Int
+    }
+
+    var isEmpty: Bool { bills.isEmpty && current.isEmpty }
+
+    /// Whether the database's `latest` versions are still the ones used.
+    func areStill(_ latest: LatestVersions) -> Bool {
+        bills.allSatisfy { latest.bills[$0.key] == $0.value }
+            && current.allSatisfy { device, used in latest.current[device] == used }
+    }
+}
+
+/// The versions the database holds now, for the ids a ``VersionCheck`` asked about: a bill
+/// missing from `bills` does not exist; a device missing from `current` has no current bill.
+struct LatestVersions: Sendable {
+    var bills: [String: Int] = [:]
+    var current: [String: UsedVersions.BillVersion] = [:]
+}
+
+/// One read's run against the cache, bound to the thread that runs the read's body while it
+/// runs. A read the cache cannot answer marks the run `missed` and throws ``NotCached``: the
+/// read then goes the usual way, whatever the body did with the error.
+final class CachedRun: Sendable {
+    private let cache: CheckedBillCache
+    private let state = Mutex((used: UsedVersions(), missed: false))
+
+    init(cache: CheckedBillCache) {
+        self.cache = cache
+    }
+
+    var used: UsedVersions { state.withLock { $0.used } }
+    var missed: Bool { state.withLock { $0.missed } }
+
+    func bill(id: String) throws -> Bill {
+        guard let bill = cache.bill(id: id) else { throw miss() }
+        state.withLock { $0.used.bills[id] = bill.version }
+        return bill
+    }
+
+    func currentBill(of deviceId: String) throws -> Bill? {
+        guard let current = cache.currentBill(of: deviceId) else { throw miss() }
+        // `updateValue`: a device with no current bill is noted too (assigning `nil` would not note it).
+        state.withLock { _ = $0.used.current.updateValue(current.map { .init(id: $0.id, version: $0.version) }, forKey: deviceId) }
+        return current
+    }
+
+    /// Notes a read the cache cannot answer; the error to throw for it.
+    func miss() -> NotCached {
+        state.withLock { $0.missed = true }
+        return NotCached()
+    }
+}
+
+/// A read the cache could not answer, inside a ``CachedRun``: never seen outside the store.
+struct NotCached: Error {}
+
+/// Confirms that the bill versions reads used are still the latest, for all the reads waiting
+/// at once with one statement on a connection of its own.
+///
+/// A read waits for the next statement sent after it asked, never one already on its way, so
+/// the answer it gets reflects every commit made before the read began. While the database
+/// cannot be reached every check fails, and the reads go the usual way (which reports it).
+final class VersionCheck: Sendable {
+    private let configuration: PostgresConnection.Configuration
+    private let eventLoops: any EventLoopGroup
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    private struct State {
+        var waiting: [(used: UsedVersions, answer: CheckedContinuation<LatestVersions?, Never>)] = []
+        var running = false
+        var connection: PostgresConnection?
+        var closed = false
+    }
+
+    /// How long the check waits for its statement before it gives the connection up.
+    static let timeout: TimeAmount = .seconds(5)
+
+    init(configuration: PostgresConnection.Configuration, eventLoops: any EventLoopGroup, logger: Logger) {
+        self.configuration = configuration
+        self.eventLoops = eventLoops
+        self.logger = logger
+    }
+
+    /// The latest versions of what `used` names, read by a statement sent after this call
+    /// began; `nil` when the database did not answer.
+    func latest(for used: UsedVersions) async -> LatestVersions? {
+        await withCheckedContinuation { answer in
+            let start = state.withLock { state -> Bool? in
+                guard !state.closed else { return nil }
+                state.waiting.append((used, answer))
+                if state.running { return false }
+                state.running = true
+                return true
+            }
+            switch start {
+            case nil: answer.resume(returning: nil)
+            case true?: Task { await self.drain() }
+            case false?: break  // The running drain takes it with the next statement.
+            }
+        }
+    }
+
+    /// Closes the connection; checks asked for afterwards fail.
+    func close() {
+        let connection = state.withLock { state in
+            state.closed = true
+            defer { state.connection = nil }
+            return state.connection
+        }
+        let closing: EventLoopFuture<Void>? = connection?.close()
+        _ = try? closing?.wait()
+    }
+
+    /// Answers the waiting checks, a statement for all of them at a time, until none wait.
+    private func drain() async {
+        while true {
+            let batch = state.withLock { state -> [(used: UsedVersions, answer: CheckedContinuation<LatestVersions?, Never>)] in
+                if state.waiting.isEmpty { state.running = false }
+                defer { state.waiting.removeAll(keepingCapacity: true) }
+                return state.waiting
+            }
+            guard !batch.isEmpty else { return }
+            var bills = Set<String>(), devices = Set<String>()
+            for (used, _) in batch {
+                bills.formUnion(used.bills.keys)
+                devices.formUnion(used.current.keys)
+            }
+            let latest = await query(bills: bills, devices: devices)
+            for (_, answer) in batch { answer.resume(returning: latest) }
+        }
+    }
+
+    /// One statement for the versions of `bills` and the current bills of `devices`.
+    private func query(bills: Set<String>, devices: Set<String>) async -> LatestVersions? {
+        guard let connection = await connection() else { return nil }
+        var bindings = PostgresBindings()
+        bindings.append(Array(bills))
+        bindings.append(Array(devices))
+        // The current bill as `PostgresTransaction.currentBill(deviceId:)` picks it.
+        let sql = """
+            SELECT id, version, NULL::text FROM bills WHERE id = ANY($1)
+            UNION ALL
+            SELECT * FROM (SELECT DISTINCT ON (device_id) id, version, device_id FROM bills
+                           WHERE device_id = ANY($2) AND status IN ('open', 'checked_out')
+                           ORDER BY device_id, selected_at DESC, seq DESC) current
+            """
+        // A connection that stops answering is closed, which fails the statement.
+        let watchdog = connection.eventLoop.scheduleTask(in: Self.timeout) {
+            let _: EventLoopFuture<Void> = connection.close()
+        }
+        defer { watchdog.cancel() }
+        do {
+            let result = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).get()
+            var latest = LatestVersions()
+            for row in result.rows {
+                let (id, version, device) = try row.decode((String, Int, String?).self)
+                if let device {
+                    latest.current[device] = UsedVersions.BillVersion(id: id, version: version)
+                } else {
+                    latest.bills[id] = version
+                }
+            }
+            return latest
+        } catch {
+            logger.debug("bill version check failed", metadata: ["error": "\(String(reflecting: error))"])
+            state.withLock { state in
+                if state.connection === connection { state.connection = nil }
+            }
+            await Self.close(connection)
+            return nil
+        }
+    }
+
+    private static func close(_ connection: PostgresConnection) async {
+        let closing: EventLoopFuture<Void> = connection.close()
+        _ = try? await closing.get()
+    }
+
+    /// The check's connection: the open one, else a new one (`nil` when none can be made).
+    private func connection() async -> PostgresConnection? {
+        let (existing, closed) = state.withLock { ($0.connection, $0.closed) }
+        guard !closed else { return nil }
+        if let existing, !existing.isClosed { return existing }
+        do {
+            let connection = try await PostgresConnection.connect(
+                on: eventLoops.any(), configuration: configuration, id: 0, logger: logger
+            ).get()
+            let keep = state.withLock { state -> Bool in
+                guard !state.closed else { return false }
+                state.connection = connection
+                return true
+            }
+            guard keep else {
+                await Self.close(connection)
+                return nil
+            }
+            return connection
+        } catch {
+            logger.debug("bill version check cannot connect", metadata: ["error": "\(String(reflecting: error))"])
+            return nil
+        }
+    }
+}

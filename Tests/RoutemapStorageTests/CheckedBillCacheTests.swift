@@ -1,0 +1,99 @@
+import Foundation
+import RoutemapDomain
+import RoutemapPostgres
+import RoutemapTestSupport
+import Testing
+
+/// On PostgreSQL a node answers bill reads from the bills it read lately, but only once the
+/// database confirmed their versions after the read began: a read on one node answers with what
+/// another node committed before it, and the cache is used (so the check is what is tested).
+@Suite("Checked bill cache on PostgreSQL", .enabled(if: TestDatabase.onPostgres, "about the PostgreSQL store"))
+struct CheckedBillCacheTests {
+    /// Two nodes on one database: the test's store (`a`) and another (`b`), with a till on `b`.
+    private func nodes(_ database: TestDatabase) throws -> (a: PostgresStore, b: Till) {
+        let a = try #require(database.store as? PostgresStore)
+        let b = Till(store: try database.reopen(), taxRate: StorageFixtures.rate875, currency: .usd)
+        return (a, b)
+    }
+
+    @Test("a read answers with what another node committed before it, from the cache when nothing moved")
+    func readsSeeOtherNodes() async throws {
+        let database = try await TestDatabase()
+        let device = database.device
+        let (a, b) = try nodes(database)
+        let reader = Till(store: a, taxRate: StorageFixtures.rate875, currency: .usd).reader(for: device)
+
+        var bill = try await b.openBill(device: device)
+        for round in 1...10 {
+            let id = bill.id
+            // Twice: the first may fill the cache, the second is answered from it.
+            for _ in 1...2 {
+                #expect(try await a.read { try reader.currentBill() } == bill, "round \(round)")
+                #expect(try await a.read { try reader.bill(id: id) } == bill, "round \(round)")
+            }
+            bill = try await b.addItem(billId: id, device: device, menuItemId: "latte", quantity: 1)
+            // The very next read on the other node sees the new line.
+            #expect(try await a.read { try reader.bill(id: id) } == bill, "round \(round)")
+            #expect(try await a.read { try reader.bill(id: id) }.lines.map(\.quantity).reduce(0, +) == round)
+        }
+
+        // Another bill becomes the device's current one on the other node.
+        let next = try await b.openBill(device: device)
+        #expect(try await a.read { try reader.currentBill() } == next)
+        #expect(try await a.read { try reader.currentBill() } == next)
+        // The first one is still there, as it is now.
+        let first = bill
+        #expect(try await a.read { try reader.bill(id: first.id) } == first)
+
+        let counts = a.cachedReads
+        #expect(counts.confirmed >= 30, "\(counts)")
+        #expect(counts.outOfDate >= 10, "\(counts)")
+    }
+
+    @Test("a device with no current bill reads as none until another node opens one")
+    func noCurrentBill() async throws {
+        let database = try await TestDatabase()
+        let device = database.device
+        let (a, b) = try nodes(database)
+        let reader = Till(store: a, taxRate: StorageFixtures.rate875, currency: .usd).reader(for: device)
+        #expect(try await a.read { try reader.currentBill() } == nil)
+        #expect(try await a.read { try reader.currentBill() } == nil)
+        let confirmed = a.cachedReads.confirmed
+        #expect(confirmed >= 1)
+        let bill = try await b.openBill(device: device)
+        #expect(try await a.read { try reader.currentBill() } == bill)
+    }
+
+    @Test("a read the cache cannot answer whole, or whose body throws, gets what the database holds")
+    func mixedReads() async throws {
+        let database = try await TestDatabase()
+        let device = database.device
+        let (a, b) = try nodes(database)
+        let reader = Till(store: a, taxRate: StorageFixtures.rate875, currency: .usd).reader(for: device)
+        let opened = try await b.openBill(device: device)
+        let bill = try await b.addItem(billId: opened.id, device: device, menuItemId: "latte", quantity: 1)
+        _ = try await a.read { try reader.bill(id: bill.id) }
+
+        // A bill then a payment: the payment is not cached, so the whole read goes to the database.
+        let total = try await b.checkout(billId: bill.id, device: device).totalMinor
+        let outcome = try await b.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: total))
+        let (read, payment) = try await a.read { (try reader.bill(id: bill.id), try a.payment(billId: bill.id)) }
+        #expect(read == outcome.bill)
+        #expect(payment == outcome.payment)
+
+        // A body that swallows the cache's miss still gets the database's answer.
+        let other = try await b.openBill(device: device)
+        let seen = try await a.read { () -> String in
+            _ = try? a.payment(billId: other.id)
+            return try reader.currentBill()?.id ?? "none"
+        }
+        #expect(seen == other.id)
+
+        // A bill another device owns reads as missing, from the cache or not.
+        let stranger = try await database.enrollDevice()
+        let strangers = Till(store: a, taxRate: StorageFixtures.rate875, currency: .usd).reader(for: stranger)
+        for _ in 1...2 {
+            await #expect(throws: POSError.billNotFound(other.id)) { try await a.read { try strangers.bill(id: other.id) } }
+        }
+    }
+}
