@@ -102,6 +102,35 @@ struct PostgresNodesTests {
         #expect(keys.split(separator: "\n").count == (0..<50).filter { $0 % 4 < 2 }.count + 1, "\(keys)")
     }
 
+    @Test("a read on one node answers with what the other committed just before: the bill and the launch's current bill")
+    func readsSeeTheOtherNode() throws {
+        let (a, b) = try twoNodes()
+        defer {
+            b.cleanUp()
+            a.cleanUp()
+        }
+        let token = try a.enroll(name: "till")
+        let (reader, writer) = (try TestHTTPClient(port: a.port), try TestHTTPClient(port: b.port))
+        for client in [reader, writer] { client.defaultHeaders = [("Authorization", "Bearer \(token)")] }
+        var bill = try #require(writer.request("POST", "/v1/bills").json["bill"]?["id"]?.stringValue)
+        for round in 1...20 {
+            // Read twice on a (the second may come from its cache), then change the bill on b.
+            for _ in 1...2 { try #require(try reader.request("GET", "/v1/bills/\(bill)").status == 200) }
+            let added = try writer.json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "latte", "quantity": 1])
+            let version = try #require(added.json["bill"]?["version"]?.int64Value)
+            let read = try reader.request("GET", "/v1/bills/\(bill)")
+            #expect(read.json["version"]?.int64Value == version, "round \(round): \(read)")
+
+            // Every fifth round b opens a new bill, and a's launch must start from it.
+            guard round % 5 == 0 else { continue }
+            _ = try reader.request("GET", "/v1/launch")
+            bill = try #require(writer.request("POST", "/v1/bills").json["bill"]?["id"]?.stringValue)
+            let launch = try reader.request("GET", "/v1/launch")
+            #expect(launch.status == 200)
+            #expect(launch.text.contains(bill), "round \(round): the launch after b opened \(bill) is not about it")
+        }
+    }
+
     @Test("kill -9 of one node mid-load: the other keeps serving, and an interrupted pay retried on it is performed or replayed once")
     func killOneNode() throws {
         let (a, b) = try twoNodes()
@@ -146,9 +175,13 @@ struct PostgresNodesTests {
         let tills = [try NodeTills(a, count: 2, keepGoing: true), try NodeTills(b, count: 2, keepGoing: true)]
         for till in tills { till.waitForPayments(3) }
 
-        // Enrolled and connected while the database answers.
+        // Enrolled and connected while the database answers, with a launch read (twice: the
+        // second may come from the node's cache).
         let clients = [try a.client(), try b.client()]
-        for client in clients { try #require(try client.request("GET", "/healthz").status == 200) }
+        for client in clients {
+            try #require(try client.request("GET", "/healthz").status == 200)
+            for _ in 1...2 { try #require(try client.request("GET", "/v1/launch").status == 200) }
+        }
         // Immediate: no checkpoint first, so a payment acknowledged without a durable commit
         // (synchronous_commit off) would be lost, and counted missing below.
         try TestPostgres.control(["stop", "-m", "immediate"])
@@ -158,6 +191,9 @@ struct PostgresNodesTests {
             let health = try client.request("GET", "/healthz")
             #expect(health.status == 503 && health.json["code"]?.stringValue == "unavailable", "\(health)")
             #expect(health.header("Retry-After") != nil)
+            // A read: a node that read this device's bill before must not answer from memory.
+            let launch = try client.request("GET", "/v1/launch")
+            #expect(launch.status == 503 && launch.json["code"]?.stringValue == "database_unavailable", "\(launch)")
             let change = try client.request("POST", "/v1/bills")
             #expect(change.status == 503 && change.json["code"]?.stringValue == "database_unavailable", "\(change)")
             #expect(change.header("Content-Type") == "application/problem+json")
