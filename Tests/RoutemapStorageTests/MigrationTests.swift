@@ -22,7 +22,7 @@ struct MigrationTests {
     static let allIDs = [
         "0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers",
         "0006_several_open_bills", "0010_device_roles", "0011_live_menu", "0012_device_revision", "0013_trivia_questions",
-        "0014_trivia_games",
+        "0014_trivia_games", "0015_pos_bill_references_collation",
     ]
 
     /// The ids from `first` on: what a database migrated up to the one before it gets next.

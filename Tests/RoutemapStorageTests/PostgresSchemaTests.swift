@@ -1,0 +1,38 @@
+import Foundation
+import RoutemapTestSupport
+import Testing
+
+/// What the PostgreSQL schema's indexes answer, with the planner's statistics of a shop that has
+/// run a while (thousands of lines): a read of one bill must not scan every bill's lines.
+@Suite("PostgreSQL schema", .enabled(if: TestDatabase.onPostgres, "about the PostgreSQL schema"))
+struct PostgresSchemaTests {
+    @Test("a bill's lines and payment are found by index when joined with the bill, as the store's reads join them")
+    func joinsUseIndexes() async throws {
+        let database = try await TestDatabase()
+        let url = try #require(database.url)
+        try TestPostgres.psql(
+            url,
+            """
+            INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
+                               updated_at, device_id, selected_at)
+            SELECT 'bill_' || g, 'open', 'USD', 875, 0, 0, 0, 1, now(), now(), '\(database.device)', now()
+            FROM generate_series(1, 3000) g;
+            INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor)
+            SELECT 'bill_' || g, p, 'line_' || g || '_' || p, 'latte', 'Latte', 1, 0
+            FROM generate_series(1, 3000) g, generate_series(0, 2) p;
+            INSERT INTO payments (id, bill_id, method, amount_minor, tendered_minor, change_minor, created_at)
+            SELECT 'pay_' || g, 'bill_' || g, 'card', 0, 0, 0, now() FROM generate_series(1, 3000) g;
+            ANALYZE bills; ANALYZE bill_lines; ANALYZE payments;
+            """)
+        let plan = try TestPostgres.psql(
+            url,
+            """
+            EXPLAIN SELECT b.id, l.line_id, p.id FROM bills b
+            LEFT JOIN bill_lines l ON l.bill_id = b.id LEFT JOIN payments p ON p.bill_id = b.id
+            WHERE b.id = 'bill_17' ORDER BY l.position
+            """)
+        #expect(plan.contains("bill_lines_pkey"), "\(plan)")
+        #expect(plan.contains("payments_bill_id_key"), "\(plan)")
+        #expect(!plan.contains("Seq Scan"), "\(plan)")
+    }
+}
