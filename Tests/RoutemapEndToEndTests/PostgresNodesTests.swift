@@ -218,7 +218,9 @@ struct PostgresNodesTests {
         let before = tills.map { $0.acknowledged.all.count }
         for (till, count) in zip(tills, before) { till.waitForPayments(count + 3) }
         for till in tills { till.stop() }
-        #expect(zip(tills, before).allSatisfy { $0.acknowledged.all.count >= $1 + 3 }, "the tills did not pay again after the restart")
+        #expect(
+            zip(tills, before).allSatisfy { $0.acknowledged.all.count >= $1 + 3 },
+            "the tills did not pay again after the restart; tills that stopped: \(tills.flatMap { $0.quits.all })")
         #expect(tills.contains { $0.unavailable.all.count > 0 }, "no till saw the database down")
         try expectConsistent(acknowledged: tills.flatMap { $0.acknowledged.all }, in: a)
     }
@@ -250,6 +252,8 @@ final class NodeTills: Sendable {
     let interrupted = Collected<Paid>()
     /// 503 `database_unavailable` answers seen.
     let unavailable = Collected<Int>()
+    /// Why each till that stopped by itself stopped: the answer or error it could not go on from.
+    let quits = Collected<String>()
     private let paysInFlight = Collected<Int>()
     private let stopped = Collected<Bool>()
     private let group = DispatchGroup()
@@ -269,7 +273,10 @@ final class NodeTills: Sendable {
 
     /// New bill, two items, checkout, pay, until stopped or the node goes away.
     private func cycles(port: Int, token: String, keepGoing: Bool) {
-        guard let client = try? TestHTTPClient(port: port, timeout: .seconds(10)) else { return }
+        guard let client = try? TestHTTPClient(port: port, timeout: .seconds(10)) else {
+            quits.append("could not connect")
+            return
+        }
         client.defaultHeaders = [("Authorization", "Bearer \(token)")]
         /// Sends until a success (2xx), retrying 503s with the same key when `keepGoing`.
         func send(_ method: String, _ path: String, _ body: [UInt8]? = nil) throws -> TestResponse? {
@@ -279,7 +286,10 @@ final class NodeTills: Sendable {
                 if body != nil { headers.append(("Content-Type", "application/json")) }
                 let response = try client.request(method, path, headers: headers, body: body)
                 if (200..<300).contains(response.status) { return response }
-                guard keepGoing, response.status == 503 else { return nil }
+                guard keepGoing, response.status == 503 else {
+                    quits.append("\(method) \(path): \(response)")
+                    return nil
+                }
                 if response.json["code"]?.stringValue == "database_unavailable" { unavailable.append(response.status) }
                 Thread.sleep(forTimeInterval: 0.05)
                 if !client.isConnected { try client.reconnect() }
@@ -308,15 +318,20 @@ final class NodeTills: Sendable {
                             body: body)
                     } catch {
                         interrupted.append(pay)
+                        quits.append("pay: \(error)")
                         return  // the node died with the pay on its way
                     }
                     guard keepGoing, answer?.status == 503 else { break }
                     if answer?.json["code"]?.stringValue == "database_unavailable" { unavailable.append(503) }
                     Thread.sleep(forTimeInterval: 0.05)
                 }
-                guard let answer, answer.status == 200, let paymentId = answer.json["payment"]?["id"]?.stringValue else { return }
+                guard let answer, answer.status == 200, let paymentId = answer.json["payment"]?["id"]?.stringValue else {
+                    if !isStopped { quits.append("pay: \(answer.map { "\($0)" } ?? "no answer")") }
+                    return
+                }
                 acknowledged.append(Paid(token: token, billId: billId, key: key, paymentId: paymentId, request: body))
             } catch {
+                if !isStopped { quits.append("\(error)") }
                 return  // the node went away
             }
         }
