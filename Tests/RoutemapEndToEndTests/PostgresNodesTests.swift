@@ -182,8 +182,9 @@ struct PostgresNodesTests {
             try #require(try client.request("GET", "/healthz").status == 200)
             for _ in 1...2 { try #require(try client.request("GET", "/v1/launch").status == 200) }
         }
-        // Immediate: no checkpoint first, so a payment acknowledged without a durable commit
-        // (synchronous_commit off) would be lost, and counted missing below.
+        // Immediate: no checkpoint first, so a change acknowledged without a durable commit
+        // (synchronous_commit off) would be lost: a payment is counted missing below, a
+        // checkout makes its till's pay fail (`bill_not_checked_out`), and the till stops.
         try TestPostgres.control(["stop", "-m", "immediate"])
         var restarted = false
         defer { if !restarted { try? TestPostgres.control(["start"]) } }
