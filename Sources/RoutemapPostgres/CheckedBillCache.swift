@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import PostgresNIO
@@ -301,5 +302,25 @@ private struct LatestVersionsStatement: PostgresPreparedStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
         try row.decode(Row.self)
+    }
+}
+
+/// What became of the reads a node tried on its bill cache, for `/metrics`
+/// (`routemap_bill_cache_reads_total`, by `outcome`).
+enum CachedReadMetrics {
+    /// Answered from the cache, its versions confirmed.
+    static let confirmed = counter("confirmed")
+    /// Read from the database: a version the read used had moved.
+    static let outOfDate = counter("out_of_date")
+    /// Read from the database: the read needed something the cache did not hold.
+    static let notCached = counter("not_cached")
+
+    private static func counter(_ outcome: String) -> Counter {
+        Counter(label: "routemap_bill_cache_reads_total", dimensions: [("outcome", outcome)])
+    }
+
+    /// Makes each counter now, so that a scrape shows it before it first moves.
+    static func register() {
+        _ = (confirmed, outOfDate, notCached)
     }
 }

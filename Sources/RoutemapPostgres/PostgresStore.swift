@@ -76,6 +76,7 @@ public final class PostgresStore: POSStore {
         self.url = url
         self.logger = logger
         StorageMetrics.register()
+        CachedReadMetrics.register()
         eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let configuration: PostgresConnection.Configuration
         do {
@@ -145,21 +146,27 @@ public final class PostgresStore: POSStore {
     private func readConfirmed<T: Sendable>(_ body: () throws -> T) async -> Result<T, any Error>? {
         let (outcome, run) = runAgainstCache(body)
         let used = run.used
-        guard !run.missed, !used.isEmpty else { return nil }
+        guard !run.missed, !used.isEmpty else {
+            CachedReadMetrics.notCached.increment()
+            return nil
+        }
         guard let latest = await versionCheck.latest(for: used) else { return nil }
         guard used.areStill(latest) else {
             readsOutOfDate.add(1, ordering: .relaxed)
+            CachedReadMetrics.outOfDate.increment()
             recentBills.forget(
                 bills: used.bills.filter { latest.bills[$0.key] != $0.value }.keys,
                 devices: used.current.filter { latest.current[$0.key] != $0.value }.keys)
             return nil
         }
         readsConfirmed.add(1, ordering: .relaxed)
+        CachedReadMetrics.confirmed.increment()
         return outcome
     }
 
-    /// How many reads the bill cache answered, once confirmed, and how many it sent the usual
-    /// way because a version they used had moved.
+    /// How many reads this store's bill cache answered, once confirmed, and how many it sent
+    /// to the database because a version they used had moved (for the tests; `/metrics` has
+    /// every outcome, of every store).
     package var cachedReads: (confirmed: Int, outOfDate: Int) {
         (readsConfirmed.load(ordering: .relaxed), readsOutOfDate.load(ordering: .relaxed))
     }

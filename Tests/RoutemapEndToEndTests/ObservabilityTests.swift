@@ -20,6 +20,8 @@ struct ObservabilityTests {
         let billId = try #require(client.request("POST", "/v1/bills").json["bill"]?["id"]?.stringValue)
         #expect(try client.json("POST", "/v1/bills/\(billId)/items", ["menuItemId": "latte", "quantity": 2]).status == 200)
         #expect(try client.request("GET", "/v1/bills/bill_nope").status == 404)
+        // Twice: on PostgreSQL the second is answered from the node's bill cache, confirmed.
+        for _ in 1...2 { #expect(try client.request("GET", "/v1/bills/\(billId)").status == 200) }
         let middle = try scrape(server)
         #expect(middle.value("routemap_bills_unpaid", ["status": "open"]) == 1)
 
@@ -55,6 +57,12 @@ struct ObservabilityTests {
         // commit; PostgreSQL commits each transaction on its own connection).
         if !TestPostgres.isEnabled { #expect(moved("routemap_group_commit_batch_size_count", [:]) >= 4) }
         #expect(after.value("routemap_database_errors_total", [:]) == 0)
+        if TestPostgres.isEnabled {
+            #expect(moved("routemap_bill_cache_reads_total", ["outcome": "confirmed"]) >= 1)
+            #expect(moved("routemap_bill_cache_reads_total", ["outcome": "not_cached"]) >= 1)
+        } else {
+            #expect(after.value("routemap_bill_cache_reads_total", ["outcome": "confirmed"]) == nil)
+        }
         // The scrape that is answering is in flight.
         #expect(after.value("routemap_http_requests_in_flight", [:]) ?? 0 >= 1)
         // No raw path (with a bill id) is ever a label.
