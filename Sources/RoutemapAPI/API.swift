@@ -126,3 +126,12 @@ extension StoreUnavailable: ProblemConvertible {
     }
 }
 extension NavigationError: ProblemConvertible {}
+
+/// 422 `idempotency_key_reused`, for every app's keyed changes.
+extension IdempotencyKeyReused: ProblemConvertible {
+    public var problem: Problem {
+        Problem(
+            status: .unprocessableContent, code: "idempotency_key_reused", title: "Idempotency key reused",
+            detail: "The Idempotency-Key '\(key.prefix(255))' was used for a different request; use a new key for a new request.")
+    }
+}

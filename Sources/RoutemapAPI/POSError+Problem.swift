@@ -55,10 +55,6 @@ extension POSError {
             return Problem(
                 status: .unprocessableContent, code: "too_many_lines", title: "Too many lines",
                 detail: "The bill holds \(limit) lines already, the most a bill holds.", extensions: ["limit": .int(Int64(limit))])
-        case .idempotencyKeyReused(let key):
-            return Problem(
-                status: .unprocessableContent, code: "idempotency_key_reused", title: "Idempotency key reused",
-                detail: "The Idempotency-Key '\(key.prefix(255))' was used for a different request; use a new key for a new request.")
         case .menuItemExists(let id):
             return Problem(
                 status: .conflict, code: "menu_item_exists", title: "Menu item exists",

@@ -35,8 +35,6 @@ public enum POSError: StateConflict, Sendable, Equatable {
     case tooManyLines(limit: Int)
     /// A card payment carried a `tenderedMinor` different from its amount.
     case tenderNotAllowed
-    /// The idempotency key was used before, for a different request.
-    case idempotencyKeyReused(String)
     /// A menu item with this id exists, or existed (a retired item's id is never reused).
     case menuItemExists(String)
     /// No menu item on the menu has this id (to change or retire it).

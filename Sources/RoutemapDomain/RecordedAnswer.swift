@@ -22,6 +22,16 @@ public struct RecordedAnswer: Sendable, Hashable {
     }
 }
 
+/// A key sent again with a different request than the one it was first sent with: refused,
+/// whichever app's endpoint it is sent to.
+public struct IdempotencyKeyReused: Error, Hashable, Sendable {
+    public let key: String
+
+    public init(key: String) {
+        self.key = key
+    }
+}
+
 /// A request's idempotency key and how to record its answer.
 public struct IdempotencyKey<Outcome>: Sendable {
     public let key: String
@@ -82,7 +92,7 @@ public protocol RecordedAnswers {
 extension IdempotencyKey where Outcome: Sendable {
     /// The one rule of a keyed change, run inside its write transaction: a key of `device`
     /// recorded in the last ``lifetime`` replays its recorded answer (or throws
-    /// `idempotencyKeyReused` for a different request); else `body` runs, and its outcome, or
+    /// ``IdempotencyKeyReused`` for a different request); else `body` runs, and its outcome, or
     /// a state conflict it throws, is recorded in `answers`, so the record commits exactly when
     /// the effect does. A recorded conflict comes back as the failure, to throw after the commit.
     public func perform(
@@ -91,7 +101,7 @@ extension IdempotencyKey where Outcome: Sendable {
         if let recorded = try answers.recordedAnswer(deviceId: device, key: key),
             recorded.createdAt > now.addingTimeInterval(-Self.lifetime)
         {
-            guard recorded.fingerprint == fingerprint else { throw POSError.idempotencyKeyReused(key) }
+            guard recorded.fingerprint == fingerprint else { throw IdempotencyKeyReused(key: key) }
             return .success(.replayed(recorded))
         }
         let outcome: Result<Outcome, any Error>

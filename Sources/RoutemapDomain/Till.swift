@@ -199,7 +199,7 @@ public struct Till: Sendable {
     /// One write transaction for a use case that may carry an idempotency key. In order:
     /// `load` reads what the use case works on — the bill, which must belong to the device (else
     /// `billNotFound`, nothing recorded) — and hands it to `body`, so it is read once; a key seen
-    /// in the last 24 hours replays its recorded answer (or throws `idempotencyKeyReused` for a
+    /// in the last 24 hours replays its recorded answer (or throws ``IdempotencyKeyReused`` for a
     /// different request); else `body` runs, and its outcome — or a state conflict it throws —
     /// is recorded under the key in the same transaction, so the record survives exactly when
     /// the effect does. Expired keys are deleted apart, by `deleteExpiredIdempotencyRecords`.

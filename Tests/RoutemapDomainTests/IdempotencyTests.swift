@@ -62,13 +62,13 @@ struct IdempotencyTests {
         let bill = try await checkedOutBill()
         _ = try await till.openBill(device: device, idempotency: Keys.bill("k1", fingerprint: "first"))
         let before = store.snapshot
-        await #expect(throws: POSError.idempotencyKeyReused("k1")) {
+        await #expect(throws: IdempotencyKeyReused(key: "k1")) {
             try await till.openBill(device: device, idempotency: Keys.bill("k1", fingerprint: "second"))
         }
-        await #expect(throws: POSError.idempotencyKeyReused("k1")) {
+        await #expect(throws: IdempotencyKeyReused(key: "k1")) {
             try await till.checkout(billId: bill.id, device: device, idempotency: Keys.bill("k1", fingerprint: "checkout"))
         }
-        await #expect(throws: POSError.idempotencyKeyReused("k1")) {
+        await #expect(throws: IdempotencyKeyReused(key: "k1")) {
             try await till.pay(
                 billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: 517),
                 idempotency: Keys.payment("k1", fingerprint: "pay"))
@@ -213,7 +213,7 @@ struct IdempotencyTests {
 
         clock.advance(by: 24 * 60 * 60 - 0.001)
         #expect(try await till.openBill(device: device, idempotency: Keys.bill("k1")).replayed == first)
-        await #expect(throws: POSError.idempotencyKeyReused("k1")) {
+        await #expect(throws: IdempotencyKeyReused(key: "k1")) {
             try await till.openBill(device: device, idempotency: Keys.bill("k1", fingerprint: "another request"))
         }
         #expect(store.snapshot.bills.count == 2)

@@ -133,7 +133,7 @@ struct OpenOrdersTests {
         let retry = try await till.addItem(billId: bill.id, device: device, menuItemId: "croissant", quantity: 1, idempotency: key)
         #expect(retry.replayed == first.recordedNow)
         #expect(try till.bill(id: bill.id, device: device).lines.count == 2)
-        await #expect(throws: POSError.idempotencyKeyReused("add-1")) {
+        await #expect(throws: IdempotencyKeyReused(key: "add-1")) {
             try await till.addItem(
                 billId: bill.id, device: device, menuItemId: "croissant", quantity: 2,
                 idempotency: Keys.bill("add-1", fingerprint: "another body"))

@@ -93,12 +93,12 @@ struct IdempotencyStorageTests {
         let bill = try await checkedOutBill(till, device: device)
         _ = try await till.openBill(device: device, idempotency: Keys.bill("k", fingerprint: "POST /v1/bills"))
         let before = try counts(database.store)
-        await #expect(throws: POSError.idempotencyKeyReused("k")) {
+        await #expect(throws: IdempotencyKeyReused(key: "k")) {
             try await till.pay(
                 billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: 517),
                 idempotency: Keys.payment("k", fingerprint: "POST /v1/bills/\(bill.id)/pay"))
         }
-        await #expect(throws: POSError.idempotencyKeyReused("k")) {
+        await #expect(throws: IdempotencyKeyReused(key: "k")) {
             try await till.openBill(device: device, idempotency: Keys.bill("k", fingerprint: "POST /v1/bills {}"))
         }
         #expect(try counts(database.store) == before)
