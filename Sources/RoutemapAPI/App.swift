@@ -1,3 +1,4 @@
+import RoutemapDomain
 import RoutemapHTTP
 import RoutemapNavigation
 
@@ -45,26 +46,6 @@ package protocol App: DataReads {
 
     /// Throws unless the app's data answers (for `GET /healthz`). The default does nothing.
     func checkHealth() throws
-}
-
-/// Where a handler's reads of an app's data go: answered in this process (SQLite: a file and
-/// caches), so a handler may read on the server's thread; or round trips to a database server
-/// (PostgreSQL), which a handler makes inside ``reading(_:)`` so that no server thread waits on
-/// them. Registering a route with `reading:` (`APIContext.swift`) picks the handler kind from this.
-package protocol DataReads: Sendable {
-    /// Whether reads are answered in this process. The default: yes.
-    var readsAreImmediate: Bool { get }
-    /// Runs `body`, which reads synchronously, where its reads may wait without holding the
-    /// caller's thread. The default runs it.
-    func reading<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T
-}
-
-extension DataReads {
-    package var readsAreImmediate: Bool { true }
-
-    package func reading<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try body()
-    }
 }
 
 extension App {

@@ -1,3 +1,4 @@
+import RoutemapDomain
 import RoutemapHTTP
 
 /// `GET /healthz`: 200 while every app's data answers, 503 `unavailable` with `Retry-After`

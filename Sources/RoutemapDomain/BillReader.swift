@@ -24,14 +24,14 @@ public struct BillReader: Sendable {
 }
 
 extension Till {
-    /// Whether the store answers reads in this process (see ``POSStore/readsAreImmediate``):
+    /// Whether the store answers reads in this process (see ``DataReads/readsAreImmediate``):
     /// then a handler may read on the server's thread; else it reads inside ``reading(_:)``.
     public var readsAreImmediate: Bool { store.readsAreImmediate }
 
     /// Runs `body`, which reads through this till (``bill(id:device:)``, a ``BillReader``, the
     /// menu), where its reads may wait on the database without holding the caller's thread.
     public func reading<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await store.read(body)
+        try await store.reading(body)
     }
 
     /// A read-only view of `device`'s bills.
@@ -39,3 +39,6 @@ extension Till {
         BillReader(store: store, device: device)
     }
 }
+
+/// The till's reads: in process on SQLite, round trips on PostgreSQL.
+extension Till: DataReads {}

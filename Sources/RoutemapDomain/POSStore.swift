@@ -3,9 +3,9 @@
 /// the HTTP handlers knowing which.
 ///
 /// Implementations are called from many threads at once. Reads are synchronous; where each
-/// one is a round trip to a database server (``readsAreImmediate`` is false), callers that
-/// must not hold their thread meanwhile run them inside ``read(_:)``.
-public protocol POSStore: Sendable {
+/// one is a round trip to a database server (``DataReads/readsAreImmediate`` is false), callers
+/// that must not hold their thread meanwhile run them inside ``DataReads/reading(_:)``.
+public protocol POSStore: DataReads {
     /// Every menu item on the menu (not retired), in menu order.
     func menuItems() throws -> [MenuItem]
     /// The categories on the menu (not retired), in menu order.
@@ -41,22 +41,6 @@ public protocol POSStore: Sendable {
     func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T
     /// Throws unless the database answers (for health checks).
     func ping() throws
-    /// Whether reads are answered in this process without waiting on a network (SQLite: a
-    /// local file and caches), so a request's thread may make them; `false` when each may be a
-    /// round trip to a database server (PostgreSQL), which ``read(_:)`` makes off that thread.
-    var readsAreImmediate: Bool { get }
-    /// Runs `body`, which reads this store synchronously, where those reads may wait on the
-    /// network without holding a thread the caller needs (the store's own threads), and
-    /// returns its result. With immediate reads it simply runs `body`.
-    func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T
-}
-
-extension POSStore {
-    public var readsAreImmediate: Bool { true }
-
-    public func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try body()
-    }
 }
 
 extension POSStore {

@@ -68,5 +68,3 @@ package struct POSApp: App {
     }
 }
 
-/// The till's reads: in process on SQLite, round trips on PostgreSQL (see `POSStore.readsAreImmediate`).
-extension Till: DataReads {}

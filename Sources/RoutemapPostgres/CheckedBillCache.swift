@@ -8,7 +8,7 @@ import Synchronization
 /// Bills this node read lately, used to answer a read without a round trip of its own while
 /// still answering with what any node committed before the read began.
 ///
-/// A read (``PostgresStore/read(_:)``) first runs its body against this cache, noting the
+/// A read (``PostgresStore/reading(_:)``) first runs its body against this cache, noting the
 /// version of each bill it used and which bill it found current for each device. It then asks
 /// the database whether those are still the latest (``VersionCheck``, one statement shared by
 /// every read waiting at that moment), and answers only if they are. Anything the cache cannot

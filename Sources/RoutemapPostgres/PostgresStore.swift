@@ -27,13 +27,13 @@ import Synchronization
 ///   database stopped with `-m immediate` lost acknowledged checkouts (seen in the node tests:
 ///   the pay that followed was refused).
 /// - **Reads** see every transaction committed before they began, by any node. A read's body
-///   (``read(_:)``) runs first against the bills this node read lately (``CheckedBillCache``);
+///   (``reading(_:)``) runs first against the bills this node read lately (``CheckedBillCache``);
 ///   it answers from them only once one statement, shared by the reads waiting at that moment,
 ///   has confirmed that their versions are still the latest. Otherwise, and for every other
 ///   read, each read is a statement of its own (a bill with its lines is one query).
 /// - **Threads**: the domain's transaction bodies and reads are synchronous; they run on the
 ///   store's own threads (one per connection), which block on the network. ``write(durability:_:)``
-///   and ``read(_:)`` hand work to them and suspend meanwhile, so no HTTP worker or cooperative
+///   and ``reading(_:)`` hand work to them and suspend meanwhile, so no HTTP worker or cooperative
 ///   thread waits on the database. A read called from any other thread runs there, blocking it.
 /// - **Connections**: at most `connections` (``ConnectionPool``), made on demand and replaced
 ///   when the server closed them (a restart): the store reconnects by itself. While the server
@@ -135,7 +135,7 @@ public final class PostgresStore: POSStore {
 
     public var readsAreImmediate: Bool { false }
 
-    public func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    public func reading<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         if let confirmed = await readConfirmed(body) { return try confirmed.get() }
         return try await onStoreThread { try self.runRead(body) }
     }

@@ -44,7 +44,7 @@ package struct TriviaApp: App {
     package var readsAreImmediate: Bool { games.store.readsAreImmediate }
 
     package func reading<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await games.store.read(body)
+        try await games.store.reading(body)
     }
 
     /// The payload builders' context for one request of `device`, holding the game it already has.

@@ -6,7 +6,7 @@ import RoutemapDomain
 /// use cases or the handlers.
 ///
 /// Implementations are called from many threads at once.
-package protocol TriviaStore: Sendable {
+package protocol TriviaStore: DataReads {
     /// The categories, in order.
     func categories() throws -> [TriviaCategory]
     /// Every question of the bank (it changes only with a migration).
@@ -28,18 +28,4 @@ package protocol TriviaStore: Sendable {
     ) async throws -> IdempotentOutcome<T>
     /// Throws unless the database answers (for health checks).
     func ping() throws
-    /// Whether reads are answered in this process (SQLite) or are round trips to a database
-    /// server (PostgreSQL), made inside ``read(_:)`` (see `POSStore.readsAreImmediate`).
-    var readsAreImmediate: Bool { get }
-    /// Runs `body`, which reads this store, where its reads may wait without holding the
-    /// caller's thread.
-    func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T
-}
-
-extension TriviaStore {
-    package var readsAreImmediate: Bool { true }
-
-    package func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try body()
-    }
 }

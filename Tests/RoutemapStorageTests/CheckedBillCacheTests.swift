@@ -28,22 +28,22 @@ struct CheckedBillCacheTests {
             let id = bill.id
             // Twice: the first may fill the cache, the second is answered from it.
             for _ in 1...2 {
-                #expect(try await a.read { try reader.currentBill() } == bill, "round \(round)")
-                #expect(try await a.read { try reader.bill(id: id) } == bill, "round \(round)")
+                #expect(try await a.reading { try reader.currentBill() } == bill, "round \(round)")
+                #expect(try await a.reading { try reader.bill(id: id) } == bill, "round \(round)")
             }
             bill = try await b.addItem(billId: id, device: device, menuItemId: "latte", quantity: 1)
             // The very next read on the other node sees the new line.
-            #expect(try await a.read { try reader.bill(id: id) } == bill, "round \(round)")
-            #expect(try await a.read { try reader.bill(id: id) }.lines.map(\.quantity).reduce(0, +) == round)
+            #expect(try await a.reading { try reader.bill(id: id) } == bill, "round \(round)")
+            #expect(try await a.reading { try reader.bill(id: id) }.lines.map(\.quantity).reduce(0, +) == round)
         }
 
         // Another bill becomes the device's current one on the other node.
         let next = try await b.openBill(device: device)
-        #expect(try await a.read { try reader.currentBill() } == next)
-        #expect(try await a.read { try reader.currentBill() } == next)
+        #expect(try await a.reading { try reader.currentBill() } == next)
+        #expect(try await a.reading { try reader.currentBill() } == next)
         // The first one is still there, as it is now.
         let first = bill
-        #expect(try await a.read { try reader.bill(id: first.id) } == first)
+        #expect(try await a.reading { try reader.bill(id: first.id) } == first)
 
         let counts = a.cachedReads
         #expect(counts.confirmed >= 30, "\(counts)")
@@ -56,11 +56,11 @@ struct CheckedBillCacheTests {
         let device = database.device
         let (a, b) = try nodes(database)
         let reader = Till(store: a, taxRate: StorageFixtures.rate875, currency: .usd).reader(for: device)
-        #expect(try await a.read { try reader.currentBill() } == nil)
-        #expect(try await a.read { try reader.currentBill() } == nil)
+        #expect(try await a.reading { try reader.currentBill() } == nil)
+        #expect(try await a.reading { try reader.currentBill() } == nil)
         #expect(a.cachedReads.confirmed >= 1)
         let bill = try await b.openBill(device: device)
-        #expect(try await a.read { try reader.currentBill() } == bill)
+        #expect(try await a.reading { try reader.currentBill() } == bill)
     }
 
     @Test("a read the cache cannot answer whole, or whose body throws, gets what the database holds")
@@ -71,18 +71,18 @@ struct CheckedBillCacheTests {
         let reader = Till(store: a, taxRate: StorageFixtures.rate875, currency: .usd).reader(for: device)
         let opened = try await b.openBill(device: device)
         let bill = try await b.addItem(billId: opened.id, device: device, menuItemId: "latte", quantity: 1)
-        _ = try await a.read { try reader.bill(id: bill.id) }
+        _ = try await a.reading { try reader.bill(id: bill.id) }
 
         // A bill then a payment: the payment is not cached, so the whole read goes to the database.
         let total = try await b.checkout(billId: bill.id, device: device).totalMinor
         let outcome = try await b.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: total))
-        let (read, payment) = try await a.read { (try reader.bill(id: bill.id), try a.payment(billId: bill.id)) }
+        let (read, payment) = try await a.reading { (try reader.bill(id: bill.id), try a.payment(billId: bill.id)) }
         #expect(read == outcome.bill)
         #expect(payment == outcome.payment)
 
         // A body that swallows the cache's miss still gets the database's answer.
         let other = try await b.openBill(device: device)
-        let seen = try await a.read { () -> String in
+        let seen = try await a.reading { () -> String in
             _ = try? a.payment(billId: other.id)
             return try reader.currentBill()?.id ?? "none"
         }
@@ -92,7 +92,7 @@ struct CheckedBillCacheTests {
         let stranger = try await database.enrollDevice()
         let strangers = Till(store: a, taxRate: StorageFixtures.rate875, currency: .usd).reader(for: stranger)
         for _ in 1...2 {
-            await #expect(throws: POSError.billNotFound(other.id)) { try await a.read { try strangers.bill(id: other.id) } }
+            await #expect(throws: POSError.billNotFound(other.id)) { try await a.reading { try strangers.bill(id: other.id) } }
         }
     }
 }

@@ -24,7 +24,7 @@ extension ForwardingStore {
     func deviceRevision() throws -> Int { try forwarded.deviceRevision() }
     func ping() throws { try forwarded.ping() }
     var readsAreImmediate: Bool { forwarded.readsAreImmediate }
-    func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T { try await forwarded.read(body) }
+    func reading<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T { try await forwarded.reading(body) }
 }
 
 /// A transaction that wraps another and passes every call through to it: a test double

@@ -17,8 +17,8 @@ package struct PostgresTriviaStore: TriviaStore {
 
     package var readsAreImmediate: Bool { database.readsAreImmediate }
 
-    package func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await database.read(body)
+    package func reading<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await database.reading(body)
     }
 
     package func categories() throws -> [TriviaCategory] {
