@@ -335,11 +335,7 @@ public final class PostgresStore: POSStore {
         if let run = cachedRun.currentValue { throw run.miss() }
         do {
             if let transaction = bound.currentValue { return try body(transaction) }
-            do {
-                return try withBoundSession(body)
-            } catch is ConnectionLost {
-                return try withBoundSession(body)
-            }
+            return try onLeasedSession(body)
         } catch {
             // Inside a transaction or a read the error goes out as it is: `write` retries
             // conflicts, and both report what is left.
@@ -361,16 +357,22 @@ public final class PostgresStore: POSStore {
         }
     }
 
-    /// A `read` body, with its reads on one leased connection (once more if it was dead).
+    /// A `reading` body, with its reads on one leased connection.
     private func runRead<T>(_ body: () throws -> T) throws -> T {
         do {
-            do {
-                return try withBoundSession { _ in try body() }
-            } catch is ConnectionLost {
-                return try withBoundSession { _ in try body() }
-            }
+            return try onLeasedSession { _ in try body() }
         } catch {
             throw reported(error, "reading")
+        }
+    }
+
+    /// `body` on a session of a leased connection, bound to this thread; once more on a new
+    /// connection if that one turns out dead (a server restarted while it sat idle).
+    private func onLeasedSession<T>(_ body: (PostgresTransaction) throws -> T) throws -> T {
+        do {
+            return try withBoundSession(body)
+        } catch is ConnectionLost {
+            return try withBoundSession(body)
         }
     }
 

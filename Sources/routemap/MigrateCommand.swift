@@ -16,58 +16,53 @@ struct MigrateCommand: ParsableCommand {
     var dryRun = false
 
     func run() throws {
-        if let url = try store.resolvedDatabaseURL() {
-            try migrate(url)
-            return
-        }
-        let path = store.resolvedDatabasePath
-        let migrations = try store.loadMigrations()
+        let database = try target()
         if dryRun {
-            try listPending(path: path, migrations: migrations)
-            return
-        }
-        let applied = try SQLiteStore.migrate(path: path, migrations: migrations)
-        if applied.isEmpty {
-            print("routemap: \(path) is up to date at \(migrations.last?.id ?? "no migrations"); nothing to apply")
-        } else {
-            for id in applied { print("routemap: applied \(id)") }
-            print("routemap: \(path) is now at \(applied.last!)")
-        }
-    }
-
-    /// The same on PostgreSQL: `Migrations/postgres/`, into the database at `url` (which must exist).
-    private func migrate(_ url: DatabaseURL) throws {
-        let migrations = try store.loadMigrations(postgres: true)
-        let latest = migrations.last?.id ?? "no migrations"
-        if dryRun {
-            let pending = try PostgresStore.pendingMigrations(url: url, migrations: migrations)
-            if pending.isEmpty {
-                print("routemap: \(url) is up to date at \(latest); nothing pending")
+            let pending = try database.pending()
+            guard !pending.isEmpty else {
+                print("routemap: \(database.name) is up to date at \(database.latest); nothing pending")
                 return
             }
-            print("routemap: \(url) has \(pending.count) pending:")
+            let state = database.isMissing ? "does not exist; migrate would create it and apply" : "has \(pending.count) pending"
+            print("routemap: \(database.name) \(state):")
             for id in pending { print("  \(id)") }
             print("routemap: dry run, nothing changed")
             return
         }
-        let applied = try PostgresStore.migrate(url: url, migrations: migrations)
-        if applied.isEmpty {
-            print("routemap: \(url) is up to date at \(latest); nothing to apply")
-        } else {
-            for id in applied { print("routemap: applied \(id)") }
-            print("routemap: \(url) is now at \(applied.last!)")
-        }
-    }
-
-    private func listPending(path: String, migrations: [Migration]) throws {
-        let pending = try SQLiteStore.pendingMigrations(path: path, migrations: migrations)
-        if pending.isEmpty {
-            print("routemap: \(path) is up to date at \(migrations.last?.id ?? "no migrations"); nothing pending")
+        let applied = try database.apply()
+        guard let last = applied.last else {
+            print("routemap: \(database.name) is up to date at \(database.latest); nothing to apply")
             return
         }
-        let missing = !FileManager.default.fileExists(atPath: path)
-        print("routemap: \(path) \(missing ? "does not exist; migrate would create it and apply" : "has \(pending.count) pending"):")
-        for id in pending { print("  \(id)") }
-        print("routemap: dry run, nothing changed")
+        for id in applied { print("routemap: applied \(id)") }
+        print("routemap: \(database.name) is now at \(last)")
+    }
+
+    /// The database to migrate, SQLite's file or PostgreSQL's (`--database-url`, whose
+    /// migrations are `Migrations/postgres/`), and how to list and apply its migrations.
+    private struct Target {
+        let name: String
+        /// The last migration known to this binary.
+        let latest: String
+        /// Whether the database does not exist yet (a SQLite file `migrate` would create).
+        let isMissing: Bool
+        let pending: () throws -> [String]
+        let apply: () throws -> [String]
+    }
+
+    private func target() throws -> Target {
+        if let url = try store.resolvedDatabaseURL() {
+            let migrations = try store.loadMigrations(postgres: true)
+            return Target(
+                name: "\(url)", latest: migrations.last?.id ?? "no migrations", isMissing: false,
+                pending: { try PostgresStore.pendingMigrations(url: url, migrations: migrations) },
+                apply: { try PostgresStore.migrate(url: url, migrations: migrations) })
+        }
+        let path = store.resolvedDatabasePath
+        let migrations = try store.loadMigrations()
+        return Target(
+            name: path, latest: migrations.last?.id ?? "no migrations", isMissing: !FileManager.default.fileExists(atPath: path),
+            pending: { try SQLiteStore.pendingMigrations(path: path, migrations: migrations) },
+            apply: { try SQLiteStore.migrate(path: path, migrations: migrations) })
     }
 }
