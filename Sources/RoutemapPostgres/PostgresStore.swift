@@ -324,6 +324,8 @@ public final class PostgresStore: POSStore {
             }
             // A transaction that had failed is rolled back by COMMIT: run it again.
             guard outcome == "COMMIT" else { throw ConflictSignal(description: "the server rolled the transaction back at commit") }
+            // A read of them next (the answer's read-back, a launch) needs no query of its own.
+            for bill in transaction.writtenBills { recentBills.remember(bill) }
             return value
         }
     }

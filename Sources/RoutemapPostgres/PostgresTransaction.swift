@@ -34,6 +34,12 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     /// Bills as this transaction read or wrote them: what `update` compares with, to write only
     /// the lines that changed.
     private var known: [String: Bill] = [:]
+    /// The ids of the bills this transaction inserted or updated.
+    private var written: Set<String> = []
+
+    /// The bills this transaction wrote, as it wrote them: once it has committed, their latest
+    /// versions (each was locked, or new, until then).
+    var writtenBills: [Bill] { written.compactMap { known[$0] } }
     /// Menu items and categories as this transaction read them: an update applies over these.
     private var knownItems: [String: MenuItem] = [:]
     private var knownCategories: [String: MenuCategory] = [:]
@@ -245,6 +251,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             """)
         insertLines(of: bill, from: 0)
         known[bill.id] = bill
+        written.insert(bill.id)
     }
 
     func update(_ bill: Bill) throws {
@@ -264,6 +271,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         }
         updateLines(of: bill, previous: previous)
         known[bill.id] = bill
+        written.insert(bill.id)
     }
 
     // MARK: Payments

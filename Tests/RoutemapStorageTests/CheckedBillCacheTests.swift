@@ -50,6 +50,21 @@ struct CheckedBillCacheTests {
         #expect(counts.outOfDate >= 10, "\(counts)")
     }
 
+    @Test("a bill this node just wrote is read from the cache, confirmed, with no query of its own")
+    func ownWrites() async throws {
+        let database = try await TestDatabase()
+        let device = database.device
+        let (a, _) = try nodes(database)
+        let till = Till(store: a, taxRate: StorageFixtures.rate875, currency: .usd)
+        let reader = till.reader(for: device)
+        let opened = try await till.openBill(device: device)
+        let added = try await till.addItem(billId: opened.id, device: device, menuItemId: "latte", quantity: 1)
+        let before = a.cachedReads
+        #expect(try await a.reading { try reader.bill(id: opened.id) } == added)
+        let after = a.cachedReads
+        #expect(after.confirmed == before.confirmed + 1 && after.outOfDate == before.outOfDate, "\(before) → \(after)")
+    }
+
     @Test("a device with no current bill reads as none until another node opens one")
     func noCurrentBill() async throws {
         let database = try await TestDatabase()
