@@ -6,41 +6,46 @@
 /// low buckets empty while the others fill up, and with linear probing every lookup then walks
 /// long runs of full buckets comparing keys (measured: 15% of the server's samples under an
 /// add-item load, in `String` comparisons).
-package struct BoundedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    package let capacity: Int
+///
+/// Public and `@inlinable` for one reason: so that the modules holding caches in it specialize
+/// it. As `package` (with or without `@inlinable`, or cross-module optimization) its lookups ran
+/// unspecialized, looking tuple metadata up at run time: 4.4% of a launch load's samples in the
+/// bill cache's, 2.3% once specialized.
+public struct BoundedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    public let capacity: Int
     /// Each value with the number of its insertion, which tells its place in `order`.
-    private var entries: [Key: (value: Value, insertion: UInt64)] = [:]
+    @usableFromInline var entries: [Key: (value: Value, insertion: UInt64)] = [:]
     /// Insertions from `head` on, oldest first. An insertion whose key was removed, or removed
     /// and inserted again since, no longer matches `entries`: it is skipped when its turn
     /// comes and dropped when the array is compacted.
-    private var order: [(key: Key, insertion: UInt64)] = []
-    private var head = 0
-    private var insertions: UInt64 = 0
+    @usableFromInline var order: [(key: Key, insertion: UInt64)] = []
+    @usableFromInline var head = 0
+    @usableFromInline var insertions: UInt64 = 0
 
-    package init(capacity: Int) {
+    @inlinable public init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
-    package var count: Int { entries.count }
+    @inlinable public var count: Int { entries.count }
 
-    package subscript(key: Key) -> Value? {
+    @inlinable public subscript(key: Key) -> Value? {
         get { entries[key]?.value }
         set {
             if let newValue { insert(newValue, for: key) } else { entries[key] = nil }
         }
     }
 
-    package mutating func removeAll() {
+    @inlinable public mutating func removeAll() {
         entries.removeAll()
         order.removeAll()
         head = 0
     }
 
-    private func isCurrent(_ insertion: (key: Key, insertion: UInt64)) -> Bool {
+    @usableFromInline func isCurrent(_ insertion: (key: Key, insertion: UInt64)) -> Bool {
         entries[insertion.key]?.insertion == insertion.insertion
     }
 
-    private mutating func insert(_ value: Value, for key: Key) {
+    @usableFromInline mutating func insert(_ value: Value, for key: Key) {
         if let existing = entries[key] {
             entries[key] = (value, existing.insertion)
             return
