@@ -9,8 +9,8 @@
 ///
 /// Public and `@inlinable` for one reason: so that the modules holding caches in it specialize
 /// it. As `package` (with or without `@inlinable`, or cross-module optimization) its lookups ran
-/// unspecialized, looking tuple metadata up at run time: 4.4% of a launch load's samples in the
-/// bill cache's, 2.3% once specialized.
+/// unspecialized, looking tuple metadata up at run time: the bill cache's getter was 4.4% of a
+/// launch load's samples, 0.9% once specialized.
 public struct BoundedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     public let capacity: Int
     /// Each value with the number of its insertion, which tells its place in `order`.

@@ -198,6 +198,11 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         return bill
     }
 
+    /// Which of a device's bills is its current one: of its unsettled bills (`WHERE`), the first
+    /// in this order. The bill version check (`CheckedBillCache.swift`) picks it by the same rule.
+    static let unsettled = "status IN ('open', 'checked_out')"
+    static let currentFirst = "selected_at DESC, seq DESC"
+
     func currentBill(deviceId: String) throws -> Bill? {
         // Which bill is current, and whether there is one, is decided by one transaction at a time.
         if isTransaction { lock(.currentBill, deviceId) }
@@ -206,8 +211,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
                 PostgresQuery(
                     unsafeSQL: """
                         SELECT \(Self.billColumns)
-                        FROM (SELECT * FROM bills WHERE device_id = $1 AND status IN ('open', 'checked_out')
-                              ORDER BY selected_at DESC, seq DESC LIMIT 1) b
+                        FROM (SELECT * FROM bills WHERE device_id = $1 AND \(Self.unsettled)
+                              ORDER BY \(Self.currentFirst) LIMIT 1) b
                         LEFT JOIN bill_lines l ON l.bill_id = b.id
                         ORDER BY l.position
                         """, binds: binds(deviceId)))
@@ -224,7 +229,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         var bindings = PostgresBindings()
         bindings.append(deviceId)
         bindings.append(wanted)
-        var page = "device_id = $1 AND status IN ('open', 'checked_out') AND status = ANY($2)"
+        var page = "device_id = $1 AND \(Self.unsettled) AND status = ANY($2)"
         if let cursor {
             bindings.append(cursor.createdAt)
             bindings.append(cursor.id)
