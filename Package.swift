@@ -69,6 +69,8 @@ let package = Package(
             dependencies: [
                 "RoutemapDomain",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the WAL hook GRDB does not wrap (LogCheckpointer).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),

@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// Every connection has foreign keys on, a busy timeout and `synchronous = NORMAL` (a commit
 /// survives a process crash; the last commits may be lost on power loss, in exchange for about
-/// ten times the commit rate), and checkpoints the WAL every 10,000 pages. Write transactions
-/// start with `BEGIN IMMEDIATE`.
+/// ten times the commit rate). The WAL is copied into the database file every 10,000 pages by
+/// a ``LogCheckpointer``, off the writer. Write transactions start with `BEGIN IMMEDIATE`.
 ///
 /// Recently used bills are kept in memory (``BillCache``), and the menu is read once when the
 /// store opens (it changes only through migrations). Every write starts from the committed
@@ -26,40 +26,48 @@ public final class SQLiteStore: POSStore {
     let cache = BillCache()
     /// Group commit of every write.
     let writes: WriteQueue
+    /// Copies the WAL into the database file, off the writer.
+    let checkpointer: LogCheckpointer
 
     /// Opens (creating if missing) the database at `path` and applies the `migrations` it has
     /// not applied yet, in order, each in its own transaction, recording each.
     ///
     /// Throws ``StorageError/unknownMigrations(_:)``, changing nothing, when the database has
     /// applied migrations that are not in `migrations` (a newer binary migrated it).
-    /// - Parameter busyTimeout: how long a connection waits for another process's lock.
-    public init(path: String, migrations: [Migration], busyTimeout: TimeInterval = 5) throws {
+    /// - Parameters:
+    ///   - busyTimeout: how long a connection waits for another process's lock.
+    ///   - pagesPerCheckpoint: the WAL's length, in pages, that starts a checkpoint.
+    public init(path: String, migrations: [Migration], busyTimeout: TimeInterval = 5, pagesPerCheckpoint: Int = 10_000) throws {
         var configuration = Configuration()
         configuration.label = "routemap"
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { database in
             try database.execute(sql: "PRAGMA synchronous = NORMAL")
-            // Checkpoint every 10,000 WAL pages (40 MiB), not 1,000: each checkpoint syncs the
-            // file, and a short WAL is rewritten while the kernel still writes it back, which
-            // stalls commits. Measured: about 1.6 times the add-item rate (BENCHMARKS.md).
-            try database.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
         }
         let pool: DatabasePool
+        let checkpointer: LogCheckpointer
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // Checkpoint every 10,000 WAL pages (40 MiB), not SQLite's 1,000: each checkpoint
+            // syncs the file, and a short WAL is rewritten while the kernel still writes it
+            // back, which stalls commits. Measured: about 1.6 times the add-item rate
+            // (BENCHMARKS.md).
+            checkpointer = try LogCheckpointer(path: path, pagesPerCheckpoint: pagesPerCheckpoint, busyTimeout: busyTimeout)
         } catch {
             throw StorageError.cannotOpen(path: path, underlying: error)
         }
         self.path = path
         self.pool = pool
+        self.checkpointer = checkpointer
         self.appliedMigrationIDs = try Self.apply(migrations, to: pool)
+        pool.writeWithoutTransaction { checkpointer.attach(to: $0) }
         let menu = MenuCache()
         try StorageError.wrapping("reading the menu") {
             try pool.read { try menu.reload(from: $0) }
         }
-        let batches = BatchWriter(pool: pool, cache: cache, menu: menu)
-        self.writes = WriteQueue(execute: batches.execute)
+        let batches = BatchWriter(pool: pool, cache: cache, menu: menu, checkpointer: checkpointer)
+        self.writes = WriteQueue(execute: batches.execute, afterBatch: batches.afterBatch)
         StorageMetrics.register()
     }
 
@@ -75,7 +83,11 @@ public final class SQLiteStore: POSStore {
     /// every connection: the graceful end of the store. Do not use the store afterwards.
     public func close() throws {
         try StorageError.wrapping("checkpointing the write-ahead log") {
-            try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            try checkpointer.close()
+            try pool.writeWithoutTransaction { database in
+                checkpointer.detach(from: database)
+                try database.checkpoint(.truncate)
+            }
         }
         try StorageError.wrapping("closing the database") {
             try pool.close()

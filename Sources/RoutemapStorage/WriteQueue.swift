@@ -73,14 +73,17 @@ final class WriteQueue: Sendable {
     private let writer = DispatchQueue(label: "routemap.sqlite-writer")
     /// Runs one batch: one transaction with each job in it, recording failures in the jobs.
     private let execute: @Sendable (Batch) -> Void
+    /// Runs after each batch, once its callers are resumed: upkeep no caller should wait for.
+    private let afterBatch: @Sendable () -> Void
     /// Batches run so far (each one SQLite transaction), for tests and diagnostics.
     let batchesRun = Atomic<Int>(0)
     /// Jobs run so far, for tests and diagnostics (with `batchesRun`: the mean batch size).
     let jobsRun = Atomic<Int>(0)
 
-    init(maxBatch: Int = 256, execute: @escaping @Sendable (Batch) -> Void) {
+    init(maxBatch: Int = 256, execute: @escaping @Sendable (Batch) -> Void, afterBatch: @escaping @Sendable () -> Void = {}) {
         self.maxBatch = maxBatch
         self.execute = execute
+        self.afterBatch = afterBatch
     }
 
     /// Queues `body` and returns its result once its transaction has committed, or throws
@@ -116,6 +119,7 @@ final class WriteQueue: Sendable {
             batchesRun.add(1, ordering: .relaxed)
             jobsRun.add(jobs.count, ordering: .relaxed)
             for job in jobs { job.finish() }
+            afterBatch()
         }
     }
 }
