@@ -44,6 +44,19 @@ python_venv() {
   .venv/bin/python -m pip install -q --disable-pip-version-check "$@"
 }
 
+# Runs COMMAND when the script exits, after the commands added before it: a script's own
+# cleanup and a helper's (postgres_start's) both run, neither replacing the other. Use it
+# instead of `trap ... EXIT` in scripts that source this file.
+exit_commands=()
+on_exit() { # COMMAND
+  exit_commands+=("$1")
+  trap run_exit_commands EXIT
+}
+run_exit_commands() {
+  local command
+  for command in "${exit_commands[@]}"; do eval "$command"; done
+}
+
 # Starts a throwaway PostgreSQL server for the tests and exports ROUTEMAP_TEST_DATABASE_URL
 # (postgres://postgres@127.0.0.1:PORT/postgres; the tests create a database of their own in it).
 # Debian's `postgresql` package; a cluster in a new temporary folder owned by the `postgres`
@@ -85,7 +98,7 @@ CONF
   export PGBIN PGDATA POSTGRES_ROOT
   export ROUTEMAP_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
   export ROUTEMAP_TEST_POSTGRES_CTL="${run[*]:+${run[*]} }$PGBIN/pg_ctl"
-  trap postgres_stop EXIT
+  on_exit postgres_stop
   say "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (data in $PGDATA)"
 }
 
