@@ -10,17 +10,17 @@ import Synchronization
 /// the writer copies the whole log and syncs both files while every write waits behind it
 /// (measured under a steady add-item load: about 70 ms, once a second, which set the p99).
 /// Here the writer only notes how many pages the log holds after each commit
-/// (`sqlite3_wal_hook`, which also turns the automatic checkpoint off) and, once the batch's
-/// callers have their answers, looks at that number. Past
-/// `pagesPerCheckpoint`, a pass on this object's own connection copies what the log holds
-/// (`PASSIVE`: it blocks neither the writer nor the readers), again while the writer added
-/// more than a few pages meanwhile, and syncs the database file.
+/// (`sqlite3_wal_hook`, which also turns the automatic checkpoint off) and looks at that number
+/// once the batch's callers have their answers. Past `pagesPerCheckpoint`, a pass on this
+/// object's own connection copies what the log holds (`PASSIVE`: it blocks neither the writer
+/// nor the readers), copies again while the writer added more than a few pages meanwhile, and
+/// syncs the database file.
 ///
 /// The log starts over from its beginning only once every page in it has been copied, and the
 /// writer adds pages while a pass runs; so after each pass (even one that failed), the writer
 /// copies what is left itself, after its next batch: a short stop instead of the whole copy.
 final class LogCheckpointer: Sendable {
-    /// What the writer does after a commit.
+    /// What the writer does after a batch.
     private enum Step {
         case nothing
         case startPass
