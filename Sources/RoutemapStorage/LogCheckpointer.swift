@@ -85,6 +85,7 @@ final class LogCheckpointer: Sendable {
     /// nothing.
     func writerFinishedBatch(_ pool: DatabasePool) {
         let pages = logPages.load(ordering: .relaxed)
+        StorageMetrics.walPages.record(pages)
         let step: Step = state.withLock { state in
             if state.closed || pages == 0 { return .nothing }
             if state.passFinished {

@@ -69,6 +69,7 @@ public final class SQLiteStore: POSStore {
         let batches = BatchWriter(pool: pool, cache: cache, menu: menu, checkpointer: checkpointer)
         self.writes = WriteQueue(execute: batches.execute, afterBatch: batches.afterBatch)
         StorageMetrics.register()
+        _ = StorageMetrics.walPages  // SQLite's alone, shown from start-up
     }
 
     /// Opens the database at `path`, applies its pending `migrations`, checkpoints and closes it,

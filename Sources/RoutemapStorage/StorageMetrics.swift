@@ -8,6 +8,10 @@ package enum StorageMetrics {
     /// Errors the database (SQLite or PostgreSQL) or reading its rows gave: failed reads,
     /// writes, commits.
     package static let databaseErrors = Counter(label: "routemap_database_errors_total")
+    /// SQLite only: pages in the write-ahead log after the writer's last batch. It drops back
+    /// when the log starts over after a checkpoint; one that keeps growing says checkpoints
+    /// cannot finish (a long read holds them back, or they fail: see the errors).
+    static let walPages = Gauge(label: "routemap_sqlite_wal_pages")
 
     /// Makes every metric now, so that a scrape shows each before it first moves.
     package static func register() {
