@@ -27,6 +27,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: Settings.port.name, help: Settings.port.help) var port: String?
     @Option(name: Settings.threads.name, help: Settings.threads.help) var threads: String?
     @Option(name: Settings.databaseConnections.name, help: Settings.databaseConnections.help) var databaseConnections: String?
+    @Option(name: Settings.checkpointPages.name, help: Settings.checkpointPages.help) var checkpointPages: String?
     @Option(name: Settings.taxRate.name, help: Settings.taxRate.help) var taxRateBps: String?
     @Option(name: Settings.currency.name, help: Settings.currency.help) var currency: String?
     @Option(name: Settings.connectionTimeout.name, help: Settings.connectionTimeout.help) var connectionTimeout: String?
@@ -69,7 +70,8 @@ struct ServeCommand: AsyncParsableCommand {
         SignalSet([SIGINT, SIGTERM]).block()
 
         let webClient = try self.webClient.load()
-        let database = try store.open(connections: settings.databaseConnections, logger: Logger(label: "routemap.postgres"))
+        let database = try store.open(
+            connections: settings.databaseConnections, checkpointPages: settings.checkpointPages, logger: Logger(label: "routemap.postgres"))
         let till = Till(store: database.store, taxRate: settings.taxRate, currency: settings.currency)
         let sampler = MetricsSampler(registry: registry, store: database, logger: logger)
         let metrics = MetricsEndpoint(token: settings.metricsToken) { [sampler] in
@@ -148,6 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
 struct ServeSettings: Sendable {
     var http = HTTPServerConfiguration()
     var databaseConnections: Int
+    var checkpointPages: Int
     var taxRate: TaxRate
     var currency: Currency
     var logLevel: Logger.Level
@@ -167,6 +170,7 @@ struct ServeSettings: Sendable {
         _ = try Settings.database.resolve(command.store.databasePath)
         _ = try command.store.resolvedDatabaseURL()
         databaseConnections = try Settings.databaseConnections.resolve(command.databaseConnections)
+        checkpointPages = try Settings.checkpointPages.resolve(command.checkpointPages)
         http.host = try Settings.host.resolve(command.host)
         http.port = UInt16(try Settings.port.resolve(command.port))
         http.threads = try Settings.threads.resolve(command.threads)

@@ -23,6 +23,9 @@ enum Settings {
     static let databaseConnections = Setting<Int>.integer(
         "database-connections", "ROUTEMAP_DATABASE_CONNECTIONS", default: 8, in: 1...1000,
         "Most connections to PostgreSQL this node opens (with `--database-url`), each running one transaction or read at a time.")
+    static let checkpointPages = Setting<Int>.integer(
+        "checkpoint-pages", "ROUTEMAP_CHECKPOINT_PAGES", default: 10_000, in: 16...1_000_000,
+        "SQLite: write-ahead log pages (4 KiB each) that start a checkpoint, run off the writer. More: fewer syncs and a larger log file.")
     static let migrations = Setting<String?>(
         flag: "migrations", environment: "ROUTEMAP_MIGRATIONS",
         defaultText: "`<binary>/../share/routemap/Migrations` if present, else `./Migrations`", allowed: "a directory",
@@ -103,7 +106,7 @@ enum Settings {
 
     /// Every setting, in the order of the README's table.
     static let all: [any SettingDescription] = [
-        host, port, database, databaseURL, databaseConnections, migrations, publicDirectory, threads, taxRate, currency, connectionTimeout, maxBodyBytes, requestTimeout,
+        host, port, database, databaseURL, databaseConnections, checkpointPages, migrations, publicDirectory, threads, taxRate, currency, connectionTimeout, maxBodyBytes, requestTimeout,
         maxRequestsInFlight, connectionLimit, perAddressConnectionLimit, trustedProxy, tlsCertificate, tlsKey, logLevel, logFormat,
         accessLog, enrollmentCode, managerEnrollmentCode, rateLimit, metricsToken,
     ]

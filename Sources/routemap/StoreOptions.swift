@@ -39,14 +39,16 @@ struct StoreOptions: ParsableArguments {
         try MigrationLoader.load(directory: try resolvedMigrationsDirectory(postgres: postgres))
     }
 
-    /// Opens the store these options name, applying its pending migrations.
-    func open(connections: Int = Settings.databaseConnections.defaultValue(), logger: Logger = Logger(label: "routemap")) throws
-        -> OpenedStore
-    {
+    /// Opens the store these options name, applying its pending migrations. `connections` is
+    /// PostgreSQL's, `checkpointPages` SQLite's.
+    func open(
+        connections: Int = Settings.databaseConnections.defaultValue(), checkpointPages: Int = Settings.checkpointPages.defaultValue(),
+        logger: Logger = Logger(label: "routemap")
+    ) throws -> OpenedStore {
         if let url = try resolvedDatabaseURL() {
             return .postgres(try PostgresStore(url: url, migrations: try loadMigrations(postgres: true), connections: connections, logger: logger))
         }
-        return .sqlite(try SQLiteStore(path: resolvedDatabasePath, migrations: try loadMigrations()))
+        return .sqlite(try SQLiteStore(path: resolvedDatabasePath, migrations: try loadMigrations(), pagesPerCheckpoint: checkpointPages))
     }
 }
 

@@ -22,13 +22,28 @@ extension HeavySuites {
             let request: [UInt8]
         }
 
-        @Test("kill -9 during order cycles, restart: every acknowledged payment is there once and replays")
-        func killDuringOrderCycles() throws {
-            let process = try RoutemapProcess(sqliteOnly: true)
+        /// With the default checkpoint threshold, the writes of the run are all in the
+        /// write-ahead log when the process dies; with 32 pages, checkpoints copy it into the
+        /// database file, off the writer, all through the run and at the kill.
+        @Test("kill -9 during order cycles, restart: every acknowledged payment is there once and replays", arguments: [10_000, 32])
+        func killDuringOrderCycles(checkpointPages: Int) throws {
+            let process = try RoutemapProcess(arguments: ["--checkpoint-pages", "\(checkpointPages)"], sqliteOnly: true)
             let tills = try PayingTills(process)
             // Kill once at least 10 payments were acknowledged, while the workers keep going.
             tills.waitForPayments(10)
-            Thread.sleep(forTimeInterval: 0.05)
+            if checkpointPages < 10_000 {
+                // The log's length falls back while the tills write: checkpoints run, and the
+                // log starts over.
+                var lengths: [Double] = []
+                for _ in 0..<25 {
+                    let metrics = try process.client(authorized: false).request("GET", "/metrics")
+                    lengths.append(Exposition(text: metrics.text).value("routemap_sqlite_wal_pages", [:]) ?? -1)
+                    Thread.sleep(forTimeInterval: 0.02)
+                }
+                #expect(zip(lengths, lengths.dropFirst()).contains { $1 < $0 }, "the log never started over: \(lengths)")
+            } else {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
             kill(process.process.processIdentifier, SIGKILL)
             process.process.waitUntilExit()
             tills.stop()
