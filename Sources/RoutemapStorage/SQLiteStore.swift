@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// Every connection has foreign keys on, a busy timeout and `synchronous = NORMAL` (a commit
 /// survives a process crash; the last commits may be lost on power loss, in exchange for about
-/// ten times the commit rate). The WAL is copied into the database file every 10,000 pages by
-/// a ``LogCheckpointer``, off the writer. Write transactions start with `BEGIN IMMEDIATE`.
+/// ten times the commit rate). The WAL is copied into the database file by a
+/// ``LogCheckpointer``, off the writer. Write transactions start with `BEGIN IMMEDIATE`.
 ///
 /// Recently used bills are kept in memory (``BillCache``), and the menu is read once when the
 /// store opens (it changes only through migrations). Every write starts from the committed
@@ -36,7 +36,10 @@ public final class SQLiteStore: POSStore {
     /// applied migrations that are not in `migrations` (a newer binary migrated it).
     /// - Parameters:
     ///   - busyTimeout: how long a connection waits for another process's lock.
-    ///   - pagesPerCheckpoint: the WAL's length, in pages, that starts a checkpoint.
+    ///   - pagesPerCheckpoint: the WAL's length, in pages, that starts a checkpoint. The default,
+    ///     10,000 (40 MiB), not SQLite's 1,000: each checkpoint syncs the file, and a short WAL
+    ///     is rewritten while the kernel still writes it back, which stalls commits (measured:
+    ///     about 1.6 times the add-item rate, BENCHMARKS.md).
     public init(path: String, migrations: [Migration], busyTimeout: TimeInterval = 5, pagesPerCheckpoint: Int = 10_000) throws {
         var configuration = Configuration()
         configuration.label = "routemap"
@@ -49,10 +52,6 @@ public final class SQLiteStore: POSStore {
         let checkpointer: LogCheckpointer
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
-            // Checkpoint every 10,000 WAL pages (40 MiB), not SQLite's 1,000: each checkpoint
-            // syncs the file, and a short WAL is rewritten while the kernel still writes it
-            // back, which stalls commits. Measured: about 1.6 times the add-item rate
-            // (BENCHMARKS.md).
             checkpointer = try LogCheckpointer(path: path, pagesPerCheckpoint: pagesPerCheckpoint, busyTimeout: busyTimeout)
         } catch {
             throw StorageError.cannotOpen(path: path, underlying: error)
