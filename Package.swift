@@ -15,6 +15,7 @@ import PackageDescription
 //       RoutemapHTTP       ─ Request/Response/Router over libmicrohttpd (knows no POS)
 //         CMicroHTTPD      ─ system-library shim for libmicrohttpd
 //   CGnuTLS                ─ system-library shim for GnuTLS (the health check's HTTPS probe)
+//   CMalloc                ─ glibc's malloc.h (the executable's arena limit)
 //       RoutemapJSON       ─ a strict JSON value, parser and writer
 //     RoutemapStorage      ─ SQLite (GRDB) implementation of the domain's store, migrations
 //     RoutemapPostgres     ─ PostgreSQL (postgres-nio) implementation of the same store, for
@@ -47,6 +48,8 @@ let package = Package(
             pkgConfig: "gnutls",
             providers: [.apt(["libgnutls28-dev"])]
         ),
+        // glibc's malloc.h: the executable limits the allocator's arenas (MallocArenas).
+        .systemLibrary(name: "CMalloc"),
         .target(name: "RoutemapJSON"),
         .target(
             name: "RoutemapHTTP",
@@ -133,6 +136,7 @@ let package = Package(
                 "RoutemapPostgres",
                 "RoutemapDomain",
                 "CGnuTLS",
+                "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -68,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Block the stop signals before any thread starts, so every thread inherits the mask
         // and only the service group's signal source receives them.
         SignalSet([SIGINT, SIGTERM]).block()
+        MallocArenas.limitToTwoPerCore()
 
         let webClient = try self.webClient.load()
         let database = try store.open(
