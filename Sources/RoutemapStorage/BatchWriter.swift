@@ -9,16 +9,13 @@ final class BatchWriter: Sendable {
     private let cache: BillCache
     /// The menu by id, for the writes that look items up.
     private let menu: MenuCache
-    /// Told of every commit, to keep the WAL short.
-    private let checkpointer: LogCheckpointer
     /// The writer connection's `PRAGMA data_version` at its last write transaction.
     private let lastDataVersion = Atomic<Int>(-1)
 
-    init(pool: DatabasePool, cache: BillCache, menu: MenuCache, checkpointer: LogCheckpointer) {
+    init(pool: DatabasePool, cache: BillCache, menu: MenuCache) {
         self.pool = pool
         self.cache = cache
         self.menu = menu
-        self.checkpointer = checkpointer
     }
 
     /// Runs a batch of write transactions as one SQLite transaction, recording in each job
@@ -63,11 +60,6 @@ final class BatchWriter: Sendable {
             StorageMetrics.databaseErrors.increment()
             for job in batch.jobs where job.failure == nil { job.failure = error }
         }
-    }
-
-    /// After a batch's callers have their answers: keeps the WAL short (``LogCheckpointer``).
-    func afterBatch() {
-        checkpointer.writerFinishedBatch(pool)
     }
 
     /// Runs one job of a batch in a savepoint of its own: rolled back alone if it throws.

@@ -27,10 +27,16 @@ final class LogCheckpointer: Sendable {
         case copyOnWriter
     }
 
+    /// Where the background copy is.
+    private enum Pass {
+        case idle
+        case running
+        /// Finished since the writer last copied: the writer copies the rest.
+        case finished
+    }
+
     private struct State {
-        var passRunning = false
-        /// A pass finished since the writer last copied: the writer copies the rest.
-        var passFinished = false
+        var pass = Pass.idle
         var closed = false
     }
 
@@ -46,33 +52,31 @@ final class LogCheckpointer: Sendable {
     /// The log's length in pages after the writer's last commit, as the hook reported it.
     private let logPages = Atomic<Int>(0)
     private let state = Mutex(State())
+    /// The store's connections: its writer is the one that reports, and copies what a pass left.
+    private let pool: DatabasePool
+    /// The connection the passes copy on.
     private let connection: DatabaseQueue
     private let thread = DispatchQueue(label: "routemap.sqlite-checkpointer")
 
-    /// Opens the checkpointing connection to the database at `path`.
-    init(path: String, pagesPerCheckpoint: Int, busyTimeout: Double) throws {
-        var configuration = Configuration()
+    /// Opens the checkpointing connection to the database at `path`, configured as the store's
+    /// own connections (`configuration`). Nothing is checkpointed before ``start()``.
+    init(pool: DatabasePool, path: String, configuration: Configuration, pagesPerCheckpoint: Int) throws {
+        var configuration = configuration
         configuration.label = "routemap.checkpointer"
-        configuration.busyMode = .timeout(busyTimeout)
-        configuration.prepareDatabase { try $0.execute(sql: "PRAGMA synchronous = NORMAL") }
         self.connection = try DatabaseQueue(path: path, configuration: configuration)
+        self.pool = pool
         self.pagesPerCheckpoint = pagesPerCheckpoint
     }
 
-    /// Makes `writer` report its log's length to this object after each commit, instead of
+    /// Makes the writer report its log's length to this object after each commit, instead of
     /// checkpointing by itself.
     ///
-    /// The hook holds this object unretained. That is safe because only the store and its
-    /// ``BatchWriter`` commit on the writer connection, both hold this object strongly, and the
-    /// hook runs only inside a commit; ``detach(from:)`` removes it before the store closes.
-    func attach(to writer: Database) {
-        sqlite3_wal_hook(writer.sqliteConnection, logCommitted, Unmanaged.passUnretained(self).toOpaque())
-    }
-
-    /// Removes the hook: the writer no longer reports (and, the automatic checkpoint being off,
-    /// no longer checkpoints by itself).
-    func detach(from writer: Database) {
-        sqlite3_wal_hook(writer.sqliteConnection, nil, nil)
+    /// The hook holds this object unretained. That is safe because only the store and its write
+    /// queue (through its `afterBatch`) commit on the writer connection, both hold this object
+    /// strongly, and the hook runs only inside a commit; ``close()`` removes it.
+    func start() {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        pool.writeWithoutTransaction { _ = sqlite3_wal_hook($0.sqliteConnection, logCommitted, context) }
     }
 
     /// Called by the hook, inside the writer's commit.
@@ -81,22 +85,22 @@ final class LogCheckpointer: Sendable {
     }
 
     /// The writer's turn, after each batch it wrote (its callers already answered): starts a
-    /// background pass, copies on `pool`'s writer the pages added during the last pass, or does
-    /// nothing.
-    func writerFinishedBatch(_ pool: DatabasePool) {
+    /// background pass, copies the pages added during the last pass, or does nothing.
+    func writerFinishedBatch() {
         let pages = logPages.load(ordering: .relaxed)
         StorageMetrics.walPages.record(pages)
         let step: Step = state.withLock { state in
             if state.closed || pages == 0 { return .nothing }
-            if state.passFinished {
-                state.passFinished = false
+            switch state.pass {
+            case .finished:
+                state.pass = .idle
                 return .copyOnWriter
-            }
-            if pages >= pagesPerCheckpoint && !state.passRunning {
-                state.passRunning = true
+            case .idle where pages >= pagesPerCheckpoint:
+                state.pass = .running
                 return .startPass
+            case .idle, .running:
+                return .nothing
             }
-            return .nothing
         }
         switch step {
         case .nothing:
@@ -133,17 +137,17 @@ final class LogCheckpointer: Sendable {
             StorageMetrics.databaseErrors.increment()
         }
         passesRun.add(1, ordering: .relaxed)
-        state.withLock { state in
-            state.passRunning = false
-            state.passFinished = true
-        }
+        state.withLock { $0.pass = .finished }
     }
 
-    /// Starts no more passes, waits for the one under way, and closes the connection.
+    /// Starts no more passes, waits for the one under way, closes its connection and removes
+    /// the writer's hook (the writer then no longer checkpoints at all: the store's `close`
+    /// does, last).
     func close() throws {
         state.withLock { $0.closed = true }
         thread.sync {}
         try connection.close()
+        pool.writeWithoutTransaction { _ = sqlite3_wal_hook($0.sqliteConnection, nil, nil) }
     }
 }
 

@@ -52,7 +52,7 @@ public final class SQLiteStore: POSStore {
         let checkpointer: LogCheckpointer
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
-            checkpointer = try LogCheckpointer(path: path, pagesPerCheckpoint: pagesPerCheckpoint, busyTimeout: busyTimeout)
+            checkpointer = try LogCheckpointer(pool: pool, path: path, configuration: configuration, pagesPerCheckpoint: pagesPerCheckpoint)
         } catch {
             throw StorageError.cannotOpen(path: path, underlying: error)
         }
@@ -60,13 +60,13 @@ public final class SQLiteStore: POSStore {
         self.pool = pool
         self.checkpointer = checkpointer
         self.appliedMigrationIDs = try Self.apply(migrations, to: pool)
-        pool.writeWithoutTransaction { checkpointer.attach(to: $0) }
+        checkpointer.start()
         let menu = MenuCache()
         try StorageError.wrapping("reading the menu") {
             try pool.read { try menu.reload(from: $0) }
         }
-        let batches = BatchWriter(pool: pool, cache: cache, menu: menu, checkpointer: checkpointer)
-        self.writes = WriteQueue(execute: batches.execute, afterBatch: batches.afterBatch)
+        let batches = BatchWriter(pool: pool, cache: cache, menu: menu)
+        self.writes = WriteQueue(execute: batches.execute, afterBatch: checkpointer.writerFinishedBatch)
         StorageMetrics.register()
         _ = StorageMetrics.walPages  // SQLite's alone, shown from start-up
     }
@@ -84,10 +84,7 @@ public final class SQLiteStore: POSStore {
     public func close() throws {
         try StorageError.wrapping("checkpointing the write-ahead log") {
             try checkpointer.close()
-            try pool.writeWithoutTransaction { database in
-                checkpointer.detach(from: database)
-                try database.checkpoint(.truncate)
-            }
+            _ = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         }
         try StorageError.wrapping("closing the database") {
             try pool.close()
