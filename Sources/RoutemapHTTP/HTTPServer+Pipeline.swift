@@ -119,12 +119,12 @@ extension HTTPServer {
         }
         guard let created else { return CMHD_NO }
         defer { MHD_destroy_response(created) }
-        _ = MHD_add_response_header(created, RequestID.headerName, state.id)
-        for (name, value) in response.headers where MHD_add_response_header(created, name, value) != CMHD_YES {
+        _ = HTTPServer.addHeader(RequestID.headerName, state.id, to: created)
+        for (name, value) in response.headers where !HTTPServer.addHeader(name, value, to: created) {
             logger.warning("dropped a response header field MHD refused", metadata: ["name": "\(name)"])
         }
         if shuttingDown.load(ordering: .relaxed) {
-            _ = MHD_add_response_header(created, "Connection", "close")
+            _ = HTTPServer.addHeader("Connection", "close", to: created)
         }
         let queued = MHD_queue_response(connection, UInt32(response.status.code), created)
         if let observer {
@@ -135,6 +135,15 @@ extension HTTPServer {
                     duration: ContinuousClock.Instant.now - state.started, caller: labels.caller))
         }
         return queued
+    }
+
+    /// Adds a header field to an MHD response; `false` when MHD refuses it. Through `withCString`:
+    /// passing a `String` straight to a C parameter copies it into a new array first, and every
+    /// answer adds four or five fields.
+    static func addHeader(_ name: String, _ value: String, to response: OpaquePointer) -> Bool {
+        name.withCString { name in
+            value.withCString { value in MHD_add_response_header(response, name, value) == CMHD_YES }
+        }
     }
 
     /// Why the body's length is ambiguous, or `nil`: `Content-Length` fields that disagree, or

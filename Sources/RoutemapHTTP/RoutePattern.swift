@@ -39,6 +39,11 @@ struct RoutePattern: Sendable, Equatable {
         kinds.lexicographicallyPrecedes(other.kinds)
     }
 
+    /// Whether the pattern has no captures: it matches exactly the path that is its text.
+    var isLiteral: Bool {
+        segments.allSatisfy { if case .literal = $0 { true } else { false } }
+    }
+
     /// 0 for a literal segment, 1 for a capture.
     private var kinds: [Int] {
         segments.map { if case .literal = $0 { 0 } else { 1 } }

@@ -176,6 +176,13 @@ extension Router {
     /// the method (`HEAD` falls back to `GET`); else 405 listing every matching pattern's
     /// methods, or 404 when no pattern matches.
     func resolve(_ method: HTTPMethod, _ path: String) -> Resolution {
+        // A pattern without captures that equals the path is the most specific match there is.
+        // (Bytes compared too: `String` equality is Unicode's, under which "\u{212A}" is "K".)
+        if let index = literalRoutes[path], routes[index].pattern.text.utf8.elementsEqual(path.utf8),
+            let endpoint = routes[index].endpoints[method] ?? (method == .HEAD ? routes[index].endpoints[.GET] : nil)
+        {
+            return .found(endpoint, parameters: [:])
+        }
         var allowed = Set<HTTPMethod>()
         var utf8 = path
         let found = utf8.withUTF8 { bytes -> (Endpoint, [String: String])? in

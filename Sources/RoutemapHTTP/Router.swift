@@ -82,7 +82,12 @@ public struct Router<Context: RequestContext>: Sendable {
     }
 
     /// Most specific pattern first (see `RoutePattern.isMoreSpecific(than:)`).
-    private(set) var routes: [Route] = []
+    private(set) var routes: [Route] = [] {
+        didSet { literalRoutes = Dictionary(uniqueKeysWithValues: routes.indices.filter { routes[$0].pattern.isLiteral }.map { (routes[$0].pattern.text, $0) }) }
+    }
+    /// The index in `routes` of each pattern without captures, by its text: a path equal to one
+    /// is found with one lookup instead of a walk over the patterns (see `resolve`).
+    private(set) var literalRoutes: [String: Int] = [:]
     let defaultAccess: Context.Access
     let admit: Admission
     /// Whether a request body's `Content-Type` is acceptable (else 415); any by default.

@@ -34,6 +34,23 @@ struct RouterTests {
         #expect(text(await router.respond(to: Request(method: .GET, path: "/q/r/x"))) == "captures")
     }
 
+    @Test("a literal path without the method falls through to a capture that has it; only its exact bytes match it")
+    func literalWithoutTheMethod() async {
+        var router = TestRouter()
+        router.get("/v1/bills/open", use: named("open bills"))
+        router.delete("/v1/bills/{billId}", use: named("delete a bill"))
+        router.get("/v1/Keys", use: named("keys"))
+        #expect(text(await router.respond(to: Request(method: .GET, path: "/v1/bills/open"))) == "open bills")
+        #expect(text(await router.respond(to: Request(method: .HEAD, path: "/v1/bills/open"))) == "open bills")
+        #expect(text(await router.respond(to: Request(method: .DELETE, path: "/v1/bills/open"))) == "delete a bill")
+        let put = await router.respond(to: Request(method: .PUT, path: "/v1/bills/open"))
+        #expect(put.status == .methodNotAllowed)
+        #expect(put.headers["Allow"] == "DELETE, GET, HEAD")
+        // U+212A KELVIN SIGN is canonically equivalent to "K": equal as Swift strings, not as bytes.
+        #expect(text(await router.respond(to: Request(method: .GET, path: "/v1/Keys"))) == "keys")
+        #expect(await router.respond(to: Request(method: .GET, path: "/v1/\u{212A}eys")).status == .notFound)
+    }
+
     @Test("unknown paths answer 404 not_found as problem+json")
     func notFound() async {
         var router = TestRouter()
