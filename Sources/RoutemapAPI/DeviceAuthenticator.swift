@@ -54,8 +54,7 @@ final class DeviceAuthenticator: Sendable {
         guard let value = Self.bearerToken(in: header), value.utf8.count <= 256 else {
             throw Problem.unauthorized("The Authorization header must be `Bearer <token>`.", invalidToken: true)
         }
-        try revalidateIfDue()
-        let (known, generation) = cache.withLock { ($0.tokens[value], $0.generation) }
+        let (known, generation) = try cachedDevice(token: value)
         if let known { return known }
         let token = DeviceToken(value: value)
         guard let device = try directory.device(token: token) ?? newToken(token) else {
@@ -71,22 +70,26 @@ final class DeviceAuthenticator: Sendable {
         return authenticated
     }
 
-    /// Once per `revalidateAfter`: reads the store's device revision and, when another process
-    /// changed a device since the cache was filled, forgets every cached token.
-    private func revalidateIfDue() throws {
+    /// The cached device of `token` (if any) and the cache's generation, in one lock on the
+    /// common path. Once per `revalidateAfter`, first reads the store's device revision and,
+    /// when another process changed a device since the cache was filled, forgets every cached
+    /// token.
+    private func cachedDevice(token: String) throws -> (AuthenticatedDevice?, generation: Int) {
         let now = Self.now()
-        let due = cache.withLock { cache in
-            guard now - cache.checkedAt >= revalidateAfter else { return false }
+        let found = cache.withLock { cache -> (AuthenticatedDevice?, generation: Int)? in
+            guard now - cache.checkedAt >= revalidateAfter else { return (cache.tokens[token], cache.generation) }
             cache.checkedAt = now  // one request checks; the others go on with the cache
-            return true
+            return nil
         }
-        guard due else { return }
+        if let found { return found }
         let revision = try directory.revision()
-        cache.withLock { cache in
-            guard cache.revision != revision else { return }
-            cache.revision = revision
-            cache.generation &+= 1
-            cache.tokens.removeAll(keepingCapacity: true)
+        return cache.withLock { cache in
+            if cache.revision != revision {
+                cache.revision = revision
+                cache.generation &+= 1
+                cache.tokens.removeAll(keepingCapacity: true)
+            }
+            return (cache.tokens[token], cache.generation)
         }
     }
 

@@ -81,16 +81,42 @@ enum RequestID {
         }
     }
 
-    private static let prefix: String = {
+    private static let digits: [UInt8] = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+    /// The random prefix and its `-`.
+    private static let prefix: [UInt8] = {
         var generator = SystemRandomNumberGenerator()
-        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
-        return String((0..<8).map { _ in alphabet[Int(generator.next(upperBound: UInt32(alphabet.count)))] })
+        return (0..<8).map { _ in digits[Int(generator.next(upperBound: UInt32(digits.count)))] } + [UInt8(ascii: "-")]
     }()
     private static let counter = Atomic<UInt64>(0)
 
-    /// `<prefix>-<counter in base 36>`, e.g. `k3v9q0zt-1a`.
+    /// `<prefix>-<counter in base 36>`, e.g. `k3v9q0zt-1a`. Written into the string's own
+    /// storage (every answer without a client's id makes one: concatenating and formatting
+    /// the number cost a percent of a cached read).
     static func make() -> String {
-        let number = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        return prefix + "-" + String(number, radix: 36)
+        var number = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        var reversed: (UInt64, UInt64) = (0, 0)  // up to 13 base-36 digits, last first
+        let count = withUnsafeMutableBytes(of: &reversed) { buffer in
+            var count = 0
+            repeat {
+                buffer[count] = digits[Int(number % 36)]
+                number /= 36
+                count += 1
+            } while number > 0
+            return count
+        }
+        return String(unsafeUninitializedCapacity: prefix.count + count) { output in
+            var index = 0
+            for byte in prefix {
+                output[index] = byte
+                index += 1
+            }
+            withUnsafeBytes(of: reversed) { digits in
+                for position in stride(from: count - 1, through: 0, by: -1) {
+                    output[index] = digits[position]
+                    index += 1
+                }
+            }
+            return index
+        }
     }
 }

@@ -44,6 +44,12 @@ struct RoutePattern: Sendable, Equatable {
         segments.allSatisfy { if case .literal = $0 { true } else { false } }
     }
 
+    /// Whether `path` has exactly the bytes of `text`.
+    func hasText(_ path: String) -> Bool {
+        var text = text, path = path
+        return text.withUTF8 { text in path.withUTF8 { path in text.elementsEqual(path) } }
+    }
+
     /// 0 for a literal segment, 1 for a capture.
     private var kinds: [Int] {
         segments.map { if case .literal = $0 { 0 } else { 1 } }

@@ -178,7 +178,7 @@ extension Router {
     func resolve(_ method: HTTPMethod, _ path: String) -> Resolution {
         // A pattern without captures that equals the path is the most specific match there is.
         // (Bytes compared too: `String` equality is Unicode's, under which "\u{212A}" is "K".)
-        if let index = literalRoutes[path], routes[index].pattern.text.utf8.elementsEqual(path.utf8),
+        if let index = literalRoutes[path], routes[index].pattern.hasText(path),
             let endpoint = routes[index].endpoints[method] ?? (method == .HEAD ? routes[index].endpoints[.GET] : nil)
         {
             return .found(endpoint, parameters: [:])
