@@ -200,29 +200,35 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     /// Which of a device's bills is its current one: of its unsettled bills (`WHERE`), the first
     /// in this order. The bill version check (`CheckedBillCache.swift`) picks it by the same rule.
+    /// `unsettled` is the partial index's WHERE clause, word for word, and the index
+    /// `bills_unsettled_by_device_selected_at` is (device_id, `currentFirst`) (migration 0016),
+    /// so the current bill is its device's first entry, found without a sort.
     static let unsettled = "status IN ('open', 'checked_out')"
     static let currentFirst = "selected_at DESC, seq DESC"
+
+    /// The current bill of device `$1`, with its lines.
+    static let currentBillSQL = """
+        SELECT \(billColumns)
+        FROM (SELECT * FROM bills WHERE device_id = $1 AND \(unsettled)
+              ORDER BY \(currentFirst) LIMIT 1) b
+        LEFT JOIN bill_lines l ON l.bill_id = b.id
+        ORDER BY l.position
+        """
 
     func currentBill(deviceId: String) throws -> Bill? {
         // Which bill is current, and whether there is one, is decided by one transaction at a time.
         if isTransaction { lock(.currentBill, deviceId) }
         let bill = try Self.bills(
-            in: session.rows(
-                PostgresQuery(
-                    unsafeSQL: """
-                        SELECT \(Self.billColumns)
-                        FROM (SELECT * FROM bills WHERE device_id = $1 AND \(Self.unsettled)
-                              ORDER BY \(Self.currentFirst) LIMIT 1) b
-                        LEFT JOIN bill_lines l ON l.bill_id = b.id
-                        ORDER BY l.position
-                        """, binds: binds(deviceId)))
+            in: session.rows(PostgresQuery(unsafeSQL: Self.currentBillSQL, binds: binds(deviceId)))
         ).first
         if let bill { known[bill.id] = bill }
         return bill
     }
 
     /// Up to `limit` unsettled bills of `deviceId` with a status in `statuses`, newest first,
-    /// after `cursor` (the WHERE clause repeats the partial index's).
+    /// after `cursor`. The WHERE clause repeats the partial index's, so the device's unsettled
+    /// bills are found by `bills_unsettled_by_device_selected_at`; that index is in selection
+    /// order (for the current bill), so these few are then sorted by creation.
     func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) throws -> [Bill] {
         let wanted = BillStatus.allCases.filter { $0.isUnsettled && statuses.contains($0) }.map(\.rawValue)
         guard !wanted.isEmpty else { return [] }

@@ -187,7 +187,9 @@ struct SQLiteTransaction: POSTransaction {
     }
 
     /// Up to `limit` unsettled bills of `deviceId` with a status in `statuses`, newest first,
-    /// after `cursor`. Read from the partial index of unsettled bills (the WHERE clause repeats it).
+    /// after `cursor`. The WHERE clause repeats the partial index's, so SQLite finds the device's
+    /// unsettled bills by `bills_unsettled_by_device_selected_at`; that index is in selection
+    /// order (for ``currentBillSQL``), so these few are then sorted by creation.
     func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) throws -> [Bill] {
         let wanted = BillStatus.allCases.filter { $0.isUnsettled && statuses.contains($0) }.map(\.rawValue)
         guard !wanted.isEmpty else { return [] }
@@ -211,8 +213,10 @@ struct SQLiteTransaction: POSTransaction {
         }
     }
 
-    /// The WHERE clause repeats the partial index's, so SQLite reads `bills_unsettled_by_device`
-    /// instead of scanning every bill. rowid breaks ties between bills selected in the same
+    /// The WHERE clause repeats the partial index's, so SQLite reads
+    /// `bills_unsettled_by_device_selected_at` (device_id, selected_at, then the implicit rowid)
+    /// backwards: already in this order, it stops at the first entry, with no scan of every bill
+    /// and no sort (migration 0016). rowid breaks ties between bills selected in the same
     /// millisecond: the later insert wins.
     static let currentBillSQL = """
         SELECT * FROM bills

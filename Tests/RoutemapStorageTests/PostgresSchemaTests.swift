@@ -1,9 +1,11 @@
 import Foundation
+@testable import RoutemapPostgres
 import RoutemapTestSupport
 import Testing
 
 /// What the PostgreSQL schema's indexes answer, with the planner's statistics of a shop that has
-/// run a while (thousands of lines): a read of one bill must not scan every bill's lines.
+/// run a while (thousands of bills and lines): a read of one bill must not scan every bill's
+/// lines, and finding a device's current bill must not sort its unsettled bills.
 @Suite("PostgreSQL schema", .enabled(if: TestDatabase.onPostgres, "about the PostgreSQL schema"))
 struct PostgresSchemaTests {
     @Test("a bill's lines and payment are found by index when joined with the bill, as the store's reads join them")
@@ -34,5 +36,35 @@ struct PostgresSchemaTests {
         #expect(plan.contains("bill_lines_pkey"), "\(plan)")
         #expect(plan.contains("payments_bill_id_key"), "\(plan)")
         #expect(!plan.contains("Seq Scan"), "\(plan)")
+    }
+
+    @Test("a device's current bill is the first entry of the index of unsettled bills, found without sorting them")
+    func currentBillUsesIndexInOrder() async throws {
+        let database = try await TestDatabase()
+        let url = try #require(database.url)
+        // 3000 settled bills across 30 devices, and 3 unsettled ones on the test's device.
+        try TestPostgres.psql(
+            url,
+            """
+            INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
+                               updated_at, device_id, selected_at)
+            SELECT 'bill_' || g, 'paid', 'USD', 875, 0, 0, 0, 1, now(), now(), 'dev_' || (g % 30), now() - g * interval '1 second'
+            FROM generate_series(1, 3000) g;
+            INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
+                               updated_at, device_id, selected_at)
+            SELECT 'bill_open_' || g, 'open', 'USD', 875, 0, 0, 0, 1, now(), now(), '\(database.device)', now() - g * interval '1 second'
+            FROM generate_series(1, 3) g;
+            ANALYZE bills; ANALYZE bill_lines;
+            """)
+        let plan = try TestPostgres.psql(
+            url,
+            """
+            PREPARE current_bill(text) AS \(PostgresTransaction.currentBillSQL);
+            EXPLAIN EXECUTE current_bill('\(database.device)');
+            """)
+        #expect(plan.contains("Index Scan using bills_unsettled_by_device_selected_at on bills"), "\(plan)")
+        // The only sort is of the chosen bill's lines, by position.
+        let sortKeys = plan.split(separator: "\n").filter { $0.contains("Sort Key:") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(sortKeys == [#"Sort Key: l."position""#], "\(plan)")
     }
 }

@@ -144,15 +144,18 @@ struct SQLiteStoreTests {
         #expect(try store.bill(id: "bill_nobody")?.deviceId == nil)
     }
 
-    @Test("the current-bill query uses the partial index of unsettled bills, not a scan of every bill", .enabled(if: !TestDatabase.onPostgres, "about SQLite itself"))
-    func newestUnpaidUsesIndex() async throws {
+    @Test(
+        "the current-bill query reads the partial index of unsettled bills in its own order: no scan of every bill, no sort",
+        .enabled(if: !TestDatabase.onPostgres, "about SQLite itself"))
+    func currentBillUsesIndexInOrder() async throws {
         let database = try await TestDatabase()
         let store = database.sqlite
         let plan = try store.onWriter("explaining") { database in
             try Row.fetchAll(database, sql: "EXPLAIN QUERY PLAN " + SQLiteTransaction.currentBillSQL, arguments: ["dev_A"])
                 .map { $0["detail"] as String }
         }
-        #expect(plan.contains { $0.contains("bills_unsettled_by_device") }, "\(plan)")
+        #expect(plan == ["SEARCH bills USING INDEX bills_unsettled_by_device_selected_at (device_id=?)"], "\(plan)")
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
     }
 
     @Test("close checkpoints the log; the store then refuses work", .enabled(if: !TestDatabase.onPostgres, "about SQLite itself"))
