@@ -66,12 +66,20 @@ final class MigrationWorkspace {
         }
     }
 
-    /// Whether the database has a table called `name`.
-    func hasTable(_ name: String) throws -> Bool {
-        if let url { return try TestPostgres.psql(url, "SELECT to_regclass('\(name)') IS NOT NULL") == "t" }
-        guard FileManager.default.fileExists(atPath: sqlitePath) else { return false }
-        return try DatabaseQueue(path: sqlitePath).read { try $0.tableExists(name) }
+    /// The names of the database's tables, sorted (`[]` when there is no database yet).
+    func tables() throws -> [String] {
+        if let url {
+            return try TestPostgres.psql(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
+                .split(separator: "\n").map(String.init)
+        }
+        guard FileManager.default.fileExists(atPath: sqlitePath) else { return [] }
+        return try DatabaseQueue(path: sqlitePath).read { database in
+            try String.fetchAll(database, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
     }
+
+    /// Whether the database has a table called `name`.
+    func hasTable(_ name: String) throws -> Bool { try tables().contains(name) }
 
     func cleanUp() {
         try? FileManager.default.removeItem(at: directory)

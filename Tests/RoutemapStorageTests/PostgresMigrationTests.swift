@@ -101,7 +101,7 @@ struct PostgresMigrationTests {
         let records = try recorded(url)
 
         for known in [migrations, migrations + [pending]] {
-            let error = #expect(throws: StorageError.self) { try PostgresStore(url: database, migrations: known, connections: 1) }
+            let error = #expect(throws: StorageError.self) { try PostgresStore(url: database, migrations: known, connections: 1).close() }
             guard case .unknownMigrations(let ids) = error else {
                 Issue.record("expected unknownMigrations, got \(String(describing: error))")
                 return
@@ -135,7 +135,7 @@ struct PostgresMigrationTests {
         let (url, database) = try newDatabase()
         defer { TestPostgres.dropDatabase(url) }
         let error = #expect(throws: StorageError.self) {
-            try PostgresStore(url: database, migrations: migrations + [before, broken], connections: 1)
+            try PostgresStore(url: database, migrations: migrations + [before, broken], connections: 1).close()
         }
         guard case .migrationFailed(let id, let underlying) = error else {
             Issue.record("expected migrationFailed, got \(String(describing: error))")
