@@ -57,42 +57,97 @@ struct LifecycleTests {
         #expect(process.stop(signal: SIGINT) == 0)
     }
 
-    @Test("refuses to start on a database with migrations this binary does not know")
+    // The migration tests run on the store the suite runs on: SQLite, or PostgreSQL with
+    // ROUTEMAP_TEST_DATABASE_URL (`--database-url`, whose migrations are `Migrations/postgres/`).
+
+    @Test("refuses to start on a database with migrations this binary does not know, naming them, and applies nothing")
     func unknownMigrations() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-mig-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let future = directory.appendingPathComponent("Migrations")
-        try FileManager.default.createDirectory(at: future, withIntermediateDirectories: true)
-        let shipped = RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations")
-        for file in try FileManager.default.contentsOfDirectory(atPath: shipped.path) {
-            try FileManager.default.copyItem(at: shipped.appendingPathComponent(file), to: future.appendingPathComponent(file))
-        }
-        try "CREATE TABLE from_the_future (id INTEGER);".write(
-            to: future.appendingPathComponent("9999_from_the_future.sql"), atomically: true, encoding: .utf8)
-        let database = directory.appendingPathComponent("db.sqlite").path
-
-        let migrate = try runRoutemap(["migrate", "--db", database, "--migrations", future.path])
+        let workspace = try MigrationWorkspace()
+        defer { workspace.cleanUp() }
+        try workspace.add("9999_from_the_future", sql: "CREATE TABLE from_the_future (id INTEGER);")
+        let migrate = try runRoutemap(["migrate", "--migrations", workspace.migrations.path] + workspace.databaseArguments)
         #expect(migrate.status == 0, "\(migrate.output)")
-        #expect(migrate.output.contains("9999_from_the_future"))
+        #expect(migrate.output.contains("applied 9999_from_the_future"), "\(migrate.output)")
+        let recorded = try workspace.recordedIDs()
+        try #expect(recorded == workspace.ids())
 
-        let serve = try runRoutemap(["serve", "--port", "0", "--db", database, "--migrations", shipped.path])
-        #expect(serve.status != 0)
+        // A binary with the shipped migrations and one of its own the database has not applied.
+        let older = try MigrationWorkspace()
+        defer { older.cleanUp() }
+        try older.add("9998_pending", sql: "CREATE TABLE pending (id INTEGER);")
+        let serve = try runRoutemap(
+            ["serve", "--port", "0", "--migrations", older.migrations.path] + workspace.databaseArguments, timeout: 60)
+        #expect(serve.status != 0, "\(serve.output)")
         #expect(serve.output.contains("9999_from_the_future"), "\(serve.output)")
+        #expect(!serve.output.contains("listening"), "\(serve.output)")
+        #expect(try workspace.recordedIDs() == recorded)
+        #expect(try !workspace.hasTable("pending"))
+
+        // `migrate` and its dry run refuse it too.
+        for dryRun in [["--dry-run"], []] {
+            let refused = try runRoutemap(["migrate", "--migrations", older.migrations.path] + dryRun + workspace.databaseArguments)
+            #expect(refused.status != 0, "\(dryRun): \(refused.output)")
+            #expect(refused.output.contains("9999_from_the_future"), "\(dryRun): \(refused.output)")
+        }
+        #expect(try workspace.recordedIDs() == recorded)
     }
 
     @Test("migrate applies the shipped migrations once and reports them")
     func migrate() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-mig-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let database = directory.appendingPathComponent("db.sqlite").path
-        let migrations = RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path
-        let first = try runRoutemap(["migrate", "--db", database, "--migrations", migrations])
+        let workspace = try MigrationWorkspace()
+        defer { workspace.cleanUp() }
+        let shipped = try MigrationWorkspace.shippedIDs()
+        let arguments = ["migrate", "--migrations", MigrationWorkspace.shipped.path] + workspace.databaseArguments
+        let first = try runRoutemap(arguments)
         #expect(first.status == 0, "\(first.output)")
-        #expect(first.output.contains("0001_"))
-        let second = try runRoutemap(["migrate", "--db", database, "--migrations", migrations])
-        #expect(second.status == 0)
+        for id in shipped { #expect(first.output.contains("applied \(id)"), "\(id): \(first.output)") }
+        #expect(first.output.contains("is now at \(shipped.last ?? "?")"), "\(first.output)")
+        #expect(try workspace.recordedIDs() == shipped)
+
+        let second = try runRoutemap(arguments)
+        #expect(second.status == 0, "\(second.output)")
         #expect(second.output.contains("nothing to apply"), "\(second.output)")
+        #expect(!second.output.contains("applied"), "\(second.output)")
+        #expect(try workspace.recordedIDs() == shipped)
+    }
+
+    @Test("migrate --dry-run lists the pending migrations and applies none")
+    func migrateDryRun() throws {
+        let shipped = try MigrationWorkspace.shippedIDs()
+        try #require(shipped.count >= 3)
+        // A binary that knows the first two of the shipped migrations.
+        let older = try MigrationWorkspace(keeping: { shipped.prefix(2).contains($0) })
+        defer { older.cleanUp() }
+        let later = Array(shipped.dropFirst(2))
+
+        // A new database: every migration is pending; nothing is made.
+        let fresh = try runRoutemap(["migrate", "--dry-run", "--migrations", MigrationWorkspace.shipped.path] + older.databaseArguments)
+        #expect(fresh.status == 0, "\(fresh.output)")
+        for id in shipped { #expect(fresh.output.contains("  \(id)\n"), "\(id): \(fresh.output)") }
+        #expect(fresh.output.contains("dry run, nothing changed"), "\(fresh.output)")
+        #expect(try older.tables() == [])
+
+        // A database at the second migration: the later ones are pending, and stay so.
+        let upgrade = try runRoutemap(["migrate", "--migrations", older.migrations.path] + older.databaseArguments)
+        #expect(upgrade.status == 0, "\(upgrade.output)")
+        #expect(try older.recordedIDs() == Array(shipped.prefix(2)))
+        let tables = try older.tables()
+        #expect(tables.contains("menu_items"))
+        let pending = try runRoutemap(["migrate", "--dry-run", "--migrations", MigrationWorkspace.shipped.path] + older.databaseArguments)
+        #expect(pending.status == 0, "\(pending.output)")
+        #expect(pending.output.contains("has \(later.count) pending"), "\(pending.output)")
+        for id in later { #expect(pending.output.contains("  \(id)\n"), "\(id): \(pending.output)") }
+        for id in shipped.prefix(2) { #expect(!pending.output.contains(id), "\(id): \(pending.output)") }
+        #expect(try older.recordedIDs() == Array(shipped.prefix(2)))
+        #expect(try older.tables() == tables)
+
+        // Applied for real, then nothing is pending.
+        let applied = try runRoutemap(["migrate", "--migrations", MigrationWorkspace.shipped.path] + older.databaseArguments)
+        #expect(applied.status == 0, "\(applied.output)")
+        #expect(try older.recordedIDs() == shipped)
+        let upToDate = try runRoutemap(["migrate", "--dry-run", "--migrations", MigrationWorkspace.shipped.path] + older.databaseArguments)
+        #expect(upToDate.status == 0, "\(upToDate.output)")
+        #expect(upToDate.output.contains("nothing pending"), "\(upToDate.output)")
     }
 
     @Test("healthcheck exits 0 against a healthy server and non-zero when none answers")

@@ -63,8 +63,11 @@ extension JSON {
     var array: [JSON] { arrayValue ?? [] }
 }
 
-/// Runs the binary to completion and returns its exit status and combined output.
-func runRoutemap(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+/// Runs the binary to completion and returns its exit status and combined output. Past
+/// `timeout` seconds (a `serve` that should have refused to start, and runs) it is killed.
+func runRoutemap(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 600) throws -> (
+    status: Int32, output: String
+) {
     let process = Process()
     process.executableURL = RoutemapProcess.binary
     process.arguments = arguments
@@ -75,7 +78,10 @@ func runRoutemap(_ arguments: [String], environment: [String: String] = [:]) thr
     process.standardOutput = pipe
     process.standardError = pipe
     try process.run()
+    let deadline = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    deadline.cancel()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }

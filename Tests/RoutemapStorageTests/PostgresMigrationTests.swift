@@ -1,0 +1,192 @@
+import Foundation
+import RoutemapPostgres
+@testable import RoutemapStorage
+import RoutemapTestSupport
+import Testing
+
+/// What `MigrationTests` checks on SQLite, on a real PostgreSQL server: each test on an empty
+/// database of its own, dropped when it ends. The migrations added here are numbered 9xxx, after
+/// any shipped one, and never leave the test's database.
+@Suite("Migrations on PostgreSQL", .enabled(if: TestDatabase.onPostgres, "about PostgreSQL's migrator"))
+struct PostgresMigrationTests {
+    /// A new empty database on the test server: its URL, as text and parsed. The caller drops it.
+    private func newDatabase() throws -> (String, DatabaseURL) {
+        let url = try TestPostgres.newDatabase()
+        guard let database = DatabaseURL(url) else {
+            TestPostgres.dropDatabase(url)
+            throw TestPostgresError.notConfigured
+        }
+        return (url, database)
+    }
+
+    /// The migrations recorded in `routemap_migrations`, with when each was applied, by id
+    /// (`[]` when the table does not exist).
+    private func recorded(_ url: String) throws -> [String] {
+        let exists = try TestPostgres.psql(url, "SELECT to_regclass('routemap_migrations') IS NOT NULL")
+        guard exists == "t" else { return [] }
+        let rows = try TestPostgres.psql(url, "SELECT id || ' ' || applied_at FROM routemap_migrations ORDER BY id")
+        return rows.split(separator: "\n").map(String.init)
+    }
+
+    private func recordedIDs(_ url: String) throws -> [String] {
+        try recorded(url).map { String($0.prefix { $0 != " " }) }
+    }
+
+    /// Whether the database has a table or column called `name` (`table` or `table.column`).
+    private func exists(_ name: String, in url: String) throws -> Bool {
+        let parts = name.split(separator: ".")
+        let sql =
+            parts.count == 1
+            ? "SELECT to_regclass('\(name)') IS NOT NULL"
+            : "SELECT count(*) > 0 FROM information_schema.columns WHERE table_name = '\(parts[0])' AND column_name = '\(parts[1])'"
+        return try TestPostgres.psql(url, sql) == "t"
+    }
+
+    private func menuItemCount(_ url: String) throws -> Int {
+        try #require(Int(try TestPostgres.psql(url, "SELECT count(*) FROM menu_items")))
+    }
+
+    @Test("a new database gets every migration, recorded; reopening applies nothing")
+    func applyAndRecord() throws {
+        let migrations = try StorageFixtures.postgresMigrations()
+        let ids = migrations.map(\.id)
+        try #require(ids.count >= 2)
+        let (url, database) = try newDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        #expect(try PostgresStore.pendingMigrations(url: database, migrations: migrations) == ids)
+        let first = try PostgresStore(url: database, migrations: migrations, connections: 1)
+        first.close()
+        #expect(first.appliedMigrationIDs == ids)
+        #expect(try recordedIDs(url) == ids)
+        let records = try recorded(url)
+        let menuItems = try menuItemCount(url)
+        #expect(menuItems >= 12)
+
+        let second = try PostgresStore(url: database, migrations: migrations, connections: 1)
+        second.close()
+        #expect(second.appliedMigrationIDs == [])
+        #expect(try PostgresStore.migrate(url: database, migrations: migrations) == [])
+        #expect(try PostgresStore.pendingMigrations(url: database, migrations: migrations) == [])
+        // Not applied again: the same records, from the first time, and the menu once.
+        #expect(try recorded(url) == records)
+        #expect(try menuItemCount(url) == menuItems)
+    }
+
+    @Test("a later migration is applied alone, after the earlier ones, once")
+    func laterMigration() throws {
+        let migrations = try StorageFixtures.postgresMigrations()
+        let later = Migration(id: "9001_more_menu", sql: """
+            INSERT INTO menu_items (id, name, category, price_minor, currency, available, position)
+            VALUES ('hot-chocolate', 'Hot Chocolate', 'drinks', 400, 'USD', true, 1000);
+            """)
+        let (url, database) = try newDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        #expect(try PostgresStore.migrate(url: database, migrations: migrations) == migrations.map(\.id))
+        let menuItems = try menuItemCount(url)
+        #expect(try PostgresStore.pendingMigrations(url: database, migrations: migrations + [later]) == [later.id])
+        #expect(try PostgresStore.migrate(url: database, migrations: migrations + [later]) == [later.id])
+        #expect(try PostgresStore.migrate(url: database, migrations: migrations + [later]) == [])
+        #expect(try recordedIDs(url) == migrations.map(\.id) + [later.id])
+        #expect(try menuItemCount(url) == menuItems + 1)
+    }
+
+    @Test("a database with a migration this binary does not know is refused, naming it, and nothing is applied")
+    func unknownMigration() throws {
+        let migrations = try StorageFixtures.postgresMigrations()
+        let future = Migration(id: "9999_from_the_future", sql: "CREATE TABLE from_the_future (id text PRIMARY KEY);")
+        let pending = Migration(id: "9998_pending", sql: "CREATE TABLE pending (id text PRIMARY KEY);")
+        let (url, database) = try newDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        _ = try PostgresStore.migrate(url: database, migrations: migrations + [future])
+        let records = try recorded(url)
+
+        for known in [migrations, migrations + [pending]] {
+            let error = #expect(throws: StorageError.self) { try PostgresStore(url: database, migrations: known, connections: 1).close() }
+            guard case .unknownMigrations(let ids) = error else {
+                Issue.record("expected unknownMigrations, got \(String(describing: error))")
+                return
+            }
+            #expect(ids == [future.id])
+            #expect(error?.description.contains(future.id) == true, "\(String(describing: error))")
+            // `migrate --dry-run` refuses it too.
+            let dryRun = #expect(throws: StorageError.self) { try PostgresStore.pendingMigrations(url: database, migrations: known) }
+            #expect(dryRun?.description.contains(future.id) == true, "\(String(describing: dryRun))")
+        }
+        // Nothing was applied: not the pending migration either.
+        #expect(try recorded(url) == records)
+        #expect(try !exists("pending", in: url))
+        // A binary that knows both applies just the pending one.
+        #expect(try PostgresStore.migrate(url: database, migrations: migrations + [pending, future]) == [pending.id])
+        #expect(try exists("pending", in: url))
+    }
+
+    @Test("a failing migration is rolled back whole and not recorded; the ones before it stay; its fix applies")
+    func failingMigration() throws {
+        let migrations = try StorageFixtures.postgresMigrations()
+        let before = Migration(id: "9001_before", sql: "CREATE TABLE before_broken (id text PRIMARY KEY);")
+        // A new table with a row, a new column on a shipped table, then a statement that fails.
+        let broken = Migration(id: "9002_broken", sql: """
+            CREATE TABLE extra (id text PRIMARY KEY);
+            INSERT INTO extra (id) VALUES ('a');
+            ALTER TABLE menu_items ADD COLUMN extra_note text;
+            UPDATE menu_items SET extra_note = 'half applied';
+            SELECT * FROM no_such_table;
+            """)
+        let (url, database) = try newDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let error = #expect(throws: StorageError.self) {
+            try PostgresStore(url: database, migrations: migrations + [before, broken], connections: 1).close()
+        }
+        guard case .migrationFailed(let id, let underlying) = error else {
+            Issue.record("expected migrationFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(id == broken.id)
+        #expect(String(describing: underlying).contains("no_such_table"), "\(underlying)")
+        #expect(error?.description.contains(broken.id) == true)
+
+        // Each migration is a transaction of its own: the earlier ones stay, recorded.
+        #expect(try recordedIDs(url) == migrations.map(\.id) + [before.id])
+        #expect(try exists("before_broken", in: url))
+        // Nothing of the broken one is left.
+        #expect(try !exists("extra", in: url))
+        #expect(try !exists("menu_items.extra_note", in: url))
+
+        let fixed = Migration(id: broken.id, sql: "CREATE TABLE extra (id text PRIMARY KEY);")
+        #expect(try PostgresStore.migrate(url: database, migrations: migrations + [before, fixed]) == [broken.id])
+        #expect(try recordedIDs(url) == migrations.map(\.id) + [before.id, broken.id])
+    }
+
+    @Test("a migration refused only at COMMIT (a deferred constraint) is rolled back and not recorded too")
+    func failingAtCommit() throws {
+        let migrations = try StorageFixtures.postgresMigrations()
+        let broken = Migration(id: "9001_broken_at_commit", sql: """
+            CREATE TABLE extra (id text PRIMARY KEY, parent text REFERENCES extra (id) DEFERRABLE INITIALLY DEFERRED);
+            INSERT INTO extra (id, parent) VALUES ('child', 'no such parent');
+            """)
+        let (url, database) = try newDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        _ = try PostgresStore.migrate(url: database, migrations: migrations)
+        let error = #expect(throws: StorageError.self) { try PostgresStore.migrate(url: database, migrations: migrations + [broken]) }
+        guard case .migrationFailed(let id, let underlying) = error else {
+            Issue.record("expected migrationFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(id == broken.id)
+        #expect(String(describing: underlying).contains("foreign key"), "\(underlying)")
+        #expect(try recordedIDs(url) == migrations.map(\.id))
+        #expect(try !exists("extra", in: url))
+    }
+
+    @Test("two nodes starting together on a new database apply each migration once, between them")
+    func concurrentStarts() async throws {
+        let migrations = try StorageFixtures.postgresMigrations()
+        let (url, database) = try newDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        async let first = Task.detached { try PostgresStore.migrate(url: database, migrations: migrations) }.value
+        async let second = Task.detached { try PostgresStore.migrate(url: database, migrations: migrations) }.value
+        let applied = try await [first, second]
+        #expect(applied.flatMap { $0 }.sorted() == migrations.map(\.id))
+        #expect(try recordedIDs(url) == migrations.map(\.id))
+    }
+}
