@@ -83,10 +83,14 @@ public struct Router<Context: RequestContext>: Sendable {
 
     /// Most specific pattern first (see `RoutePattern.isMoreSpecific(than:)`).
     private(set) var routes: [Route] = [] {
-        didSet { literalRoutes = Dictionary(uniqueKeysWithValues: routes.indices.filter { routes[$0].pattern.isLiteral }.map { (routes[$0].pattern.text, $0) }) }
+        didSet {
+            let literal = routes.indices.filter { routes[$0].pattern.isLiteral }.map { (routes[$0].pattern.text, $0) }
+            literalRoutes = Dictionary(literal) { first, _ in first }
+        }
     }
     /// The index in `routes` of each pattern without captures, by its text: a path equal to one
-    /// is found with one lookup instead of a walk over the patterns (see `resolve`).
+    /// is found with one lookup instead of a walk over the patterns (see `resolve`). Two texts
+    /// equal as Swift strings but not as bytes keep the first here; the walk finds the other.
     private(set) var literalRoutes: [String: Int] = [:]
     let defaultAccess: Context.Access
     let admit: Admission
