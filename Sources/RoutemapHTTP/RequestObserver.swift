@@ -93,7 +93,12 @@ enum RequestID {
     /// storage (every answer without a client's id makes one: concatenating and formatting
     /// the number cost a percent of a cached read).
     static func make() -> String {
-        var number = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        make(number: counter.wrappingAdd(1, ordering: .relaxed).newValue)
+    }
+
+    /// The id of the `number`th request: the prefix and `number` in base 36.
+    static func make(number: UInt64) -> String {
+        var number = number
         var reversed: (UInt64, UInt64) = (0, 0)  // up to 13 base-36 digits, last first
         let count = withUnsafeMutableBytes(of: &reversed) { buffer in
             var count = 0

@@ -78,6 +78,12 @@ final class MigrationWorkspace {
         }
     }
 
+    /// Whether the SQLite database file exists (always `true` on PostgreSQL, where the test made
+    /// the database): a dry run must not create a missing one.
+    var databaseFileExists: Bool {
+        url != nil || FileManager.default.fileExists(atPath: sqlitePath)
+    }
+
     /// Whether the database has a table called `name`.
     func hasTable(_ name: String) throws -> Bool { try tables().contains(name) }
 

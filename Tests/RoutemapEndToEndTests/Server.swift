@@ -78,7 +78,7 @@ func runRoutemap(_ arguments: [String], environment: [String: String] = [:], tim
     process.standardOutput = pipe
     process.standardError = pipe
     try process.run()
-    let deadline = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    let deadline = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

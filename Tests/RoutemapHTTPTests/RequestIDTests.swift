@@ -4,7 +4,14 @@ import Testing
 
 @Suite("Request ids")
 struct RequestIDTests {
-    @Test("made ids are the process's prefix and a counter in base 36 that goes up by one")
+    @Test("the counter is written in base 36 after the prefix, up to the largest one", arguments: [0, 1, 35, 36, 1295, 1296, 4_738_381_338_321_616_896, UInt64.max] as [UInt64])
+    func base36(number: UInt64) {
+        let id = RequestID.make(number: number)
+        let prefix = RequestID.make(number: 0).dropLast()
+        #expect(id == prefix + String(number, radix: 36))
+    }
+
+    @Test("made ids are the process's prefix and a counter that goes up")
     func madeIds() throws {
         let ids = (0..<40).map { _ in RequestID.make() }
         let prefix = try #require(ids.first?.split(separator: "-").first)
