@@ -98,30 +98,21 @@ enum RequestID {
 
     /// The id of the `number`th request: the prefix and `number` in base 36.
     static func make(number: UInt64) -> String {
-        var number = number
-        var reversed: (UInt64, UInt64) = (0, 0)  // up to 13 base-36 digits, last first
-        let count = withUnsafeMutableBytes(of: &reversed) { buffer in
-            var count = 0
-            repeat {
-                buffer[count] = digits[Int(number % 36)]
-                number /= 36
-                count += 1
-            } while number > 0
-            return count
+        var digitCount = 1
+        var rest = number / 36
+        while rest > 0 {
+            digitCount += 1
+            rest /= 36
         }
-        return String(unsafeUninitializedCapacity: prefix.count + count) { output in
-            var index = 0
-            for byte in prefix {
-                output[index] = byte
-                index += 1
+        return String(unsafeUninitializedCapacity: prefix.count + digitCount) { output in
+            var end = output.initialize(fromContentsOf: prefix) + digitCount
+            var rest = number
+            for _ in 0..<digitCount {
+                end -= 1
+                output[end] = digits[Int(rest % 36)]
+                rest /= 36
             }
-            withUnsafeBytes(of: reversed) { digits in
-                for position in stride(from: count - 1, through: 0, by: -1) {
-                    output[index] = digits[position]
-                    index += 1
-                }
-            }
-            return index
+            return prefix.count + digitCount
         }
     }
 }

@@ -178,9 +178,7 @@ extension Router {
     func resolve(_ method: HTTPMethod, _ path: String) -> Resolution {
         // A pattern without captures that equals the path is the most specific match there is.
         // (Bytes compared too: `String` equality is Unicode's, under which "\u{212A}" is "K".)
-        if let index = literalRoutes[path], routes[index].pattern.hasText(path),
-            let endpoint = routes[index].endpoints[method] ?? (method == .HEAD ? routes[index].endpoints[.GET] : nil)
-        {
+        if let index = literalRoutes[path], routes[index].pattern.hasText(path), let endpoint = routes[index].endpoint(for: method) {
             return .found(endpoint, parameters: [:])
         }
         var allowed = Set<HTTPMethod>()
@@ -188,7 +186,7 @@ extension Router {
         let found = utf8.withUTF8 { bytes -> (Endpoint, [String: String])? in
             for route in routes {
                 guard let parameters = route.pattern.match(bytes) else { continue }
-                if let endpoint = route.endpoints[method] ?? (method == .HEAD ? route.endpoints[.GET] : nil) {
+                if let endpoint = route.endpoint(for: method) {
                     return (endpoint, parameters)
                 }
                 allowed.formUnion(route.endpoints.keys)

@@ -79,6 +79,11 @@ public struct Router<Context: RequestContext>: Sendable {
     struct Route: Sendable {
         let pattern: RoutePattern
         var endpoints: [HTTPMethod: Endpoint]
+
+        /// The endpoint that answers `method` here: its own, or for `HEAD` the `GET` one.
+        func endpoint(for method: HTTPMethod) -> Endpoint? {
+            endpoints[method] ?? (method == .HEAD ? endpoints[.GET] : nil)
+        }
     }
 
     /// Most specific pattern first (see `RoutePattern.isMoreSpecific(than:)`).
