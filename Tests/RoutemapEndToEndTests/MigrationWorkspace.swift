@@ -55,10 +55,7 @@ final class MigrationWorkspace {
     /// The ids of the migrations the database has recorded as applied, in order (`[]` when
     /// there is no database or no record yet).
     func recordedIDs() throws -> [String] {
-        if let url {
-            guard try TestPostgres.psql(url, "SELECT to_regclass('routemap_migrations') IS NOT NULL") == "t" else { return [] }
-            return try TestPostgres.psql(url, "SELECT id FROM routemap_migrations ORDER BY id").split(separator: "\n").map(String.init)
-        }
+        if let url { return try TestPostgres.recordedMigrations(url) }
         guard FileManager.default.fileExists(atPath: sqlitePath) else { return [] }
         return try DatabaseQueue(path: sqlitePath).read { database in
             guard try database.tableExists("grdb_migrations") else { return [] }
@@ -78,11 +75,9 @@ final class MigrationWorkspace {
         }
     }
 
-    /// Whether the SQLite database file exists (always `true` on PostgreSQL, where the test made
-    /// the database): a dry run must not create a missing one.
-    var databaseFileExists: Bool {
-        url != nil || FileManager.default.fileExists(atPath: sqlitePath)
-    }
+    /// Whether the SQLite database file exists (never on PostgreSQL, where the database is the
+    /// server's): a dry run must not create a missing one.
+    var sqliteFileExists: Bool { FileManager.default.fileExists(atPath: sqlitePath) }
 
     /// Whether the database has a table called `name`.
     func hasTable(_ name: String) throws -> Bool { try tables().contains(name) }

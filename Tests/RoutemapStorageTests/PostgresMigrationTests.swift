@@ -22,14 +22,11 @@ struct PostgresMigrationTests {
     /// The migrations recorded in `routemap_migrations`, with when each was applied, by id
     /// (`[]` when the table does not exist).
     private func recorded(_ url: String) throws -> [String] {
-        let exists = try TestPostgres.psql(url, "SELECT to_regclass('routemap_migrations') IS NOT NULL")
-        guard exists == "t" else { return [] }
-        let rows = try TestPostgres.psql(url, "SELECT id || ' ' || applied_at FROM routemap_migrations ORDER BY id")
-        return rows.split(separator: "\n").map(String.init)
+        try TestPostgres.recordedMigrations(url, columns: "id || ' ' || applied_at")
     }
 
     private func recordedIDs(_ url: String) throws -> [String] {
-        try recorded(url).map { String($0.prefix { $0 != " " }) }
+        try TestPostgres.recordedMigrations(url)
     }
 
     /// Whether the database has a table or column called `name` (`table` or `table.column`).

@@ -8,17 +8,26 @@ import Testing
 /// lines, and finding a device's current bill must not sort its unsettled bills.
 @Suite("PostgreSQL schema", .enabled(if: TestDatabase.onPostgres, "about the PostgreSQL schema"))
 struct PostgresSchemaTests {
+    /// SQL that inserts `count` empty bills `<prefix>1`, `<prefix>2`... with `status`, owned by
+    /// `device` (an SQL expression, which may use the row number `g`), each selected a second
+    /// before the one before it.
+    private static func insertBills(_ prefix: String, count: Int, status: String, device: String) -> String {
+        """
+        INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
+                           updated_at, device_id, selected_at)
+        SELECT '\(prefix)' || g, '\(status)', 'USD', 875, 0, 0, 0, 1, now(), now(), \(device), now() - g * interval '1 second'
+        FROM generate_series(1, \(count)) g;
+
+        """
+    }
+
     @Test("a bill's lines and payment are found by index when joined with the bill, as the store's reads join them")
     func joinsUseIndexes() async throws {
         let database = try await TestDatabase()
         let url = try #require(database.url)
         try TestPostgres.psql(
             url,
-            """
-            INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
-                               updated_at, device_id, selected_at)
-            SELECT 'bill_' || g, 'open', 'USD', 875, 0, 0, 0, 1, now(), now(), '\(database.device)', now()
-            FROM generate_series(1, 3000) g;
+            Self.insertBills("bill_", count: 3000, status: "open", device: "'\(database.device)'") + """
             INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor)
             SELECT 'bill_' || g, p, 'line_' || g || '_' || p, 'latte', 'Latte', 1, 0
             FROM generate_series(1, 3000) g, generate_series(0, 2) p;
@@ -45,17 +54,9 @@ struct PostgresSchemaTests {
         // 3000 settled bills across 30 devices, and 3 unsettled ones on the test's device.
         try TestPostgres.psql(
             url,
-            """
-            INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
-                               updated_at, device_id, selected_at)
-            SELECT 'bill_' || g, 'paid', 'USD', 875, 0, 0, 0, 1, now(), now(), 'dev_' || (g % 30), now() - g * interval '1 second'
-            FROM generate_series(1, 3000) g;
-            INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
-                               updated_at, device_id, selected_at)
-            SELECT 'bill_open_' || g, 'open', 'USD', 875, 0, 0, 0, 1, now(), now(), '\(database.device)', now() - g * interval '1 second'
-            FROM generate_series(1, 3) g;
-            ANALYZE bills; ANALYZE bill_lines;
-            """)
+            Self.insertBills("bill_", count: 3000, status: "paid", device: "'dev_' || (g % 30)")
+                + Self.insertBills("bill_open_", count: 3, status: "open", device: "'\(database.device)'")
+                + "ANALYZE bills; ANALYZE bill_lines;")
         let plan = try TestPostgres.psql(
             url,
             """

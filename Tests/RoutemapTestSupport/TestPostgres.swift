@@ -50,6 +50,13 @@ public enum TestPostgres {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The rows of `routemap_migrations` on the database at `url`, by id, as `columns` gives them
+    /// (`id` alone by default); `[]` when the table does not exist yet.
+    public static func recordedMigrations(_ url: String, columns: String = "id") throws -> [String] {
+        guard try psql(url, "SELECT to_regclass('routemap_migrations') IS NOT NULL") == "t" else { return [] }
+        return try psql(url, "SELECT \(columns) FROM routemap_migrations ORDER BY id").split(separator: "\n").map(String.init)
+    }
+
     /// `pg_ctl` on the test server's cluster (`ROUTEMAP_TEST_POSTGRES_CTL`, with `PGDATA`):
     /// `["restart", "-m", "fast"]`, `["stop", "-m", "fast"]`, `["start"]`. Waits until it is done.
     public static func control(_ arguments: [String]) throws {
