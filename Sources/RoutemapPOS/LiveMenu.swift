@@ -64,9 +64,15 @@ final class LiveMenu: Sendable {
         }
     }
 
+    /// Monotonic nanoseconds, from the coarse clock where there is one: it is read on every menu
+    /// answer, and a recheck a few milliseconds late does not matter.
     private static func now() -> Int64 {
         var time = timespec()
+        #if os(Linux)
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+        #else
         clock_gettime(CLOCK_MONOTONIC, &time)
+        #endif
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }

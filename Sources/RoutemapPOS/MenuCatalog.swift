@@ -7,7 +7,11 @@ import RoutemapNavigation
 /// One version of the menu, encoded once: the bodies and `ETag`s of `GET /v1/menu/items` (whole
 /// and per category) and the menu screen's payload. `LiveMenu` builds a new one when the menu
 /// changes.
-struct MenuCatalog: Sendable {
+///
+/// A class, not a struct: every menu answer, launch and menu screen takes the current one, and
+/// handing out one reference costs one reference count where copying a struct of eleven shared
+/// fields cost one each, contended between the server's threads (measured: BENCHMARKS.md).
+final class MenuCatalog: Sendable {
     /// One encoded answer to `GET /v1/menu/items`.
     struct Listing: Sendable {
         let etag: String
