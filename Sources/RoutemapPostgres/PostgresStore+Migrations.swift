@@ -13,7 +13,8 @@ extension PostgresStore {
     /// Applies the `migrations` the database has not applied, in order, each in its own
     /// transaction with its record in `routemap_migrations`, and returns their ids. Refuses,
     /// before applying anything, a database that has applied migrations not in `migrations`
-    /// (a newer binary's).
+    /// (a newer binary's), and a pending migration that begins or ends a transaction itself
+    /// (its `COMMIT` would commit half of it).
     static func apply(_ migrations: [Migration], on session: Session) throws -> [String] {
         try wrapping("taking the migration lock") { try session.rows("SELECT pg_advisory_lock(\(migrationLock))") }
         defer { _ = try? session.rows("SELECT pg_advisory_unlock(\(migrationLock))") }
@@ -40,7 +41,9 @@ extension PostgresStore {
     }
 
     /// The ids of `migrations` the database has not applied, in order; throws
-    /// ``StorageError/unknownMigrations(_:)`` when it applied some not in `migrations`.
+    /// ``StorageError/unknownMigrations(_:)`` when it applied some not in `migrations`, and
+    /// ``StorageError/transactionInMigration(id:statement:)`` for a pending one with a
+    /// transaction statement of its own.
     static func pendingMigrations(_ migrations: [Migration], on session: Session) throws -> [String] {
         try Migration.checkUnique(migrations)
         let applied = try wrapping("reading applied migrations") { () -> Set<String> in
@@ -48,7 +51,11 @@ extension PostgresStore {
             guard exists else { return [] }
             return Set(try session.rows("SELECT id FROM routemap_migrations").map { try $0.decode(String.self) })
         }
-        return try Migration.pendingIDs(migrations, applied: applied)
+        let pending = try Migration.pendingIDs(migrations, applied: applied)
+        for migration in migrations where pending.contains(migration.id) {
+            try migration.refuseTransactionStatements(SQLScript.statements(in: migration.sql))
+        }
+        return pending
     }
 
     /// Runs `body`, turning a database error into ``StorageError/database(operation:underlying:)``.

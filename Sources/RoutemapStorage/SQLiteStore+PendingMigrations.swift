@@ -7,9 +7,10 @@ extension SQLiteStore {
     /// has applied none): for `routemap migrate --dry-run`.
     ///
     /// Throws ``StorageError/unknownMigrations(_:)`` when the database has applied migrations
-    /// that are not in `migrations`, as opening it would.
+    /// that are not in `migrations`, and ``StorageError/transactionInMigration(id:statement:)``
+    /// for a pending migration with a transaction statement of its own, as migrating would.
     public static func pendingMigrations(path: String, migrations: [Migration], busyTimeout: TimeInterval = 5) throws -> [String] {
-        guard FileManager.default.fileExists(atPath: path) else { return migrations.map(\.id) }
+        guard FileManager.default.fileExists(atPath: path) else { return try pendingIDs(migrations, applied: []) }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(busyTimeout)
@@ -23,6 +24,6 @@ extension SQLiteStore {
             try queue.read { try DatabaseMigrator().appliedIdentifiers($0) }
         }
         try? queue.close()
-        return try Migration.pendingIDs(migrations, applied: applied)
+        return try pendingIDs(migrations, applied: applied)
     }
 }

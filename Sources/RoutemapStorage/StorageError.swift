@@ -16,6 +16,9 @@ public enum StorageError: Error, CustomStringConvertible {
     case unknownMigrations([String])
     /// A migration failed; nothing of it was applied.
     case migrationFailed(id: String, underlying: any Error)
+    /// A migration's script begins or ends a transaction itself (`statement`, as written). It
+    /// would commit part of the migration, or fail it halfway: refused before anything is applied.
+    case transactionInMigration(id: String, statement: String)
     /// A stored row cannot be read as a domain value (corrupt or hand-edited data).
     case invalidRow(table: String, id: String, reason: String)
     /// `update` found no bill with that id, or a stored version not older than the new one.
@@ -29,7 +32,8 @@ public enum StorageError: Error, CustomStringConvertible {
         case .cannotOpen(_, let underlying), .cannotReadMigrations(_, let underlying),
             .migrationFailed(_, let underlying), .database(_, let underlying):
             return underlying
-        case .noMigrations, .invalidMigrationName, .duplicateMigration, .unknownMigrations, .invalidRow, .staleBill:
+        case .noMigrations, .invalidMigrationName, .duplicateMigration, .unknownMigrations, .transactionInMigration, .invalidRow,
+            .staleBill:
             return nil
         }
     }
@@ -51,6 +55,9 @@ public enum StorageError: Error, CustomStringConvertible {
                 + "it was migrated by a newer routemap; refusing to use it"
         case .migrationFailed(let id, let underlying):
             return "Migration \(id) failed and was rolled back: \(underlying)"
+        case .transactionInMigration(let id, let statement):
+            return "Migration \(id) has a statement of its own that begins or ends a transaction ('\(statement.prefix(80))'): "
+                + "each migration runs in the one transaction the migrator opens, so remove it. Nothing was applied"
         case .invalidRow(let table, let id, let reason):
             return "Invalid row \(id) in \(table): \(reason)"
         case .staleBill(let id, let version):

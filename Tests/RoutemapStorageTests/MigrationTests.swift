@@ -271,6 +271,59 @@ struct MigrationTests {
         #expect(throws: StorageError.self) { try SQLiteStore(path: directory.path("db.sqlite"), migrations: twice) }
     }
 
+    @Test(
+        "a migration that begins or ends a transaction itself is refused by name before anything is applied, also by the dry run",
+        arguments: [
+            "CREATE TABLE half (id TEXT PRIMARY KEY); COMMIT; CREATE TABLE other (id TEXT PRIMARY KEY);",
+            "begin transaction; CREATE TABLE half (id TEXT PRIMARY KEY);",
+            "CREATE TABLE half (id TEXT PRIMARY KEY);\n/* done */ -- so end it\nEND;",
+            "CREATE TABLE half (id TEXT PRIMARY KEY); ROLLBACK;",
+        ])
+    func transactionStatementRefused(script: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        let migrations = try StorageFixtures.migrations()
+        let fine = Migration(id: "0090_fine", sql: "CREATE TABLE fine (id TEXT PRIMARY KEY);")
+        let broken = Migration(id: "0091_own_transaction", sql: script)
+
+        let error = #expect(throws: StorageError.self) { try SQLiteStore(path: path, migrations: migrations + [fine, broken]) }
+        guard case .transactionInMigration(let id, let statement) = error else {
+            Issue.record("expected transactionInMigration, got \(String(describing: error))")
+            return
+        }
+        #expect(id == broken.id)
+        #expect(["BEGIN", "COMMIT", "END", "ROLLBACK"].contains { statement.uppercased().contains($0) }, "\(statement)")
+        #expect(error?.description.contains(broken.id) == true)
+        // Nothing was applied, not even the migrations before it.
+        #expect(try SQLiteStore.pendingMigrations(path: path, migrations: migrations) == migrations.map(\.id))
+        #expect(throws: StorageError.self) { try SQLiteStore.pendingMigrations(path: path, migrations: migrations + [fine, broken]) }
+    }
+
+    @Test("BEGIN and END of a trigger, transaction words in strings and comments, and savepoints are not transaction statements")
+    func transactionWordsElsewhereAccepted() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        let migrations = try StorageFixtures.migrations()
+        let script = """
+            CREATE TABLE notes (id TEXT PRIMARY KEY, body TEXT NOT NULL); -- COMMIT; in a comment
+            /* BEGIN; in a block comment */
+            CREATE TRIGGER notes_stamp AFTER INSERT ON notes BEGIN
+                UPDATE notes SET body = body || '; COMMIT;' WHERE id = NEW.id;
+            END;
+            SAVEPOINT seed;
+            INSERT INTO notes (id, body) VALUES ('a', 'begin; end');
+            ROLLBACK TO seed;
+            INSERT INTO notes (id, body) VALUES ('b', 'kept');
+            RELEASE seed
+            """
+        #expect(SQLiteStore.statements(in: script).count == 7)
+        let store = try SQLiteStore(path: path, migrations: migrations + [Migration(id: "0090_notes", sql: script)])
+        #expect(store.appliedMigrationIDs.contains("0090_notes"))
+        try store.close()
+        let notes = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT id || '=' || body FROM notes ORDER BY id") }
+        #expect(notes == ["b=kept; COMMIT;"])
+    }
+
     @Test("a database that cannot be opened says so")
     func cannotOpen() throws {
         let directory = try TemporaryDirectory()

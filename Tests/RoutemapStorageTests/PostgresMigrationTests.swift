@@ -154,6 +154,43 @@ struct PostgresMigrationTests {
         #expect(try recordedIDs(url) == migrations.map(\.id) + [before.id, broken.id])
     }
 
+    @Test("a migration with a COMMIT of its own is refused by name before anything is applied (it would commit half of itself)")
+    func transactionStatementRefused() throws {
+        let migrations = try StorageFixtures.postgresMigrations()
+        let before = Migration(id: "9001_before", sql: "CREATE TABLE before_commit (id text PRIMARY KEY);")
+        let broken = Migration(id: "9002_own_commit", sql: """
+            CREATE TABLE half (id text PRIMARY KEY);
+            COMMIT;
+            CREATE TABLE other_half (id text PRIMARY KEY);
+            """)
+        let (url, database) = try newDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let error = #expect(throws: StorageError.self) {
+            try PostgresStore(url: database, migrations: migrations + [before, broken], connections: 1).close()
+        }
+        guard case .transactionInMigration(let id, let statement) = error else {
+            Issue.record("expected transactionInMigration, got \(String(describing: error))")
+            return
+        }
+        #expect(id == broken.id)
+        #expect(statement == "COMMIT;" || statement == "COMMIT", "\(statement)")
+        #expect(try recordedIDs(url) == [])
+        #expect(try !exists("half", in: url))
+        #expect(try !exists("before_commit", in: url))
+        #expect(throws: StorageError.self) { try PostgresStore.pendingMigrations(url: database, migrations: migrations + [before, broken]) }
+
+        // BEGIN and END inside a DO block's body and a savepoint are not transaction statements.
+        let fine = Migration(id: "9002_own_commit", sql: """
+            CREATE TABLE half (id text PRIMARY KEY);
+            SAVEPOINT seed;
+            INSERT INTO half (id) VALUES ('dropped');
+            ROLLBACK TO SAVEPOINT seed;
+            DO $$ BEGIN INSERT INTO half (id) VALUES ('kept'); END $$;
+            """)
+        #expect(try PostgresStore.migrate(url: database, migrations: migrations + [before, fine]).suffix(2) == [before.id, fine.id])
+        #expect(try TestPostgres.psql(url, "SELECT string_agg(id, ',') FROM half") == "kept")
+    }
+
     @Test("a migration refused only at COMMIT (a deferred constraint) is rolled back and not recorded too")
     func failingAtCommit() throws {
         let migrations = try StorageFixtures.postgresMigrations()
