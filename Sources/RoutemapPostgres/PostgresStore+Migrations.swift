@@ -18,14 +18,14 @@ extension PostgresStore {
     static func apply(_ migrations: [Migration], on session: Session) throws -> [String] {
         try wrapping("taking the migration lock") { try session.rows("SELECT pg_advisory_lock(\(migrationLock))") }
         defer { _ = try? session.rows("SELECT pg_advisory_unlock(\(migrationLock))") }
-        try wrapping("creating routemap_migrations") {
-            try session.rows(
-                "CREATE TABLE IF NOT EXISTS routemap_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
-        }
         let pending = try pendingMigrations(migrations, on: session)
         for migration in migrations where pending.contains(migration.id) {
             do {
                 try session.rows("BEGIN")
+                // Inside the migration's transaction: a first migration that fails leaves no
+                // empty record table behind.
+                try session.rows(
+                    "CREATE TABLE IF NOT EXISTS routemap_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
                 for statement in SQLScript.statements(in: migration.sql) {
                     try session.rows(PostgresQuery(unsafeSQL: statement))
                 }

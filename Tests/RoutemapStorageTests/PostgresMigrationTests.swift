@@ -154,6 +154,21 @@ struct PostgresMigrationTests {
         #expect(try recordedIDs(url) == migrations.map(\.id) + [before.id, broken.id])
     }
 
+    @Test("a first migration that fails on a new database leaves nothing behind, not even the record table")
+    func failingFirstMigration() throws {
+        let (url, database) = try newDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let broken = Migration(id: "9001_broken_first", sql: "CREATE TABLE first (id text PRIMARY KEY); SELECT * FROM no_such_table;")
+        let error = #expect(throws: StorageError.self) { try PostgresStore.migrate(url: database, migrations: [broken]) }
+        guard case .migrationFailed(let id, _) = error else {
+            Issue.record("expected migrationFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(id == broken.id)
+        #expect(try !exists("first", in: url))
+        #expect(try !exists("routemap_migrations", in: url))
+    }
+
     @Test("a migration with a COMMIT of its own is refused by name before anything is applied (it would commit half of itself)")
     func transactionStatementRefused() throws {
         let migrations = try StorageFixtures.postgresMigrations()
@@ -174,7 +189,7 @@ struct PostgresMigrationTests {
         }
         #expect(id == broken.id)
         #expect(statement == "COMMIT;" || statement == "COMMIT", "\(statement)")
-        #expect(try recordedIDs(url) == [])
+        #expect(try !exists("routemap_migrations", in: url))
         #expect(try !exists("half", in: url))
         #expect(try !exists("before_commit", in: url))
         #expect(throws: StorageError.self) { try PostgresStore.pendingMigrations(url: database, migrations: migrations + [before, broken]) }
