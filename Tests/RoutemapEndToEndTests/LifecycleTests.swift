@@ -60,6 +60,22 @@ struct LifecycleTests {
     // The migration tests run on the store the suite runs on: SQLite, or PostgreSQL with
     // ROUTEMAP_TEST_DATABASE_URL (`--database-url`, whose migrations are `Migrations/postgres/`).
 
+    @Test("refuses a migration file with a COMMIT of its own, naming it, in migrate, its dry run and serve, and applies nothing")
+    func migrationWithItsOwnTransaction() throws {
+        let workspace = try MigrationWorkspace()
+        defer { workspace.cleanUp() }
+        try workspace.add("9999_own_commit", sql: "CREATE TABLE own_commit (id INTEGER);\nCOMMIT;\n")
+        for command in [["migrate", "--dry-run"], ["migrate"], ["serve", "--port", "0"]] {
+            let refused = try runRoutemap(command + ["--migrations", workspace.migrations.path] + workspace.databaseArguments, timeout: 60)
+            #expect(refused.status != 0, "\(command): \(refused.output)")
+            #expect(refused.output.contains("9999_own_commit"), "\(command): \(refused.output)")
+            #expect(refused.output.contains("transaction"), "\(command): \(refused.output)")
+            #expect(!refused.output.contains("listening"), "\(command): \(refused.output)")
+        }
+        #expect(try workspace.recordedIDs() == [])
+        #expect(try workspace.tables() == [])
+    }
+
     @Test("refuses to start on a database with migrations this binary does not know, naming them, and applies nothing")
     func unknownMigrations() throws {
         let workspace = try MigrationWorkspace()
