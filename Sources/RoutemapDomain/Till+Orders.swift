@@ -46,7 +46,9 @@ extension Till {
 extension BillReader {
     /// See ``Till/bills(device:statuses:after:limit:)``.
     public func bills(statuses: Set<BillStatus>, after cursor: String?, limit: Int) throws -> BillPage {
-        precondition((1...Till.maxPageSize).contains(limit) && statuses.allSatisfy(\.isUnsettled), "list unsettled bills, 1 to 100 a page")
+        guard (1...Till.maxPageSize).contains(limit), statuses.allSatisfy(\.isUnsettled) else {
+            throw InvariantViolation("Unsettled bills (open or checked out) are listed 1 to \(Till.maxPageSize) a page, not \(limit).")
+        }
         var after: BillCursor?
         if let cursor {
             guard let bill = try? bill(id: cursor) else { throw POSError.invalidCursor(cursor) }

@@ -41,7 +41,7 @@ extension PostgresStore {
     /// point-of-sale transaction.
     package func writeTables<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (AppTables) throws -> T) async throws -> T {
         try await write(durability: durability) { transaction in
-            guard let transaction = transaction as? PostgresTransaction else { preconditionFailure("not this store's transaction") }
+            guard let transaction = transaction as? PostgresTransaction else { throw InvariantViolation("not a PostgreSQL store's transaction") }
             return try body(AppTables(transaction: transaction))
         }
     }

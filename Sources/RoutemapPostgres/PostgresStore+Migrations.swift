@@ -97,7 +97,7 @@ extension PostgresStore {
 
     /// The number of rows in `table`, one of the schema's tables (for tests and diagnostics).
     public func rowCount(in table: String) throws -> Int {
-        precondition(Self.tables.contains(table), "not a routemap table: \(table)")
+        guard Self.tables.contains(table) else { throw InvariantViolation("not a routemap table: \(table)") }
         return try inspecting("counting \(table)") { session in
             try session.rows(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)")).first?.decode(Int.self) ?? 0
         }

@@ -80,6 +80,7 @@ public final class PostgresStore: POSStore {
         eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let configuration: PostgresConnection.Configuration
         do {
+            guard connections >= 1 else { throw InvariantViolation("a store needs at least one connection, not \(connections)") }
             configuration = try url.connectionConfiguration()
         } catch {
             try? eventLoops.syncShutdownGracefully()

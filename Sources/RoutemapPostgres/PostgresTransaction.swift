@@ -94,7 +94,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     func updateMenuItem(_ item: MenuItem) throws {
-        guard let read = knownItems[item.id] else { preconditionFailure("a menu item is updated after it is read") }
+        guard let read = knownItems[item.id] else { throw InvariantViolation("menu item \(item.id) is updated without being read first") }
         // Over what this transaction read: a concurrent change of another field is not undone.
         session.enqueue(
             """
@@ -145,7 +145,9 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     func updateMenuCategory(_ category: MenuCategory) throws {
-        guard let read = knownCategories[category.id] else { preconditionFailure("a category is updated after it is read") }
+        guard let read = knownCategories[category.id] else {
+            throw InvariantViolation("menu category \(category.id) is updated without being read first")
+        }
         session.enqueue(
             "UPDATE menu_categories SET name = \(category.name) WHERE id = \(category.id) AND retired_at IS NULL AND name = \(read.name)"
         ) { result in

@@ -38,6 +38,16 @@ struct OpenOrdersTests {
         await #expect(throws: POSError.billSettled(.paid)) { try await till.resume(billId: first.id, device: device, idempotency: nil) }
     }
 
+    @Test("a page size out of range, or a settled status, is refused with an error, not a trap")
+    func pageOutOfRange() async throws {
+        _ = try await openTable()
+        for limit in [0, -1, Till.maxPageSize + 1] {
+            #expect(throws: InvariantViolation.self) { try till.bills(device: device, statuses: [.open], after: nil, limit: limit) }
+        }
+        #expect(throws: InvariantViolation.self) { try till.bills(device: device, statuses: [.paid], after: nil, limit: 10) }
+        #expect(try till.bills(device: device, statuses: [.open], after: nil, limit: Till.maxPageSize).bills.count == 1)
+    }
+
     @Test("a voided bill keeps its lines and reason and takes no further change")
     func voidKeepsLines() async throws {
         let bill = try await openTable()

@@ -1,4 +1,5 @@
 import Foundation
+import RoutemapDomain
 import RoutemapPostgres
 @testable import RoutemapStorage
 import RoutemapTestSupport
@@ -152,6 +153,19 @@ struct PostgresMigrationTests {
         let fixed = Migration(id: broken.id, sql: "CREATE TABLE extra (id text PRIMARY KEY);")
         #expect(try PostgresStore.migrate(url: database, migrations: migrations + [before, fixed]) == [broken.id])
         #expect(try recordedIDs(url) == migrations.map(\.id) + [before.id, broken.id])
+    }
+
+    @Test("misuse is an error, not a trap: a store of no connections, a row count of a table not routemap's")
+    func misuseThrows() throws {
+        let migrations = try StorageFixtures.postgresMigrations()
+        let (url, database) = try newDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        #expect(throws: StorageError.self) { try PostgresStore(url: database, migrations: migrations, connections: 0) }
+        #expect(try recordedIDs(url) == [])
+        let store = try PostgresStore(url: database, migrations: migrations, connections: 1)
+        defer { store.close() }
+        #expect(throws: InvariantViolation.self) { try store.rowCount(in: "pg_authid") }
+        #expect(try store.rowCount(in: "bills") == 0)
     }
 
     @Test("a first migration that fails on a new database leaves nothing behind, not even the record table")
