@@ -2,12 +2,6 @@ import RoutemapDomain
 import RoutemapHTTP
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Finds the device behind a request's bearer token, for routes with `.device` or `.manager`
 /// access (which routes those are is declared where each is registered).
 ///
@@ -75,7 +69,7 @@ final class DeviceAuthenticator: Sendable {
     /// when another process changed a device since the cache was filled, forgets every cached
     /// token.
     private func cachedDevice(token: String) throws -> (AuthenticatedDevice?, generation: Int) {
-        let now = Self.now()
+        let now = CoarseClock.nanoseconds()
         let found = cache.withLock { cache -> (AuthenticatedDevice?, generation: Int)? in
             guard now - cache.checkedAt >= revalidateAfter else { return (cache.tokens[token], cache.generation) }
             cache.checkedAt = now  // one request checks; the others go on with the cache
@@ -113,19 +107,6 @@ final class DeviceAuthenticator: Sendable {
             cache.generation &+= 1
             cache.tokens = cache.tokens.filter { $0.value.id != deviceId }
         }
-    }
-
-    /// Monotonic nanoseconds.
-    private static func now() -> Int64 {
-        var time = timespec()
-        // The coarse clock (a few milliseconds' resolution, ample for deadlines in seconds)
-        // where there is one: this is read on every request.
-        #if os(Linux)
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
-        #else
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        #endif
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }
 

@@ -87,7 +87,7 @@ final class OpenConnections: Sendable {
 
     /// A connection opened on `descriptor`: its first request is due within the request timeout.
     func opened(descriptor: Int32) -> Connection {
-        let connection = Connection(descriptor: descriptor, deadline: requestTimeout == 0 ? 0 : Self.now() + requestTimeout)
+        let connection = Connection(descriptor: descriptor, deadline: requestTimeout == 0 ? 0 : CoarseClock.nanoseconds() + requestTimeout)
         open.withLock { $0[ObjectIdentifier(connection)] = connection }
         return connection
     }
@@ -99,7 +99,7 @@ final class OpenConnections: Sendable {
 
     /// The answer on `connection` was sent: the next request may idle first, then must be quick.
     func answered(_ connection: Connection) {
-        let deadline = idleTimeout == 0 || requestTimeout == 0 ? 0 : Self.now() + idleTimeout + requestTimeout
+        let deadline = idleTimeout == 0 || requestTimeout == 0 ? 0 : CoarseClock.nanoseconds() + idleTimeout + requestTimeout
         connection.deadline.store(deadline, ordering: .relaxed)
     }
 
@@ -110,7 +110,7 @@ final class OpenConnections: Sendable {
 
     /// Shuts down every connection past its deadline.
     func sweep() {
-        let now = Self.now()
+        let now = CoarseClock.nanoseconds()
         let count = open.withLock { open in
             var count = 0
             for connection in open.values {
@@ -133,18 +133,5 @@ final class OpenConnections: Sendable {
     /// The sweeping timer. `@unchecked Sendable`: dispatch sources may be used from any thread.
     private struct Timer: @unchecked Sendable {
         let source: any DispatchSourceTimer
-    }
-
-    /// Monotonic nanoseconds.
-    static func now() -> Int64 {
-        var time = timespec()
-        // The coarse clock (a few milliseconds' resolution, ample for deadlines in seconds)
-        // where there is one: this is read on every request.
-        #if os(Linux)
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
-        #else
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        #endif
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }

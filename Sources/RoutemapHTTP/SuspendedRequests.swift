@@ -84,7 +84,7 @@ final class SuspendedRequests: Sendable {
     /// Suspends `connection` and registers its request; `nil` (nothing suspended) when
     /// `limit` requests wait already or the server is stopping.
     func suspend(_ connection: OpaquePointer) -> Suspension? {
-        let deadline = timeout > 0 ? OpenConnections.now() + timeout : 0
+        let deadline = timeout > 0 ? CoarseClock.nanoseconds() + timeout : 0
         let suspension = Suspension(connection: Connection(pointer: connection), deadline: deadline)
         let admitted = state.withLock { state in
             guard !state.closed, state.active.count < limit else { return false }
@@ -136,7 +136,7 @@ final class SuspendedRequests: Sendable {
     }
 
     private func answerLate(with response: Response) {
-        let now = OpenConnections.now()
+        let now = CoarseClock.nanoseconds()
         let late = state.withLock { state in
             state.active.values.filter { $0.deadline != 0 && $0.deadline <= now && $0.isSuspended.load(ordering: .acquiring) }
         }

@@ -1,11 +1,6 @@
 import RoutemapDomain
+import RoutemapHTTP
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The menu the API serves, kept current while the server runs: rebuilt at once after a menu
 /// change through the API commits (`refresh`), and within `recheckAfter` after another process
@@ -29,7 +24,7 @@ final class LiveMenu: Sendable {
         self.till = till
         let revision = try till.menuRevision()
         let catalog = MenuCatalog(items: try till.menu(), categories: try till.menuCategories(), generation: 0)
-        state = Mutex(State(catalog: catalog, revision: revision, checkedAt: Self.now()))
+        state = Mutex(State(catalog: catalog, revision: revision, checkedAt: CoarseClock.nanoseconds()))
         let (seconds, attoseconds) = recheckAfter.components
         self.recheckAfter = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
@@ -38,7 +33,7 @@ final class LiveMenu: Sendable {
     /// (one small query) and rebuilds it if so; should the store not answer, the menu served
     /// stays as it was until the next check.
     var current: MenuCatalog {
-        let now = Self.now()
+        let now = CoarseClock.nanoseconds()
         let (catalog, due) = state.withLock { state -> (MenuCatalog, Bool) in
             guard now - state.checkedAt >= recheckAfter else { return (state.catalog, false) }
             state.checkedAt = now
@@ -62,17 +57,5 @@ final class LiveMenu: Sendable {
             state.revision = revision
             return state.catalog
         }
-    }
-
-    /// Monotonic nanoseconds, from the coarse clock where there is one: it is read on every menu
-    /// answer, and a recheck a few milliseconds late does not matter.
-    private static func now() -> Int64 {
-        var time = timespec()
-        #if os(Linux)
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
-        #else
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        #endif
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }
