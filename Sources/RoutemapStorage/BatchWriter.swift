@@ -53,7 +53,11 @@ final class BatchWriter: Sendable {
                 }
                 // Committed: before the next write starts, the cache learns what committed.
                 cache.apply(changes)
-                if menu.items == nil { try menu.reload(from: database) }
+                if menu.items == nil {
+                    // The batch's jobs are done whatever happens here: a menu that cannot be
+                    // read stays unknown, and lookups read the table until a reload succeeds.
+                    do { try menu.reload(from: database) } catch { StorageMetrics.databaseErrors.increment() }
+                }
             }
         } catch {
             // Nothing of the batch committed.

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RoutemapDomain
 @testable import RoutemapStorage
 import Testing
@@ -158,6 +159,25 @@ struct GroupCommitTests {
         #expect(after.jobs - before.jobs == 320)
         // Some commits took more than one write (32 writers at once).
         #expect(after.batches - before.batches < 320)
+    }
+
+    @Test("a write that committed succeeds even when the menu it reloads after the commit cannot be read")
+    func menuReloadFailsAfterCommit() async throws {
+        let database = try await TestDatabase()
+        let store = database.sqlite
+        let device = database.device
+        try await store.write { try $0.insert(try bill("bill_before", device: device)) }
+        // Another connection moves the menu's table away: the writer forgets its menu after
+        // that commit, and reading it again after its own next commit fails.
+        try await DatabaseQueue(path: database.path).write {
+            try $0.execute(sql: "ALTER TABLE menu_items RENAME TO menu_items_moved")
+        }
+        for id in ["bill_after", "bill_next"] {
+            try await store.write { try $0.insert(try bill(id, device: device)) }
+            #expect(try store.bill(id: id)?.id == id)
+        }
+        let inFile = try await DatabaseQueue(path: database.path).read { try String.fetchAll($0, sql: "SELECT id FROM bills ORDER BY id") }
+        #expect(inFile == ["bill_after", "bill_before", "bill_next"])
     }
 
     @Test("a write that cannot begin (the file is locked past the busy timeout) fails with the database's error")
