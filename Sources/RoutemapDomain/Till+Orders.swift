@@ -51,8 +51,9 @@ extension BillReader {
         }
         var after: BillCursor?
         if let cursor {
-            guard let bill = try? bill(id: cursor) else { throw POSError.invalidCursor(cursor) }
-            after = BillCursor(after: bill)
+            // Only a bill the device does not have makes a bad cursor; a read that fails is the
+            // store's error, and the client keeps its cursor.
+            do { after = BillCursor(after: try bill(id: cursor)) } catch POSError.billNotFound { throw POSError.invalidCursor(cursor) }
         }
         // One more than asked: whether there is a next page.
         let bills = try store.unsettledBills(deviceId: device, statuses: statuses, after: after, limit: limit + 1)
@@ -68,7 +69,9 @@ extension BillReader {
 
     /// The payment with `id`, if it paid one of the device's bills; `paymentNotFound` otherwise.
     public func payment(id: String) throws -> Payment {
-        guard let payment = try store.payment(id: id), (try? bill(id: payment.billId)) != nil else { throw POSError.paymentNotFound(id) }
+        guard let payment = try store.payment(id: id) else { throw POSError.paymentNotFound(id) }
+        // Another device's payment is not found; a read that fails is the store's error.
+        do { _ = try bill(id: payment.billId) } catch POSError.billNotFound { throw POSError.paymentNotFound(id) }
         return payment
     }
 }

@@ -56,6 +56,27 @@ struct TillStorageTests {
         #expect(try database.store.rowCount(in: "bills") == 1)
     }
 
+    @Test("a bill read that fails is the store's error: not a bad cursor when listing, not an unknown payment")
+    func failedBillReads() async throws {
+        let database = try await TestDatabase()
+        let device = database.device
+        let till = database.till()
+        let older = try await till.openBill(device: device)
+        _ = try await till.openBill(device: device)
+        let paid = try await till.addItem(billId: older.id, device: device, menuItemId: "espresso", quantity: 1)
+        let total = try await till.checkout(billId: paid.id, device: device).totalMinor
+        let payment = try await till.pay(billId: paid.id, device: device, PaymentRequest(method: .card, amountMinor: total)).payment
+        let cursor = try till.bills(device: device, statuses: [.open, .checkedOut], after: nil, limit: 1).bills[0].id
+
+        let failing = Till(store: UnreachableBillReads(base: database.store), taxRate: StorageFixtures.rate875, currency: .usd)
+        #expect(throws: StoreUnavailable.self) { try failing.bills(device: device, statuses: [.open, .checkedOut], after: cursor, limit: 1) }
+        #expect(throws: StoreUnavailable.self) { try failing.payment(id: payment.id, device: device) }
+        // What the store answers still decides: an unknown cursor and an unknown payment.
+        #expect(throws: POSError.invalidCursor("bill_nope")) { try till.bills(device: device, statuses: [.open], after: "bill_nope", limit: 1) }
+        #expect(throws: POSError.paymentNotFound("pay_nope")) { try till.payment(id: "pay_nope", device: device) }
+        #expect(try till.payment(id: payment.id, device: device) == payment)
+    }
+
     @Test("card payment on the real file: exact amount, no change")
     func cardPayment() async throws {
         let database = try await TestDatabase()
@@ -84,5 +105,20 @@ struct TillStorageTests {
         }
         await #expect(throws: POSError.unknownMenuItem("unicorn")) { try await till.addItem(billId: bill.id, device: device, menuItemId: "unicorn", quantity: 1) }
         #expect(try till.bill(id: bill.id, device: device).version == 1)
+    }
+}
+
+/// Forwards to a real store, except that reading a bill by id fails as when the database does
+/// not answer.
+private struct UnreachableBillReads: ForwardingStore {
+    let base: any POSStore
+    var forwarded: any POSStore { base }
+
+    func bill(id: String) throws -> Bill? {
+        throw StoreUnavailable(.unreachable, detail: "injected: reading bill \(id)")
+    }
+
+    func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
+        try await base.write(durability: durability, body)
     }
 }
