@@ -35,7 +35,7 @@ final class RateLimiter: Sendable {
         }
     }
 
-    /// Whether `key` has a token left, without spending one.
+    /// `nil` when `key` has a token left, else the whole seconds until it has one; spends nothing.
     func wouldRefuse(_ key: String) -> Int? {
         let now = clock()
         return buckets.withLock { buckets in

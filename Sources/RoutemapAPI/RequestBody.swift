@@ -111,9 +111,4 @@ package struct RequestBody {
         guard let value = object[name], !value.isNull else { return nil }
         return value
     }
-
-    /// An optional non-empty string member.
-    package func optionalString(_ name: String, maxLength: Int = 200) throws -> String? {
-        value(name) == nil ? nil : try string(name, maxLength: maxLength)
-    }
 }

@@ -22,9 +22,6 @@ public struct StaticFiles: Sendable {
         Entry(path: "/icon.svg", file: "icon.svg", contentType: "image/svg+xml"),
     ]
 
-    /// The paths of `catalog`: open to requests without a device token.
-    static let paths: Set<String> = Set(catalog.map(\.path))
-
     /// One file's answers, prepared once: 200 with the body, 304 without.
     struct File: Sendable {
         let path: String

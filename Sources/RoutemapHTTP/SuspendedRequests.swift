@@ -51,8 +51,10 @@ final class SuspendedRequests: Sendable {
     /// libmicrohttpd's connection.
     ///
     /// `@unchecked Sendable`: the pointer is only handed to `MHD_suspend_connection` and
-    /// `MHD_resume_connection`, both made under `state`'s lock while the daemon runs (`close`
-    /// ends that before `MHD_stop_daemon`), and libmicrohttpd allows resuming from any thread.
+    /// `MHD_resume_connection`. Each call is admitted under `state`'s lock, only while it is not
+    /// `closed`, and made outside it, counted in `callsInFlight`; `close` sets `closed` and waits
+    /// for that count to reach 0 before its own resumes and before `MHD_stop_daemon`, so no call
+    /// reaches a freed connection. libmicrohttpd allows resuming from any thread.
     fileprivate struct Connection: @unchecked Sendable {
         let pointer: OpaquePointer
     }

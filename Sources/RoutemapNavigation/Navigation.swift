@@ -10,7 +10,7 @@ public struct Navigation: Sendable, Hashable {
 }
 
 /// How `POST /v1/navigate` moves: to any route (`to`), one hop up (`parent`), or into a route's
-/// subtree shown over the current screen (`sub`) — seed 002's driveTo, driveParent, driveSub.
+/// subtree shown over the current screen (`sub`).
 public enum NavigationMode: String, Sendable, Hashable, CaseIterable {
     case to
     case parent

@@ -2,7 +2,7 @@
 public typealias RouteInputs = [String: String]
 
 /// All routes of an app and the builders of their payloads, declared once at start-up
-/// (the seeds' `RouteMap.register`), either with the tree builder (`RouteRegistry { … }`) or
+/// either with the tree builder (`RouteRegistry { … }`) or
 /// route by route with `register(_:payload:)`.
 ///
 /// `Context` is whatever the application hands its builders per request (its services, the

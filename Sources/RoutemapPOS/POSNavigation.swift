@@ -3,7 +3,7 @@ import RoutemapJSON
 import RoutemapNavigation
 
 /// The point-of-sale app's route registry: every screen the server can send the client to, how
-/// each is shown, and the builder of its payload — declared once, here (seed 000's `RouteMap`).
+/// each is shown, and the builder of its payload, declared once, here.
 /// `routemap routes` prints it; docs/navigation.md explains the fields.
 enum POSNavigation {
     static func makeNavigator() -> Navigator<ScreenContext> {

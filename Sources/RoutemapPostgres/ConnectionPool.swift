@@ -43,7 +43,7 @@ final class ConnectionPool: Sendable {
         places = DispatchSemaphore(value: capacity)
     }
 
-    /// A connection for the calling thread's exclusive use until ``release(_:)``: an idle one
+    /// A connection for the calling thread's exclusive use until ``release(_:broken:)``: an idle one
     /// that is still open, else a new one. Blocks while `capacity` connections are leased.
     func lease() throws -> PostgresConnection {
         guard places.wait(timeout: .now() + leaseTimeout) == .success else {

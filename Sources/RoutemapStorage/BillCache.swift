@@ -5,8 +5,9 @@ import Synchronization
 /// id, a device's current bill) and the load at the start of each write skip SQL.
 ///
 /// It holds only what a committed transaction wrote or read, so it never shows a change that
-/// was rolled back. It is right only while this process is the database's one writer: a
-/// second process writing the same file would not be seen (see ``SQLiteStore``).
+/// was rolled back. Another process writing the same file empties it at this store's next write
+/// (the writer compares `PRAGMA data_version`), so writes always start from the committed state;
+/// reads outside a write may show a bill as it was before such a write (see ``SQLiteStore``).
 ///
 /// Readers that miss go to the database and may offer what they read back with
 /// ``remember(_:readAt:)``; a `generation` taken before the read rejects an offer that a commit

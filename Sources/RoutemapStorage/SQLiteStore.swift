@@ -11,10 +11,11 @@ import Synchronization
 /// ten times the commit rate). The WAL is copied into the database file by a
 /// ``LogCheckpointer``, off the writer. Write transactions start with `BEGIN IMMEDIATE`.
 ///
-/// Recently used bills are kept in memory (``BillCache``), and the menu is read once when the
-/// store opens (it changes only through migrations). Every write starts from the committed
-/// state, even when another process writes the same file (the cache is dropped when
-/// `PRAGMA data_version` says so); reads outside a write may lag another process's writes.
+/// Recently used bills are kept in memory (``BillCache``), and the writer keeps the menu by id
+/// for the writes that look items up (``MenuCache``), read again after each menu change. Every
+/// write starts from the committed state, even when another process writes the same file (the
+/// caches are dropped when `PRAGMA data_version` says so); reads outside a write may lag
+/// another process's writes.
 /// Run one `routemap serve` per database file.
 public final class SQLiteStore: POSStore {
     /// The database file.
