@@ -17,7 +17,7 @@ struct DeviceManagementController {
     }
 
     @Sendable func list(_ request: Request, _ caller: AuthenticatedDevice) async throws -> Response {
-        let devices = try directory.all()
+        let devices = try await directory.all()
         return .json(["devices": .array(devices.map { $0.json(caller: caller) })], headers: ["Cache-Control": "no-store"])
     }
 

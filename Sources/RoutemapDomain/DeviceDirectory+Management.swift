@@ -1,9 +1,11 @@
 import Foundation
 
 extension DeviceDirectory {
-    /// Every device ever enrolled, revoked ones included, oldest first.
-    public func all() throws -> [Device] {
-        try store.devices()
+    /// Every device ever enrolled, revoked ones included, oldest first: read where the store's
+    /// reads may wait (``DataReads/reading(_:)``), never holding the caller's thread.
+    public func all() async throws -> [Device] {
+        let store = self.store
+        return try await store.reading { try store.devices() }
     }
 
     /// Revokes device `id`: its token stops opening anything (the API's token cache is told

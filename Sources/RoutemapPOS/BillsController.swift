@@ -142,7 +142,8 @@ struct BillsController {
 
     // MARK: Helpers
 
-    var quantityRange: ClosedRange<Int64> { 1...Int64(BillLimits().maxQuantityPerLine) }
+    /// The quantities the till's limits allow on a line.
+    var quantityRange: ClosedRange<Int64> { Int64(till.limits.quantityRange.lowerBound)...Int64(till.limits.quantityRange.upperBound) }
     /// Amounts a till can take: up to 10^13 minor units, far from `Int64` overflow in any sum.
     var moneyRange: ClosedRange<Int64> { 0...10_000_000_000_000 }
 

@@ -26,7 +26,7 @@ struct DevicesCommand: AsyncParsableCommand {
             let database = try DevicesCommand.open(store)
             defer { try? database.close() }
             let style = Date.ISO8601FormatStyle()
-            for device in try DeviceDirectory(store: database.store).all() {
+            for device in try await DeviceDirectory(store: database.store).all() {
                 let revoked = device.revokedAt.map { "revoked \($0.formatted(style))" } ?? "active"
                 print("\(device.id)\t\(device.role.rawValue)\t\(device.name)\t\(device.createdAt.formatted(style))\t\(revoked)")
             }

@@ -83,9 +83,17 @@ struct ServeCommand: AsyncParsableCommand {
             enrollmentCode: settings.enrollmentCode, managerEnrollmentCode: settings.managerEnrollmentCode, rateLimit: settings.rateLimit,
             metrics: metrics, trustedProxies: settings.http.trustedProxies)
         let resources = AppResources(database: database, till: till)
-        let api = try API(
-            devices: DeviceDirectory(store: database.store), apps: try Apps.all.map { try $0.make(resources) }, configuration: access,
-            logger: logger, webClient: webClient)
+        let api: API
+        do {
+            api = try API(
+                devices: DeviceDirectory(store: database.store), apps: try Apps.all.map { try $0.make(resources) }, configuration: access,
+                logger: logger, webClient: webClient)
+        } catch {
+            // Nothing serves yet: close what is open (SQLite's last checkpoint, PostgreSQL's
+            // connections and threads) before the process exits.
+            try? database.close()
+            throw error
+        }
         let telemetry = RequestTelemetry(registry: registry, accessLog: settings.accessLog ? Logger(label: "routemap.access") : nil)
         let server = HTTPServer(configuration: settings.http, responder: api.makeRouter(), logger: logger, observer: telemetry)
         sampler.watch(server)
