@@ -66,7 +66,7 @@ public struct API: Sendable {
     /// the bearer token and the per-device rate limit.
     public func makeRouter() -> some HTTPResponder {
         APIMetrics.register()
-        var router = Router<APIContext>(defaultAccess: .device, admit: makeAdmission())
+        var router = Router<APIContext>(defaultAccess: .device, admitWaiting: makeAdmission())
         router.acceptsBody = MediaType.isJSON
         router.problemTypeNamespace = Problem.routemapNamespace
         router.logger = logger
@@ -94,18 +94,25 @@ public struct API: Sendable {
 
     /// Admission: open routes admit anyone; device routes need a valid token, then a token
     /// within its rate limit (401 before 429); manager routes then need the manager role (403).
-    private func makeAdmission() -> Router<APIContext>.Admission {
+    /// A token the store must be asked about, where its reads are round trips, is looked up
+    /// with the request suspended.
+    private func makeAdmission() -> Router<APIContext>.WaitingAdmission {
         let authenticator = self.authenticator
         let limiter = configuration.rateLimit > 0 ? RateLimiter(rate: configuration.rateLimit, burst: configuration.rateLimit) : nil
-        return { request, access in
-            if case .open = access { return APIContext(device: nil) }
-            let device = try authenticator.authenticate(request)
+        @Sendable func admit(_ device: AuthenticatedDevice, to access: APIContext.Access) throws -> APIContext {
             if let limiter, let wait = limiter.spend(device.id) {
                 APIMetrics.rateLimited.increment()
                 throw Problem.tooManyRequests("This device is over its limit of requests per second.", retryAfter: wait)
             }
             if case .manager = access, device.role != .manager { throw Problem.managerOnly }
             return APIContext(device: device)
+        }
+        return { request, access in
+            if case .open = access { return .now(APIContext(device: nil)) }
+            switch try authenticator.authenticate(request) {
+            case .now(let device): return .now(try admit(device, to: access))
+            case .later(let lookUp): return .later { try admit(try await lookUp(), to: access) }
+            }
         }
     }
 }

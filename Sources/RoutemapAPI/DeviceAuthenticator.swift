@@ -7,7 +7,9 @@ import Synchronization
 ///
 /// Known tokens are cached in memory, so the hot path is one dictionary lookup, with no
 /// SHA-256 per request; unknown tokens always go to the store, so a client sending garbage
-/// cannot grow the cache. A token stops working:
+/// cannot grow the cache. Where the store's reads are round trips (PostgreSQL), those lookups
+/// are handed back to wait for (`Authentication.later`) instead of holding the server's thread.
+/// A token stops working:
 /// - at once when this process revokes it, or when its rotated successor is first used
 ///   (`forget(deviceId:)`, called after the change committed; a lookup that started before is
 ///   not cached, by the generation check);
@@ -39,17 +41,59 @@ final class DeviceAuthenticator: Sendable {
         self.revalidateAfter = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
+    /// What authentication found at once.
+    enum Authentication: Sendable {
+        /// The device, known now.
+        case now(AuthenticatedDevice)
+        /// The store must be read first, and its reads are round trips: wait for this.
+        case later(@Sendable () async throws -> AuthenticatedDevice)
+    }
+
     /// The device whose token `request` carries, or 401 `unauthorized` (no token, an unknown
-    /// one, or a revoked device's).
-    func authenticate(_ request: Request) throws -> AuthenticatedDevice {
+    /// one, or a revoked device's): at once when the token is cached or the store's reads are
+    /// immediate, else as the lookup to wait for.
+    func authenticate(_ request: Request) throws -> Authentication {
         guard let header = request.headers["Authorization"] else {
             throw Problem.unauthorized("This endpoint needs `Authorization: Bearer <token>`; enroll with POST /v1/devices.")
         }
         guard let value = Self.bearerToken(in: header), value.utf8.count <= 256 else {
             throw Problem.unauthorized("The Authorization header must be `Bearer <token>`.", invalidToken: true)
         }
-        let (known, generation) = try cachedDevice(token: value)
-        if let known { return known }
+        // The common path: one lock. Once per `revalidateAfter`, one request checks the
+        // store's device revision first; the others go on with the cache meanwhile.
+        let now = CoarseClock.nanoseconds()
+        let cached = cache.withLock { cache -> (device: AuthenticatedDevice?, generation: Int)? in
+            guard now - cache.checkedAt >= revalidateAfter else { return (cache.tokens[value], cache.generation) }
+            cache.checkedAt = now
+            return nil
+        }
+        if let known = cached?.device { return .now(known) }
+        guard !directory.readsAreImmediate else { return .now(try lookUp(value, cachedAt: cached?.generation)) }
+        let directory = self.directory
+        return .later { [self] in try await directory.reading { try self.lookUp(value, cachedAt: cached?.generation) } }
+    }
+
+    /// The device of token `value` from the store, cached unless a revocation committed since
+    /// the cache's generation `cachedAt`; with no generation, first checks the store's device
+    /// revision and, when another process changed a device since the cache was filled, forgets
+    /// every cached token.
+    private func lookUp(_ value: String, cachedAt: Int?) throws -> AuthenticatedDevice {
+        let generation: Int
+        if let cachedAt {
+            generation = cachedAt
+        } else {
+            let revision = try directory.revision()
+            let (known, current) = cache.withLock { cache in
+                if cache.revision != revision {
+                    cache.revision = revision
+                    cache.generation &+= 1
+                    cache.tokens.removeAll(keepingCapacity: true)
+                }
+                return (cache.tokens[value], cache.generation)
+            }
+            if let known { return known }
+            generation = current
+        }
         let token = DeviceToken(value: value)
         guard let device = try directory.device(token: token) ?? newToken(token) else {
             throw Problem.unauthorized("The token is not valid.", invalidToken: true)
@@ -62,29 +106,6 @@ final class DeviceAuthenticator: Sendable {
             cache.tokens[value] = authenticated
         }
         return authenticated
-    }
-
-    /// The cached device of `token` (if any) and the cache's generation, in one lock on the
-    /// common path. Once per `revalidateAfter`, first reads the store's device revision and,
-    /// when another process changed a device since the cache was filled, forgets every cached
-    /// token.
-    private func cachedDevice(token: String) throws -> (AuthenticatedDevice?, generation: Int) {
-        let now = CoarseClock.nanoseconds()
-        let found = cache.withLock { cache -> (AuthenticatedDevice?, generation: Int)? in
-            guard now - cache.checkedAt >= revalidateAfter else { return (cache.tokens[token], cache.generation) }
-            cache.checkedAt = now  // one request checks; the others go on with the cache
-            return nil
-        }
-        if let found { return found }
-        let revision = try directory.revision()
-        return cache.withLock { cache in
-            if cache.revision != revision {
-                cache.revision = revision
-                cache.generation &+= 1
-                cache.tokens.removeAll(keepingCapacity: true)
-            }
-            return (cache.tokens[token], cache.generation)
-        }
     }
 
     /// The device of a rotated token used for the first time: the token becomes the device's

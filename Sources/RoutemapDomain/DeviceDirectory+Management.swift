@@ -5,7 +5,7 @@ extension DeviceDirectory {
     /// reads may wait (``DataReads/reading(_:)``), never holding the caller's thread.
     public func all() async throws -> [Device] {
         let store = self.store
-        return try await store.reading { try store.devices() }
+        return try await reading { try store.devices() }
     }
 
     /// Revokes device `id`: its token stops opening anything (the API's token cache is told

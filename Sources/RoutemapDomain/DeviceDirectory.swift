@@ -21,6 +21,16 @@ public struct DeviceDirectory: Sendable {
         return (device, token)
     }
 
+    /// Whether the store answers reads in this process (see ``DataReads/readsAreImmediate``):
+    /// then a request's thread may look a token up; else it does so inside ``reading(_:)``.
+    public var readsAreImmediate: Bool { store.readsAreImmediate }
+
+    /// Runs `body`, which reads through this directory (a token's device, the revision), where
+    /// its reads may wait on the database without holding the caller's thread.
+    public func reading<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await store.reading(body)
+    }
+
     /// Changes whenever any device changes, here or in another process (see `POSStore.deviceRevision`).
     public func revision() throws -> Int {
         try store.deviceRevision()

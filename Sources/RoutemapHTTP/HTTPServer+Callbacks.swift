@@ -37,7 +37,8 @@ extension HTTPServer {
             // Resumed: the handler, the timeout or the shutdown left the answer.
             guard let answer = suspension.takeAnswer() else { return CMHD_YES }
             state.responded = true
-            return server.queue(answer, for: state, on: connection)
+            if let caller = answer.caller { state.labels.caller = caller }
+            return server.queue(answer.response, for: state, on: connection)
         }
         server.tracked(connection).map { server.connections.received($0) }
         switch server.finish(state) {

@@ -85,7 +85,9 @@ extension HTTPServer {
     /// Runs `work` in Swift concurrency with the connection suspended, and queues its answer
     /// when libmicrohttpd calls back after the resume. Past the limit of waiting requests, or
     /// while stopping, answers 503 at once instead.
-    func suspend(_ state: RequestState, on connection: OpaquePointer, running work: @escaping @Sendable () async -> Response) -> MHD_Result {
+    func suspend(
+        _ state: RequestState, on connection: OpaquePointer, running work: @escaping @Sendable (inout RequestLabels) async -> Response
+    ) -> MHD_Result {
         guard let suspension = suspended.suspend(connection) else {
             state.responded = true
             return queue(responder.response(for: .overloaded(retryAfter: 1)), for: state, on: connection)
@@ -93,8 +95,9 @@ extension HTTPServer {
         state.suspension = suspension
         let suspended = self.suspended
         Task {
-            let response = await work()
-            suspended.complete(suspension, with: response)
+            var labels = RequestLabels()
+            let response = await work(&labels)
+            suspended.complete(suspension, with: response, caller: labels.caller)
         }
         return CMHD_YES
     }

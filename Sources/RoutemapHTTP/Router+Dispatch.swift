@@ -23,8 +23,9 @@ public struct Reception: Sendable {
 public enum Dispatch: Sendable {
     case answer(Response)
     /// Run this in Swift concurrency and send what it returns (it never throws: errors are
-    /// answers already).
-    case suspend(@Sendable () async -> Response)
+    /// answers already). It notes in `labels` what it learns while it runs: the caller, when
+    /// admission had to wait.
+    case suspend(@Sendable (_ labels: inout RequestLabels) async -> Response)
 }
 
 /// Anything that can answer the server's requests; `Router` is the one routemap uses.
@@ -52,7 +53,9 @@ extension HTTPResponder {
         if tooLarge { request.body = [] }
         switch dispatch(request, Reception(maxBodyBytes: maxBodyBytes, bodyTooLarge: tooLarge)) {
         case .answer(let response): return response
-        case .suspend(let work): return await work()
+        case .suspend(let work):
+            var labels = RequestLabels()
+            return await work(&labels)
         }
     }
 }
@@ -64,6 +67,9 @@ extension Router: HTTPResponder {
     /// 1. 414 `uri_too_long`, 2. 400 `bad_request` (from `reception`),
     /// 3. admission with the route's access (the default access for unknown paths): 401, 429...,
     /// 4. 404 / 405, 5. 413 / 415, 6. the handler.
+    ///
+    /// An admission that has to wait (`Admitted.later`) suspends the request there; steps 4 to 6
+    /// follow once it is done, in the same order.
     public func dispatch(_ request: Request, _ reception: Reception) -> Dispatch {
         var labels = RequestLabels()
         return dispatch(request, reception, labels: &labels)
@@ -80,13 +86,35 @@ extension Router: HTTPResponder {
         }
         let resolution = resolve(request.method, request.path)
         labels.route = resolution.endpoint?.route
-        let context: Context
+        let admitted: Admitted
         do {
-            context = try admit(request, resolution.endpoint?.access ?? defaultAccess)
+            admitted = try admit(request, resolution.endpoint?.access ?? defaultAccess)
         } catch {
             return .answer(response(for: error, of: request, in: "admission"))
         }
-        labels.caller = context.caller
+        switch admitted {
+        case .now(let context):
+            labels.caller = context.caller
+            return dispatchAdmitted(request, reception, resolution, context)
+        case .later(let admitting):
+            return .suspend { [self] labels in
+                let context: Context
+                do {
+                    context = try await admitting()
+                } catch {
+                    return response(for: error, of: request, in: "admission")
+                }
+                labels.caller = context.caller
+                switch dispatchAdmitted(request, reception, resolution, context) {
+                case .answer(let response): return response
+                case .suspend(let work): return await work(&labels)
+                }
+            }
+        }
+    }
+
+    /// The pipeline after admission: 404 / 405, 413 / 415, the handler.
+    private func dispatchAdmitted(_ request: Request, _ reception: Reception, _ resolution: Resolution, _ context: Context) -> Dispatch {
         guard case .found(let endpoint, let parameters) = resolution else {
             return .answer(response(for: resolution.refusal ?? .internalError()))
         }
@@ -121,7 +149,7 @@ extension Router: HTTPResponder {
 
     /// `work` run in Swift concurrency, its errors answered as problems.
     private func suspend(_ request: Request, _ work: @escaping @Sendable () async throws -> Response) -> Dispatch {
-        .suspend {
+        .suspend { _ in
             do {
                 return try await work()
             } catch {

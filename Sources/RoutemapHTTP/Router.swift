@@ -46,6 +46,19 @@ public struct Router<Context: RequestContext>: Sendable {
     /// Admits a request to a route with the given access: the handler's context, or a thrown
     /// `Problem` (or other `ProblemConvertible`) as the answer.
     public typealias Admission = @Sendable (Request, Context.Access) throws -> Context
+    /// Admission that may have to wait, as when a credential is looked up in a database across
+    /// the network: it decides at once when it can, or hands back the lookup to suspend for.
+    public typealias WaitingAdmission = @Sendable (Request, Context.Access) throws -> Admitted
+
+    /// What a `WaitingAdmission` decided.
+    public enum Admitted: Sendable {
+        /// Admitted now, with this context.
+        case now(Context)
+        /// Admission has to wait: the connection is suspended while this runs, then the
+        /// pipeline goes on with the context it returns (404/405, 413/415, the handler), or
+        /// answers what it throws.
+        case later(@Sendable () async throws -> Context)
+    }
 
     /// How a route answers.
     public enum Handler: Sendable {
@@ -98,7 +111,7 @@ public struct Router<Context: RequestContext>: Sendable {
     /// equal as Swift strings but not as bytes keep the first here; the walk finds the other.
     private(set) var literalRoutes: [String: Int] = [:]
     let defaultAccess: Context.Access
-    let admit: Admission
+    let admit: WaitingAdmission
     /// Whether a request body's `Content-Type` is acceptable (else 415); any by default.
     public var acceptsBody: @Sendable (_ contentType: String?) -> Bool = { _ in true }
     /// The `type` of problems that name none: `namespace + code` when set, else RFC 9457's
@@ -110,6 +123,12 @@ public struct Router<Context: RequestContext>: Sendable {
     /// A router whose requests are admitted by `admit`, with `defaultAccess` for paths and
     /// methods that are not registered.
     public init(defaultAccess: Context.Access, admit: @escaping Admission) {
+        self.init(defaultAccess: defaultAccess, admitWaiting: { request, access in .now(try admit(request, access)) })
+    }
+
+    /// A router whose admission may have to wait (see `WaitingAdmission`), with
+    /// `defaultAccess` for paths and methods that are not registered.
+    public init(defaultAccess: Context.Access, admitWaiting admit: @escaping WaitingAdmission) {
         self.defaultAccess = defaultAccess
         self.admit = admit
     }

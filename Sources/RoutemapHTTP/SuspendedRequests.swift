@@ -26,7 +26,7 @@ final class SuspendedRequests: Sendable {
         fileprivate let connection: Connection
         /// Monotonic nanoseconds after which the request is answered 503; 0 for never.
         fileprivate let deadline: Int64
-        private let answer = Mutex<Response?>(nil)
+        private let answer = Mutex<Answer?>(nil)
         /// Set once `MHD_suspend_connection` has returned: only then may the timer resume it.
         fileprivate let isSuspended = Atomic<Bool>(false)
 
@@ -35,16 +35,22 @@ final class SuspendedRequests: Sendable {
             self.deadline = deadline
         }
 
+        /// What to send, and who called when only the handler's work learnt it.
+        struct Answer: Sendable {
+            let response: Response
+            let caller: String?
+        }
+
         /// The answer to send, once the connection is resumed.
-        func takeAnswer() -> Response? {
+        func takeAnswer() -> Answer? {
             answer.withLock { answer in
                 defer { answer = nil }
                 return answer
             }
         }
 
-        fileprivate func deliver(_ response: Response) {
-            answer.withLock { $0 = response }
+        fileprivate func deliver(_ response: Response, caller: String?) {
+            answer.withLock { $0 = Answer(response: response, caller: caller) }
         }
     }
 
@@ -104,9 +110,10 @@ final class SuspendedRequests: Sendable {
     /// Hands `response` to the suspended request and resumes its connection, unless it was
     /// answered already (timed out) or the server has closed: then the response is dropped.
     /// Returns whether it was delivered. Call it only after `suspend` returned `suspension`.
-    /// `timingOut` counts it in `timedOut`, before the client can see the answer.
+    /// `caller`, when known only now, is the observer's. `timingOut` counts it in `timedOut`,
+    /// before the client can see the answer.
     @discardableResult
-    func complete(_ suspension: Suspension, with response: Response, timingOut: Bool = false) -> Bool {
+    func complete(_ suspension: Suspension, with response: Response, caller: String? = nil, timingOut: Bool = false) -> Bool {
         let admitted = state.withLock { state in
             guard !state.closed, state.active.removeValue(forKey: ObjectIdentifier(suspension)) != nil else { return false }
             callsInFlight.add(1, ordering: .relaxed)
@@ -114,7 +121,7 @@ final class SuspendedRequests: Sendable {
         }
         guard admitted else { return false }
         if timingOut { timedOut.add(1, ordering: .relaxed) }
-        suspension.deliver(response)
+        suspension.deliver(response, caller: caller)
         MHD_resume_connection(suspension.connection.pointer)
         callsInFlight.subtract(1, ordering: .releasing)
         return true
@@ -167,7 +174,7 @@ final class SuspendedRequests: Sendable {
         // Nothing is admitted any more; the suspends and resumes admitted before are brief.
         while callsInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
         for suspension in left {
-            suspension.deliver(response)
+            suspension.deliver(response, caller: nil)
             MHD_resume_connection(suspension.connection.pointer)
         }
         return left.count

@@ -32,9 +32,9 @@ final class InProcessAPI: Sendable {
 
     init(
         rateLimit: Double = 0, maxBodyBytes: Int = 65_536, managerEnrollmentCode: String? = InProcessAPI.managerEnrollmentCode,
-        trustedProxies: TrustedProxies = TrustedProxies()
+        trustedProxies: TrustedProxies = TrustedProxies(), readsAreImmediate: Bool = true
     ) async throws {
-        store = InMemoryStore(menu: Self.menu)
+        store = InMemoryStore(menu: Self.menu, readsAreImmediate: readsAreImmediate)
         let till = Till(store: store, taxRate: TaxRate(basisPoints: 875)!, currency: .usd)
         let api = try API(
             devices: DeviceDirectory(store: store), apps: [try POSApp(till: till, idempotency: Idempotency())],

@@ -1,3 +1,4 @@
+import RoutemapHTTP
 import RoutemapJSON
 import RoutemapTestSupport
 import Testing
@@ -93,7 +94,8 @@ struct PipelineTests {
                 Issue.record("\(method) \(path) answered at once though it must open a bill")
                 continue
             }
-            let opened = await work()
+            var labels = RequestLabels()
+            let opened = await work(&labels)
             #expect(opened.status == .ok)
             #expect(server.store.snapshot.bills.count == 1)
             guard case .answer(let now) = server.dispatch(method, path, json: body) else {
@@ -103,5 +105,38 @@ struct PipelineTests {
             #expect(now.status == .ok)
             #expect(server.store.snapshot.bills.count == 1)
         }
+    }
+
+    @Test("where reads are round trips, a token not cached yet is looked up with the request suspended, inside the store's reading")
+    func tokenLookupWaits() async throws {
+        let server = try await InProcessAPI(readsAreImmediate: false)
+        let device = try #require(server.store.snapshot.devices.first?.device.id)
+        let readings = server.store.readingCount
+        let started = ContinuousClock.now
+        guard case .suspend(let work) = server.dispatch("GET", "/v1/menu/items") else {
+            Issue.record("a token the store must be asked about was looked up on the calling thread")
+            return
+        }
+        var labels = RequestLabels()
+        let first = await work(&labels)
+        #expect(first.status == .ok)
+        #expect(labels.caller == device, "the caller, learnt while suspended, reaches the observer")
+        #expect(server.store.readingCount > readings)
+
+        // Cached now: answered at once, unless the revision check, once a second from the first
+        // request on, fell due again.
+        let second = server.dispatch("GET", "/v1/menu/items")
+        if ContinuousClock.now - started < .milliseconds(900) {
+            guard case .answer(let response) = second else {
+                Issue.record("a cached token waited")
+                return
+            }
+            #expect(response.status == .ok)
+        }
+        // A token the store does not know: 401 after the wait, on known and unknown paths alike.
+        let stranger = [("Authorization", "Bearer not-a-token")]
+        expectProblem(await server.send("GET", "/v1/menu/items", headers: stranger), 401, "unauthorized")
+        expectProblem(await server.send("GET", "/v1/nowhere", headers: stranger), 401, "unauthorized")
+        #expect(await server.send("GET", "/v1/nowhere").status == 404)
     }
 }

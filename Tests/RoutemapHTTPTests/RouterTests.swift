@@ -7,6 +7,12 @@ import Testing
 struct RouterTests {
     private func body(_ response: Response) -> JSON { (try? JSON.parse(response.body)) ?? .null }
     private func text(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }
+    /// Runs suspended work as the server would, returning its answer and what it noted.
+    private func run(_ work: @Sendable (inout RequestLabels) async -> Response) async -> (Response, RequestLabels) {
+        var labels = RequestLabels()
+        let response = await work(&labels)
+        return (response, labels)
+    }
     private func named(_ name: String) -> @Sendable (Request) throws -> Response { { _ in Response(body: Array(name.utf8)) } }
 
     @Test("captures {name} segments into parameters")
@@ -134,6 +140,66 @@ struct RouterTests {
         #expect(await router.respond(to: Request(method: .POST, path: "/open", headers: ["X-Member": "ann"])).status == .methodNotAllowed)
     }
 
+    @Test("an admission that waits suspends the request; the pipeline then goes on in order with its context, or answers its refusal")
+    func waitingAdmission() async {
+        enum Level: Sendable { case open, member }
+        struct Caller: RequestContext {
+            typealias Access = Level
+            let name: String?
+            var caller: String? { name }
+        }
+        // Members in the header are known at once; `X-Lookup` ones only after a wait.
+        var router = Router<Caller>(defaultAccess: .member, admitWaiting: { request, access in
+            guard case .member = access else { return .now(Caller(name: nil)) }
+            if let name = request.headers["X-Member"] { return .now(Caller(name: name)) }
+            let looked = request.headers["X-Lookup"]
+            return .later {
+                await Task.yield()
+                guard let looked, looked != "stranger" else {
+                    throw Problem(status: .unauthorized, code: "unauthorized", title: "Unauthorized", detail: "Members only.")
+                }
+                return Caller(name: looked)
+            }
+        })
+        router.acceptsBody = { $0 == "application/json" }
+        router.on(.GET, "/member", access: .member) { _, caller in Response(body: Array("hello \(caller.name ?? "-")".utf8)) }
+        router.on(.POST, "/member", access: .member) { _, caller in Response(body: Array("posted \(caller.name ?? "-")".utf8)) }
+        router.on(.GET, "/member/later", access: .member, use: { _, caller in
+            await Task.yield()
+            return Response(body: Array("later \(caller.name ?? "-")".utf8))
+        })
+        let reception = Reception(maxBodyBytes: 10)
+        func dispatched(_ request: Request) async -> (suspended: Bool, response: Response, labels: RequestLabels) {
+            var labels = RequestLabels()
+            switch router.dispatch(request, reception, labels: &labels) {
+            case .answer(let response): return (false, response, labels)
+            case .suspend(let work):
+                let (response, late) = await run(work)
+                if late.caller != nil { labels.caller = late.caller }
+                return (true, response, labels)
+            }
+        }
+
+        let known = await dispatched(Request(method: .GET, path: "/member", headers: ["X-Member": "ann"]))
+        #expect(!known.suspended && text(known.response) == "hello ann" && known.labels.caller == "ann")
+        let looked = await dispatched(Request(method: .GET, path: "/member", headers: ["X-Lookup": "bob"]))
+        #expect(looked.suspended && text(looked.response) == "hello bob")
+        #expect(looked.labels.caller == "bob" && looked.labels.route == "/member")
+        let suspending = await dispatched(Request(method: .GET, path: "/member/later", headers: ["X-Lookup": "cy"]))
+        #expect(suspending.suspended && text(suspending.response) == "later cy" && suspending.labels.caller == "cy")
+        // Refused after the wait: 401, on a known path and an unknown one alike (before any 404).
+        let refused = await dispatched(Request(method: .GET, path: "/member", headers: ["X-Lookup": "stranger"]))
+        #expect(refused.suspended && refused.response.status == .unauthorized && refused.labels.caller == nil)
+        #expect(await dispatched(Request(method: .GET, path: "/nowhere", headers: ["X-Lookup": "stranger"])).response.status == .unauthorized)
+        // Admitted after the wait: then 404, 405, 415 as for anyone admitted at once.
+        #expect(await dispatched(Request(method: .GET, path: "/nowhere", headers: ["X-Lookup": "bob"])).response.status == .notFound)
+        #expect(await dispatched(Request(method: .DELETE, path: "/member", headers: ["X-Lookup": "bob"])).response.status == .methodNotAllowed)
+        let plain = await dispatched(Request(method: .POST, path: "/member", headers: ["X-Lookup": "bob", "Content-Type": "text/plain"], body: Array("hi".utf8)))
+        #expect(plain.response.status == .unsupportedMediaType)
+        let json = await dispatched(Request(method: .POST, path: "/member", headers: ["X-Lookup": "bob", "Content-Type": "application/json"], body: Array("{}".utf8)))
+        #expect(text(json.response) == "posted bob")
+    }
+
     @Test("the pipeline's order: 414, 400, admission, 404/405, 413, 415, then the handler")
     func pipelineOrder() async {
         var router = Router<OpenContext>(defaultAccess: .open) { request, _ in
@@ -147,7 +213,7 @@ struct RouterTests {
         func status(_ request: Request, _ reception: Reception) async -> Int {
             switch router.dispatch(request, reception) {
             case .answer(let response): response.status.code
-            case .suspend(let work): await work().status.code
+            case .suspend(let work): await run(work).0.status.code
             }
         }
         let authorized: HTTPHeaders = ["Authorization": "x", "Content-Type": "text/plain"]
@@ -183,7 +249,7 @@ struct RouterTests {
             Issue.record("a suspending handler answered at once")
             return
         }
-        #expect(text(await work()) == "later")
+        #expect(text(await run(work).0) == "later")
     }
 
     @Test("a handler that answers now unless it must wait: its answer at once, its work suspended, its errors as problems")
@@ -212,7 +278,7 @@ struct RouterTests {
             Issue.record("work that waits was answered at once")
             return
         }
-        #expect(text(await later()) == "later")
+        #expect(text(await run(later).0) == "later")
         let late = await router.respond(to: Request(method: .GET, path: "/maybe/failing-later"))
         #expect(late.status == .conflict && body(late)["code"] == "late")
     }

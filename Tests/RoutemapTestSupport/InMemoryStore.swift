@@ -59,8 +59,23 @@ public final class InMemoryStore: POSStore {
     /// (an answer recorded in the write reads the menu) without locking `state` twice.
     private let writer = Mutex(())
 
+    /// Whether callers may read on their own thread. `false` makes this store stand for one
+    /// whose reads are round trips (PostgreSQL's), so that code must read inside `reading`.
+    public let readsAreImmediate: Bool
+    private let readings = Atomic<Int>(0)
+
+    /// How many bodies `reading` has run.
+    public var readingCount: Int { readings.load(ordering: .relaxed) }
+
+    public func reading<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        readings.add(1, ordering: .relaxed)
+        await Task.yield()
+        return try body()
+    }
+
     /// A store holding `menu` and nothing else.
-    public init(menu: [MenuItem]) {
+    public init(menu: [MenuItem], readsAreImmediate: Bool = true) {
+        self.readsAreImmediate = readsAreImmediate
         var state = State(menu: menu)
         for item in menu where !state.categories.contains(where: { $0.id == item.category }) {
             state.categories.append(MenuCategory(id: item.category, name: item.category.prefix(1).uppercased() + item.category.dropFirst()))
