@@ -6,10 +6,11 @@ import RoutemapHTTP
 public struct MetricsEndpoint: Sendable {
     /// The bearer token `/metrics` requires; `nil`: open.
     public var token: String?
-    /// The exposition, rendered for each scrape.
-    public var render: @Sendable () -> [UInt8]
+    /// The exposition, rendered for each scrape (it may read the store: the scrape waits for it
+    /// without holding a server thread).
+    public var render: @Sendable () async -> [UInt8]
 
-    public init(token: String?, render: @escaping @Sendable () -> [UInt8]) {
+    public init(token: String?, render: @escaping @Sendable () async -> [UInt8]) {
         self.token = token
         self.render = render
     }
@@ -19,10 +20,10 @@ struct MetricsController {
     let endpoint: MetricsEndpoint
 
     func register(on router: inout Router<APIContext>) {
-        router.open(.GET, "/metrics", immediately: metrics)
+        router.open(.GET, "/metrics", metrics)
     }
 
-    @Sendable func metrics(_ request: Request) throws -> Response {
+    @Sendable func metrics(_ request: Request) async throws -> Response {
         if let token = endpoint.token {
             guard let header = request.headers["Authorization"] else {
                 throw Problem.unauthorized("/metrics needs `Authorization: Bearer <metrics token>`.")
@@ -31,7 +32,7 @@ struct MetricsController {
                 throw Problem.unauthorized("The metrics token is not valid.", invalidToken: true)
             }
         }
-        return Response(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: endpoint.render())
+        return Response(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: await endpoint.render())
     }
 
     /// Whether `a` equals `b`, in time that depends on their lengths only.

@@ -4,8 +4,9 @@ import Synchronization
 
 /// The menu the API serves, kept current while the server runs: rebuilt at once after a menu
 /// change through the API commits (`refresh`), and within `recheckAfter` after another process
-/// changes it (`routemap menu` on the same file), by comparing the store's menu revision at
-/// most that often. Every answer that shows the menu (the listing, its `ETag`, the menu screen
+/// changes it (`routemap menu` on the same file, or another node), by comparing the store's
+/// menu revision at most that often. Where the store's reads are round trips (PostgreSQL), that
+/// check runs in a task of its own, never on the thread serving the menu. Every answer that shows the menu (the listing, its `ETag`, the menu screen
 /// of launch and navigation) reads `current`, and caches of such answers key on its
 /// `generation`, so no till is served the old menu once the new one is in.
 final class LiveMenu: Sendable {
@@ -31,7 +32,8 @@ final class LiveMenu: Sendable {
 
     /// The menu now. At most once per `recheckAfter`, asks the store whether the menu changed
     /// (one small query) and rebuilds it if so; should the store not answer, the menu served
-    /// stays as it was until the next check.
+    /// stays as it was until the next check. Where reads are round trips, the answer that finds
+    /// the check due keeps the menu it has, and the answers after the check get the new one.
     var current: MenuCatalog {
         let now = CoarseClock.nanoseconds()
         let (catalog, due) = state.withLock { state -> (MenuCatalog, Bool) in
@@ -39,13 +41,24 @@ final class LiveMenu: Sendable {
             state.checkedAt = now
             return (state.catalog, true)
         }
-        guard due, let revision = try? till.menuRevision(), revision != state.withLock({ $0.revision }) else { return catalog }
-        return (try? rebuild(revision: revision)) ?? catalog
+        guard due else { return catalog }
+        guard till.readsAreImmediate else {
+            Task { [self, till] in _ = try? await till.reading { self.recheck() } }
+            return catalog
+        }
+        return recheck() ?? catalog
+    }
+
+    /// The menu rebuilt when the store's revision moved since it was built; `nil` when it did
+    /// not, or the store did not answer.
+    private func recheck() -> MenuCatalog? {
+        guard let revision = try? till.menuRevision(), revision != state.withLock({ $0.revision }) else { return nil }
+        return try? rebuild(revision: revision)
     }
 
     /// Rebuilds the menu from the store now: after a change through the API has committed.
-    func refresh() throws {
-        _ = try rebuild(revision: try till.menuRevision())
+    func refresh() async throws {
+        _ = try await till.reading { [self] in try rebuild(revision: try till.menuRevision()) }
     }
 
     /// Reads the menu after `revision` and installs it, unless a newer one was installed meanwhile.

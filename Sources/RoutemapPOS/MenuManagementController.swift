@@ -24,7 +24,7 @@ struct MenuManagementController {
     @Sendable func createCategory(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let body = try RequestBody(request, allowed: ["id", "name"])
         let category = MenuCategory(id: try Self.slug(body, "id"), name: try Self.name(body))
-        return changed(
+        return await changed(
             try await api.idempotency.perform(
                 request, body: body, device: device,
                 change: { key in try await api.till.createMenuCategory(category, device: device.id, idempotency: key) },
@@ -35,7 +35,7 @@ struct MenuManagementController {
         let id = try request.parameter("categoryId")
         let body = try RequestBody(request, allowed: ["name"])
         let name = try Self.name(body)
-        return changed(
+        return await changed(
             try await api.idempotency.perform(
                 request, body: body, device: device,
                 change: { key in try await api.till.renameMenuCategory(id: id, name: name, device: device.id, idempotency: key) },
@@ -45,7 +45,7 @@ struct MenuManagementController {
     @Sendable func retireCategory(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let id = try request.parameter("categoryId")
         let body = try RequestBody(request, allowed: [], emptyAllowed: true)
-        return changed(
+        return await changed(
             try await api.idempotency.perform(
                 request, body: body, device: device,
                 change: { key in try await api.till.retireMenuCategory(id: id, device: device.id, idempotency: key) },
@@ -57,7 +57,7 @@ struct MenuManagementController {
         let draft = MenuItemDraft(
             id: try Self.slug(body, "id"), name: try Self.name(body), category: try Self.slug(body, "category"),
             priceMinor: try body.integer("priceMinor", in: MenuItem.priceRange), available: try Self.optionalBool(body, "available") ?? true)
-        return changed(
+        return await changed(
             try await api.idempotency.perform(
                 request, body: body, device: device,
                 change: { key in try await api.till.createMenuItem(draft, device: device.id, idempotency: key) },
@@ -71,7 +71,7 @@ struct MenuManagementController {
             name: body.value("name") == nil ? nil : try Self.name(body),
             category: body.value("category") == nil ? nil : try Self.slug(body, "category"),
             priceMinor: try body.optionalInteger("priceMinor", in: MenuItem.priceRange), available: try Self.optionalBool(body, "available"))
-        return changed(
+        return await changed(
             try await api.idempotency.perform(
                 request, body: body, device: device,
                 change: { key in try await api.till.changeMenuItem(id: id, patch, device: device.id, idempotency: key) },
@@ -81,7 +81,7 @@ struct MenuManagementController {
     @Sendable func retire(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let id = try request.parameter("itemId")
         let body = try RequestBody(request, allowed: [], emptyAllowed: true)
-        return changed(
+        return await changed(
             try await api.idempotency.perform(
                 request, body: body, device: device,
                 change: { key in try await api.till.retireMenuItem(id: id, device: device.id, idempotency: key) },
@@ -90,8 +90,8 @@ struct MenuManagementController {
 
     /// `response`, after the menu every till gets is rebuilt (should that fail, the periodic
     /// revision check rebuilds it within a second: the change itself has committed).
-    private func changed(_ response: Response) -> Response {
-        try? api.menu.refresh()
+    private func changed(_ response: Response) async -> Response {
+        try? await api.menu.refresh()
         return response
     }
 

@@ -76,7 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
         let till = Till(store: database.store, taxRate: settings.taxRate, currency: settings.currency)
         let sampler = MetricsSampler(registry: registry, store: database, logger: logger)
         let metrics = MetricsEndpoint(token: settings.metricsToken) { [sampler] in
-            sampler.sample()
+            await sampler.sample()
             return registry.emitToBuffer()
         }
         let access = API.Configuration(

@@ -101,14 +101,16 @@ final class MetricsSampler: Service {
         self.server.withLock { $0 = server }
     }
 
-    /// Reads each gauge's value now.
-    func sample() {
+    /// Reads each gauge's value now; the bill counts where the store's reads may wait (on
+    /// PostgreSQL, a round trip).
+    func sample() async {
         if let server = server.withLock({ $0 }) {
             inFlight.set(Double(server.requestsInFlight))
             waiting.set(Double(server.requestsWaiting))
         }
         do {
-            let bills = try store.unpaidBillCounts()
+            let store = self.store
+            let bills = try await store.store.reading { try store.unpaidBillCounts() }
             openBills.set(Double(bills.open))
             checkedOutBills.set(Double(bills.checkedOut))
         } catch {
@@ -118,7 +120,7 @@ final class MetricsSampler: Service {
 
     func run() async throws {
         while !Task.isShuttingDownGracefully {
-            sample()
+            await sample()
             do {
                 try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(5)) }
             } catch {

@@ -25,6 +25,26 @@ struct LiveMenuTests {
         return menuStep?["screen"]?["payload"]?["items"]?.array ?? []
     }
 
+    @Test("where reads are round trips, the menu's once-a-second check of another process's changes runs in a task of its own, and the change shows")
+    func recheckOffTheServingThread() async throws {
+        let api = try await InProcessAPI(readsAreImmediate: false)
+        let outside = api.store.readsOutsideReading  // start-up's
+        #expect(!Self.menuIds(await api.get("/v1/menu/items")).contains("scone"))
+        // Another process adds an item: straight into the store, which the API does not hear of.
+        let scone = MenuItem(id: "scone", name: "Scone", category: "bakery", priceMinor: 325, currency: .usd, available: true)
+        try await api.store.write { try $0.insertMenuItem(scone) }
+        let readings = api.store.readingCount
+        var listed: [String] = []
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !listed.contains("scone"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            listed = Self.menuIds(await api.get("/v1/menu/items"))
+        }
+        #expect(listed.contains("scone"), "the other process's item never showed")
+        #expect(api.store.readingCount > readings)
+        #expect(api.store.readsOutsideReading == outside, "a store read held the thread serving a request")
+    }
+
     @Test("a new item is on every till's menu at once: new ETag, the old one no longer 304, launch's menu screen has it")
     func createShowsAtOnce() async throws {
         let (api, manager) = try await Self.setUp()

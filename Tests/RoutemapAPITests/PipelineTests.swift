@@ -112,6 +112,7 @@ struct PipelineTests {
         let server = try await InProcessAPI(readsAreImmediate: false)
         let device = try #require(server.store.snapshot.devices.first?.device.id)
         let readings = server.store.readingCount
+        let outside = server.store.readsOutsideReading  // start-up's
         let started = ContinuousClock.now
         guard case .suspend(let work) = server.dispatch("GET", "/v1/menu/items") else {
             Issue.record("a token the store must be asked about was looked up on the calling thread")
@@ -122,6 +123,7 @@ struct PipelineTests {
         #expect(first.status == .ok)
         #expect(labels.caller == device, "the caller, learnt while suspended, reaches the observer")
         #expect(server.store.readingCount > readings)
+        #expect(server.store.readsOutsideReading == outside, "a store read held the thread serving the request")
 
         // Cached now: answered at once, unless the revision check, once a second from the first
         // request on, fell due again.

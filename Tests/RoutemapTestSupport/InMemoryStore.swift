@@ -64,13 +64,26 @@ public final class InMemoryStore: POSStore {
     public let readsAreImmediate: Bool
     private let readings = Atomic<Int>(0)
 
+    private let readsOutside = Atomic<Int>(0)
+    @TaskLocal private static var insideReading = false
+
     /// How many bodies `reading` has run.
     public var readingCount: Int { readings.load(ordering: .relaxed) }
+    /// How many reads through the store (`POSStore`'s read methods, not `snapshot`) were made
+    /// outside `reading` while `readsAreImmediate` is false: each one a thread a real store of
+    /// that kind would have held for a round trip.
+    public var readsOutsideReading: Int { readsOutside.load(ordering: .relaxed) }
 
     public func reading<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         readings.add(1, ordering: .relaxed)
         await Task.yield()
-        return try body()
+        return try Self.$insideReading.withValue(true) { try body() }
+    }
+
+    /// The committed state, for a read through the store.
+    private var committed: State {
+        if !readsAreImmediate, !Self.insideReading { readsOutside.add(1, ordering: .relaxed) }
+        return snapshot
     }
 
     /// A store holding `menu` and nothing else.
@@ -87,32 +100,32 @@ public final class InMemoryStore: POSStore {
     public var snapshot: State { state.withLock { $0 } }
 
     public func menuItems() throws -> [MenuItem] {
-        let state = snapshot
+        let state = committed
         return state.menu.filter { !state.retiredMenuItems.contains($0.id) }
     }
 
-    public func menuRevision() throws -> Int { snapshot.menuRevision }
-    public func deviceRevision() throws -> Int { snapshot.deviceRevision }
+    public func menuRevision() throws -> Int { committed.menuRevision }
+    public func deviceRevision() throws -> Int { committed.deviceRevision }
 
     public func menuCategories() throws -> [MenuCategory] {
-        let state = snapshot
+        let state = committed
         return state.categories.filter { !state.retiredCategories.contains($0.id) }
     }
 
-    public func bill(id: String) throws -> Bill? { snapshot.bills[id] }
+    public func bill(id: String) throws -> Bill? { committed.bills[id] }
 
-    public func currentBill(deviceId: String) throws -> Bill? { snapshot.currentBill(deviceId: deviceId) }
+    public func currentBill(deviceId: String) throws -> Bill? { committed.currentBill(deviceId: deviceId) }
 
     public func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) throws -> [Bill] {
-        snapshot.unsettledBills(deviceId: deviceId, statuses: statuses, after: cursor, limit: limit)
+        committed.unsettledBills(deviceId: deviceId, statuses: statuses, after: cursor, limit: limit)
     }
 
-    public func payment(id: String) throws -> Payment? { snapshot.payments.first { $0.id == id } }
+    public func payment(id: String) throws -> Payment? { committed.payments.first { $0.id == id } }
 
-    public func payment(billId: String) throws -> Payment? { snapshot.payments.first { $0.billId == billId } }
+    public func payment(billId: String) throws -> Payment? { committed.payments.first { $0.billId == billId } }
 
     public func device(tokenDigest: [UInt8]) throws -> Device? {
-        snapshot.devices.first { $0.tokenDigest == tokenDigest }?.device
+        committed.devices.first { $0.tokenDigest == tokenDigest }?.device
     }
 
     public func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
@@ -131,10 +144,10 @@ public final class InMemoryStore: POSStore {
 }
 
 extension InMemoryStore {
-    public func devices() throws -> [Device] { snapshot.devices.map(\.device) }
+    public func devices() throws -> [Device] { committed.devices.map(\.device) }
 
     public func device(nextTokenDigest: [UInt8]) throws -> Device? {
-        let state = snapshot
+        let state = committed
         guard let id = state.nextTokenDigests.first(where: { $0.value == nextTokenDigest })?.key else { return nil }
         return state.devices.first { $0.device.id == id }?.device
     }
