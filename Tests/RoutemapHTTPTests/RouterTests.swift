@@ -3,6 +3,13 @@ import RoutemapHTTP
 import RoutemapJSON
 import Testing
 
+/// The context of the admission tests' routers: a member's name, or nobody on open routes.
+private struct Caller: RequestContext {
+    enum Access: Sendable { case open, member }
+    let name: String?
+    var caller: String? { name }
+}
+
 @Suite("Router")
 struct RouterTests {
     private func body(_ response: Response) -> JSON { (try? JSON.parse(response.body)) ?? .null }
@@ -116,11 +123,6 @@ struct RouterTests {
 
     @Test("admission sees each route's declared access; unknown paths and methods get the default access first")
     func admissionByAccess() async {
-        enum Level: Sendable { case open, member }
-        struct Caller: RequestContext {
-            typealias Access = Level
-            let name: String?
-        }
         var router = Router<Caller>(defaultAccess: .member) { request, access in
             guard case .member = access else { return Caller(name: nil) }
             guard let name = request.headers["X-Member"] else {
@@ -142,12 +144,6 @@ struct RouterTests {
 
     @Test("an admission that waits suspends the request; the pipeline then goes on in order with its context, or answers its refusal")
     func waitingAdmission() async {
-        enum Level: Sendable { case open, member }
-        struct Caller: RequestContext {
-            typealias Access = Level
-            let name: String?
-            var caller: String? { name }
-        }
         // Members in the header are known at once; `X-Lookup` ones only after a wait.
         var router = Router<Caller>(defaultAccess: .member, admitWaiting: { request, access in
             guard case .member = access else { return .now(Caller(name: nil)) }
