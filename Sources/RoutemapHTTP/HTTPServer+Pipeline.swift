@@ -55,7 +55,8 @@ extension HTTPServer {
         }
         switch responder.dispatch(state.head(), reception, labels: &state.labels) {
         case .answer(let response): return response
-        // Unreachable: a body too large is refused before any handler.
+        // Unreachable: a body too large is refused before any handler, and before an admission
+        // that would wait.
         case .suspend: return responder.response(for: .internalError())
         }
     }

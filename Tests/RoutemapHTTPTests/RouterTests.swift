@@ -194,6 +194,16 @@ struct RouterTests {
         #expect(plain.response.status == .unsupportedMediaType)
         let json = await dispatched(Request(method: .POST, path: "/member", headers: ["X-Lookup": "bob", "Content-Type": "application/json"], body: Array("{}".utf8)))
         #expect(text(json.response) == "posted bob")
+        // A body over the limit: 413 at once, whoever it turns out to be and wherever it goes
+        // (the server answers it before the body arrives, and cannot wait there).
+        for (path, who) in [("/member", "bob"), ("/member", "stranger"), ("/nowhere", "stranger")] {
+            let request = Request(method: .POST, path: path, headers: ["X-Lookup": who])
+            guard case .answer(let tooLarge) = router.dispatch(request, Reception(maxBodyBytes: 10, bodyTooLarge: true)) else {
+                Issue.record("a body over the limit waited for admission: \(path), \(who)")
+                continue
+            }
+            #expect(tooLarge.status == .payloadTooLarge)
+        }
     }
 
     @Test("the pipeline's order: 414, 400, admission, 404/405, 413, 415, then the handler")
