@@ -151,6 +151,11 @@ struct LiveMenuTests {
         // A duplicate id under a new key is a state conflict: recorded, so its retry answers the same.
         let duplicate = await api.send("POST", "/v1/menu/items", json: body, headers: manager + [("Idempotency-Key", "scone-2")])
         expectProblem(duplicate, 409, "menu_item_exists")
+        #expect(duplicate.header("Idempotent-Replayed") == nil)
+        let duplicateAgain = await api.send("POST", "/v1/menu/items", json: body, headers: manager + [("Idempotency-Key", "scone-2")])
+        expectProblem(duplicateAgain, 409, "menu_item_exists")
+        #expect(duplicateAgain.header("Idempotent-Replayed") == "true")
+        #expect(duplicateAgain.body == duplicate.body)
         let revision = api.store.snapshot.menuRevision
         let patch: JSON = ["priceMinor": 325]
         #expect(await api.send("PATCH", "/v1/menu/items/scone", json: patch, headers: manager + [("Idempotency-Key", "p-1")]).status == 200)
@@ -180,7 +185,12 @@ struct LiveMenuTests {
         let titles = menuStep?["screen"]?["payload"]?["components"]?.array.compactMap { $0["title"]?.stringValue } ?? []
         #expect(titles.contains("Afternoon tea"), "\(titles)")
 
-        expectProblem(await api.send("DELETE", "/v1/menu/categories/teatime", headers: manager), 409, "category_not_empty")
+        // A conflict under a key is recorded: its retry gets the same answer, replayed.
+        let notEmpty = await api.send("DELETE", "/v1/menu/categories/teatime", headers: manager + [("Idempotency-Key", "tea-1")])
+        expectProblem(notEmpty, 409, "category_not_empty")
+        let notEmptyAgain = await api.send("DELETE", "/v1/menu/categories/teatime", headers: manager + [("Idempotency-Key", "tea-1")])
+        expectProblem(notEmptyAgain, 409, "category_not_empty")
+        #expect(notEmptyAgain.header("Idempotent-Replayed") == "true")
         #expect(await api.send("DELETE", "/v1/menu/items/scone", headers: manager).status == 200)
         let retired = await api.send("DELETE", "/v1/menu/categories/teatime", headers: manager)
         #expect(retired.status == 200, "\(retired.text)")

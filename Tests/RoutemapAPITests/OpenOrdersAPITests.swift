@@ -220,10 +220,11 @@ struct OpenOrdersAPITests {
         #expect(try await api.bill(bill)["status"]?.stringValue == "checked_out", "the replay changed nothing")
     }
 
-    @Test("a keyed change's answer is built inside its write and may read the store, as the live menu's recheck does")
-    func answersReadInsideWrites() async throws {
+    @Test("the in-memory test store lets a write's body read through the store, as keyed changes' answers do on the real stores")
+    func testStoreReadsInsideWrites() async throws {
         let store = InMemoryStore(menu: InProcessAPI.menu)
-        // Crashed (a recursive lock) when the test store held its state's lock during writes.
+        // A check of the test double itself: it crashed (a recursive lock) when it held its
+        // state's lock during writes, which the real stores never did.
         let revision = try await store.write(durability: .full) { _ in try store.menuRevision() }
         #expect(revision == (try store.menuRevision()))
     }

@@ -113,7 +113,6 @@ struct PipelineTests {
         let device = try #require(server.store.snapshot.devices.first?.device.id)
         let readings = server.store.readingCount
         let outside = server.store.readsOutsideReading  // start-up's
-        let started = ContinuousClock.now
         guard case .suspend(let work) = server.dispatch("GET", "/v1/menu/items") else {
             Issue.record("a token the store must be asked about was looked up on the calling thread")
             return
@@ -125,16 +124,21 @@ struct PipelineTests {
         #expect(server.store.readingCount > readings)
         #expect(server.store.readsOutsideReading == outside, "a store read held the thread serving the request")
 
-        // Cached now: answered at once, unless the revision check, once a second from the first
-        // request on, fell due again.
-        let second = server.dispatch("GET", "/v1/menu/items")
-        if ContinuousClock.now - started < .milliseconds(900) {
-            guard case .answer(let response) = second else {
-                Issue.record("a cached token waited")
-                return
+        // Cached now: answered at once. (The revision check, once a second, may fall due on a
+        // slow machine and make one request wait; the next is then answered at once.)
+        var answeredAtOnce = false
+        for _ in 0..<5 {
+            switch server.dispatch("GET", "/v1/menu/items") {
+            case .answer(let response):
+                #expect(response.status == .ok)
+                answeredAtOnce = true
+            case .suspend(let work):
+                var labels = RequestLabels()
+                #expect(await work(&labels).status == .ok)
             }
-            #expect(response.status == .ok)
+            if answeredAtOnce { break }
         }
+        #expect(answeredAtOnce, "a cached token kept waiting for the store")
         // A token the store does not know: 401 after the wait, on known and unknown paths alike.
         let stranger = [("Authorization", "Bearer not-a-token")]
         expectProblem(await server.send("GET", "/v1/menu/items", headers: stranger), 401, "unauthorized")

@@ -35,6 +35,16 @@ struct DurabilityTests {
         }
         #expect(store.snapshot.committedDurabilities == [.normal, .full])
         #expect(store.snapshot.recordedAnswers.count == 1)
+
+        // A keyed payment that succeeds.
+        _ = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
+        let total = try await till.checkout(billId: bill.id, device: device).totalMinor
+        let outcome = try await till.pay(
+            billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: total),
+            idempotency: Keys.payment("k2", fingerprint: "pay"))
+        #expect(outcome.performedValue != nil)
+        #expect(store.snapshot.committedDurabilities.suffix(3) == [.normal, .normal, .full])
+        #expect(store.snapshot.recordedAnswers.count == 2)
     }
 
     @Test("enrolling a device commits with full durability")

@@ -95,6 +95,12 @@ struct ExactlyOnceTests {
         let request = request
         let results = await concurrentResults(Self.requests) { _ in try await till.pay(billId: bill.id, device: device, request) }
         #expect(results.filter { (try? $0.get()) != nil }.count == 1)
+        // Each of the others is refused for the bill being paid, not for anything else.
+        let unexpected = results.compactMap { result -> String? in
+            guard case .failure(let error) = result, error as? POSError != .billNotCheckedOut(.paid) else { return nil }
+            return String(describing: error)
+        }
+        #expect(unexpected.isEmpty)
         try await expectPaidOnce(database, bill, keys: 0)
     }
 

@@ -67,12 +67,21 @@ struct SQLiteStoreTests {
         let store = database.store
         var bill = try Bill(id: "bill_stale", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date(timeIntervalSince1970: 0))
         try await store.write { [bill] in try $0.insert(bill) }
-        await #expect(throws: StorageError.self) { try await store.write { [bill] in try $0.update(bill) } }
+        /// The refusal of `bill`'s update, which must be for its being stale, not anything else.
+        func expectStale(_ bill: Bill, sourceLocation: SourceLocation = #_sourceLocation) async {
+            let error = await #expect(throws: StorageError.self, sourceLocation: sourceLocation) {
+                try await store.write { try $0.update(bill) }
+            }
+            guard case .staleBill(let id, let version)? = error, id == bill.id, version == bill.version else {
+                Issue.record("expected staleBill(\(bill.id), \(bill.version)), got \(String(describing: error))", sourceLocation: sourceLocation)
+                return
+            }
+        }
+        await expectStale(bill)
         try bill.add(MenuItem(id: "latte", name: "Latte", category: "coffee", priceMinor: 475, currency: .usd, available: true), quantity: 1)
         try await store.write { [bill] in try $0.update(bill) }
-        await #expect(throws: StorageError.self) { try await store.write { [bill] in try $0.update(bill) } }
-        let missing = try Bill(id: "bill_missing", currency: .usd, taxRate: StorageFixtures.rate875, version: 2, createdAt: Date())
-        await #expect(throws: StorageError.self) { try await store.write { try $0.update(missing) } }
+        await expectStale(bill)
+        await expectStale(try Bill(id: "bill_missing", currency: .usd, taxRate: StorageFixtures.rate875, version: 2, createdAt: Date()))
     }
 
     @Test("foreign keys are enforced: a line for an unknown menu item, a payment for an unknown bill")

@@ -70,7 +70,8 @@ struct WalkTests {
         #expect(try await app.shownBill().id == y)
 
         // The link to an open bill's summary is refused by the summary's guard, and nothing changes.
-        await #expect(throws: Problem.self) { try await app.session.open(url: "routemap://bills/\(x)/summary") }
+        let refusal = await #expect(throws: Problem.self) { try await app.session.open(url: "routemap://bills/\(x)/summary") }
+        #expect(refusal?.code == .billNotCheckedOut, "\(String(describing: refusal))")
         #expect(await app.performer.take() == [])
         #expect(try await app.shownBill().id == y)
 
