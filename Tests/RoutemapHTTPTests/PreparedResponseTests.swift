@@ -90,11 +90,13 @@ struct PreparedResponseTests {
 
     @Test("while the server shuts down a prepared response carries Connection: close")
     func shutdown() throws {
-        let started = Flag()
+        let started = Flag(), stopping = Flag()
         var router = TestRouter()
         router.get("/slow") { _ in
+            // Answered only once the shutdown has begun, however slow the machine.
             started.set()
-            usleep(300_000)
+            _ = stopping.wait(timeout: 5)
+            usleep(200_000)
             return Self.menu.response
         }
         let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 2), responder: router, logger: testLogger)
@@ -103,6 +105,7 @@ struct PreparedResponseTests {
         let slow = Box<Result<TestResponse, any Error>>()
         Thread.detachNewThread { slow.set(Result { try TestHTTPClient(port: port).request("GET", "/slow") }) }
         try #require(started.wait(timeout: 5))
+        stopping.set()
         server.shutdown(gracePeriod: .seconds(5))
         let answer = try #require(slow.wait(timeout: 5)).get()
         #expect(answer.status == 200)
