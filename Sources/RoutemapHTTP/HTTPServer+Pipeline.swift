@@ -43,6 +43,10 @@ extension HTTPServer {
     /// gets 401, not 413) 413 when the request declares a `Content-Length` over the limit. MHD
     /// then closes the connection, which suits a client that was about to upload too much, and
     /// one whose body's end can't be trusted. `nil`: read the body.
+    ///
+    /// An admission that would have to wait (a credential to look up) cannot run here, before
+    /// the body: the declared body is refused whatever it decides, so the answer is 413 then,
+    /// the same for every path and caller, which tells nothing the wait would have guarded.
     func earlyResponse(_ state: RequestState) -> Response? {
         var reception = Reception(maxBodyBytes: configuration.maxBodyBytes)
         if state.answerEarly {
@@ -55,9 +59,9 @@ extension HTTPServer {
         }
         switch responder.dispatch(state.head(), reception, labels: &state.labels) {
         case .answer(let response): return response
-        // Unreachable: a body too large is refused before any handler, and before an admission
-        // that would wait.
-        case .suspend: return responder.response(for: .internalError())
+        // Only admission can wait here: an unreadable request is answered before it, and a
+        // body too large before any handler.
+        case .suspend: return responder.response(for: .payloadTooLarge(limit: configuration.maxBodyBytes))
         }
     }
 

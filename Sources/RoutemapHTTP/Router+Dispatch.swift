@@ -69,8 +69,7 @@ extension Router: HTTPResponder {
     /// 4. 404 / 405, 5. 413 / 415, 6. the handler.
     ///
     /// An admission that has to wait (`Admitted.later`) suspends the request there; steps 4 to 6
-    /// follow once it is done, in the same order. A body over the limit is answered 413 at once
-    /// instead of waiting (see below).
+    /// follow once it is done, in the same order.
     public func dispatch(_ request: Request, _ reception: Reception) -> Dispatch {
         var labels = RequestLabels()
         return dispatch(request, reception, labels: &labels)
@@ -98,10 +97,6 @@ extension Router: HTTPResponder {
             labels.caller = context.caller
             return dispatchAdmitted(request, reception, resolution, context)
         case .later(let admitting):
-            // The body is refused already, so whatever admission decides the answer is 413: the
-            // same for every path and caller, it tells nothing that waiting would have guarded,
-            // and the server gives it before reading a body it will not take.
-            if reception.bodyTooLarge { return .answer(response(for: .payloadTooLarge(limit: reception.maxBodyBytes))) }
             return .suspend { [self] labels in
                 let context: Context
                 do {

@@ -141,6 +141,33 @@ struct ServerTests {
         expectProblem(try server.client().request("POST", "/nowhere", headers: [("Content-Type", "application/json")], body: big), 404, "not_found")
     }
 
+    @Test("413 with an admission that must wait: a declared body over the limit at once, a chunked one after the wait (401 if refused)")
+    func payloadTooLargeWhileAdmissionWaits() throws {
+        // `X-Wait: yes` is admitted after a wait, `X-Wait: no` refused after one.
+        var router = TestRouter(defaultAccess: .open, admitWaiting: { request, _ in
+            guard let wait = request.headers["X-Wait"] else { return .now(OpenContext()) }
+            return .later {
+                await Task.yield()
+                guard wait == "yes" else { throw Problem(status: .unauthorized, code: "unauthorized", title: "Unauthorized", detail: "No.") }
+                return OpenContext()
+            }
+        })
+        router.problemTypeNamespace = TestApp.router().problemTypeNamespace
+        router.post("/echo") { request in .json(["bytes": .int(Int64(request.body.count))]) }
+        let server = try RunningServer(router: router) { $0.maxBodyBytes = 1024 }
+        let big = Array(String(repeating: "a", count: 2000).utf8)
+        for wait in ["yes", "no"] {
+            // Declared: answered before the body arrives, where nothing can wait.
+            let declared = try server.client().request("POST", "/echo", headers: [("X-Wait", wait)], body: big)
+            expectProblem(declared, 413, "payload_too_large")
+            // Chunked: read (and dropped) first, so the pipeline waits for admission.
+            let chunked = try server.client().request(
+                "POST", "/echo", headers: [("X-Wait", wait), ("Transfer-Encoding", "chunked")], body: TestHTTPClient.chunked(big, chunkSize: 300))
+            expectProblem(chunked, wait == "yes" ? 413 : 401, wait == "yes" ? "payload_too_large" : "unauthorized")
+        }
+        #expect(try server.client().request("POST", "/echo", headers: [("X-Wait", "yes")], body: Array("{}".utf8)).status == 200)
+    }
+
     @Test("415 unsupported_media_type for bodies whose type the router does not accept; no body, no check")
     func unsupportedMediaType() throws {
         let server = try RunningServer()
