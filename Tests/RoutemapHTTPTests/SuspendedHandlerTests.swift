@@ -168,17 +168,6 @@ private struct HandedOver<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// Whether `attempt` returns true within five seconds, tried every 50 ms (a throw counts as
-/// false): for what the server does once it notices something, with no event to wait on.
-func holdsSoon(_ attempt: () throws -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while true {
-        if (try? attempt()) == true { return true }
-        guard ContinuousClock.now < deadline else { return false }
-        usleep(50_000)
-    }
-}
-
 /// Waits up to five seconds for `condition`.
 func eventually(_ condition: @escaping @Sendable () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     let deadline = ContinuousClock.now + .seconds(5)
