@@ -68,22 +68,23 @@ final class DeviceAuthenticator: Sendable {
             return nil
         }
         if let known = cached?.device { return .now(known) }
-        guard !directory.readsAreImmediate else { return .now(try lookUp(value, cachedAt: cached?.generation)) }
+        let generation = cached?.generation
+        guard !directory.readsAreImmediate else { return .now(try lookUp(value, generation: generation)) }
         let directory = self.directory
-        return .later { [self] in try await directory.reading { try self.lookUp(value, cachedAt: cached?.generation) } }
+        return .later { [self] in try await directory.reading { try self.lookUp(value, generation: generation) } }
     }
 
     /// The device of token `value` from the store, cached unless a revocation committed since
-    /// the cache's generation `cachedAt`; with no generation, first checks the store's device
-    /// revision and, when another process changed a device since the cache was filled, forgets
-    /// every cached token.
-    private func lookUp(_ value: String, cachedAt: Int?) throws -> AuthenticatedDevice {
+    /// the cache was at `generation`. With no generation (the revision check is due), first
+    /// checks the store's device revision and, when another process changed a device since the
+    /// cache was filled, forgets every cached token.
+    private func lookUp(_ value: String, generation known: Int?) throws -> AuthenticatedDevice {
         let generation: Int
-        if let cachedAt {
-            generation = cachedAt
+        if let known {
+            generation = known
         } else {
             let revision = try directory.revision()
-            let (known, current) = cache.withLock { cache in
+            let (cachedDevice, current) = cache.withLock { cache in
                 if cache.revision != revision {
                     cache.revision = revision
                     cache.generation &+= 1
@@ -91,7 +92,7 @@ final class DeviceAuthenticator: Sendable {
                 }
                 return (cache.tokens[value], cache.generation)
             }
-            if let known { return known }
+            if let cachedDevice { return cachedDevice }
             generation = current
         }
         let token = DeviceToken(value: value)

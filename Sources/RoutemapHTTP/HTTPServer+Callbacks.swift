@@ -2,7 +2,8 @@ import CMicroHTTPD
 
 // libmicrohttpd's callbacks: non-isolated C function pointers (never closures written in
 // main-actor-isolated code, which would be main-actor isolated too). The server arrives through
-// `cls`, unretained: it keeps itself alive while running. The per-request `RequestState` sits retained in `*req_cls`.
+// `cls`, unretained: it keeps itself alive while running. The per-request `RequestState` sits
+// retained in `*req_cls`.
 
 extension HTTPServer {
     /// MHD's access handler: called when the headers are in, once per body chunk, and once

@@ -6,9 +6,10 @@ import Synchronization
 /// change through the API commits (`refresh`), and within `recheckAfter` after another process
 /// changes it (`routemap menu` on the same file, or another node), by comparing the store's
 /// menu revision at most that often. Where the store's reads are round trips (PostgreSQL), that
-/// check runs in a task of its own, never on the thread serving the menu. Every answer that shows the menu (the listing, its `ETag`, the menu screen
-/// of launch and navigation) reads `current`, and caches of such answers key on its
-/// `generation`, so no till is served the old menu once the new one is in.
+/// check runs in a task of its own, never on the thread serving the menu. Every answer that
+/// shows the menu (the listing, its `ETag`, the menu screen of launch and navigation) reads
+/// `current`, and caches of such answers key on its `generation`, so no till is served the old
+/// menu once the new one is in.
 final class LiveMenu: Sendable {
     private struct State {
         var catalog: MenuCatalog
