@@ -72,10 +72,8 @@ struct SQLiteStoreTests {
             let error = await #expect(throws: StorageError.self, sourceLocation: sourceLocation) {
                 try await store.write { try $0.update(bill) }
             }
-            guard case .staleBill(let id, let version)? = error, id == bill.id, version == bill.version else {
-                Issue.record("expected staleBill(\(bill.id), \(bill.version)), got \(String(describing: error))", sourceLocation: sourceLocation)
-                return
-            }
+            if case .staleBill(id: bill.id, version: bill.version)? = error { return }
+            Issue.record("expected staleBill(\(bill.id), \(bill.version)), got \(String(describing: error))", sourceLocation: sourceLocation)
         }
         await expectStale(bill)
         try bill.add(MenuItem(id: "latte", name: "Latte", category: "coffee", priceMinor: 475, currency: .usd, available: true), quantity: 1)

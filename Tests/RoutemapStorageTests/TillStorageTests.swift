@@ -61,12 +61,11 @@ struct TillStorageTests {
         let database = try await TestDatabase()
         let device = database.device
         let till = database.till()
-        let older = try await till.openBill(device: device)
-        _ = try await till.openBill(device: device)
-        let paid = try await till.addItem(billId: older.id, device: device, menuItemId: "espresso", quantity: 1)
-        let total = try await till.checkout(billId: paid.id, device: device).totalMinor
-        let payment = try await till.pay(billId: paid.id, device: device, PaymentRequest(method: .card, amountMinor: total)).payment
-        let cursor = try till.bills(device: device, statuses: [.open, .checkedOut], after: nil, limit: 1).bills[0].id
+        let bill = try await till.addItem(billId: try await till.openBill(device: device).id, device: device, menuItemId: "espresso", quantity: 1)
+        let total = try await till.checkout(billId: bill.id, device: device).totalMinor
+        let payment = try await till.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: total)).payment
+        // Paying opened the next bill: the one to list after.
+        let cursor = try #require(try till.bills(device: device, statuses: [.open, .checkedOut], after: nil, limit: 1).bills.first).id
 
         let failing = Till(store: UnreachableBillReads(base: database.store), taxRate: StorageFixtures.rate875, currency: .usd)
         #expect(throws: StoreUnavailable.self) { try failing.bills(device: device, statuses: [.open, .checkedOut], after: cursor, limit: 1) }

@@ -63,7 +63,6 @@ public final class InMemoryStore: POSStore {
     /// whose reads are round trips (PostgreSQL's), so that code must read inside `reading`.
     public let readsAreImmediate: Bool
     private let readings = Atomic<Int>(0)
-
     private let readsOutside = Atomic<Int>(0)
     @TaskLocal private static var insideReading = false
 
@@ -76,7 +75,7 @@ public final class InMemoryStore: POSStore {
 
     public func reading<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         readings.add(1, ordering: .relaxed)
-        await Task.yield()
+        await Task.yield()  // it suspends, as a round trip would
         return try Self.$insideReading.withValue(true) { try body() }
     }
 
