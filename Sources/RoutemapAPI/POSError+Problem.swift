@@ -45,8 +45,11 @@ extension POSError {
             return Problem(
                 status: .unprocessableContent, code: "insufficient_tender", title: "Insufficient tender",
                 detail: "Cash tendered (\(tendered)) is less than the total (\(total)).")
-        case .quantityOutOfRange(let quantity):
-            return .invalidField("quantity", "The line's quantity would be \(quantity); it must be 1 to \(BillLimits().maxQuantityPerLine).")
+        case .quantityOutOfRange(let quantity, let limit):
+            return .invalidField("quantity", "The line's quantity would be \(quantity); it must be 1 to \(limit).")
+        case .amountOutOfRange(let quantity):
+            return .invalidField(
+                "quantity", "A quantity of \(quantity) would make the bill's amounts larger than \(Int64.max) minor units.")
         case .lineQuantityLimit(let quantity, let limit):
             return Problem(
                 status: .unprocessableContent, code: "line_quantity_limit", title: "Line quantity limit",

@@ -3,8 +3,8 @@ extension Bill {
     /// that line's quantity raised (keeping the price captured when it was first added).
     ///
     /// Throws `billNotOpen`, `menuItemUnavailable` (unavailable, another currency or a negative
-    /// price), `quantityOutOfRange` (for `quantity`), `lineQuantityLimit` (the merged quantity)
-    /// or `tooManyLines`.
+    /// price), `quantityOutOfRange` (for `quantity`), `lineQuantityLimit` (the merged quantity),
+    /// `tooManyLines` or `amountOutOfRange`.
     /// - Parameter newLineId: the id a new line gets; unused when the item merges into a line.
     public mutating func add(
         _ item: MenuItem, quantity: Int, limits: BillLimits = BillLimits(),
@@ -14,14 +14,16 @@ extension Bill {
         guard item.available, item.currency == currency, item.priceMinor >= 0 else {
             throw .menuItemUnavailable(item.id)
         }
-        guard limits.quantityRange.contains(quantity) else { throw .quantityOutOfRange(quantity) }
+        guard limits.quantityRange.contains(quantity) else {
+            throw .quantityOutOfRange(quantity: quantity, limit: limits.maxQuantityPerLine)
+        }
         var newLines = lines
         if let index = lines.firstIndex(where: { $0.menuItemId == item.id }) {
             let (merged, overflow) = lines[index].quantity.addingReportingOverflow(quantity)
             guard !overflow, limits.quantityRange.contains(merged) else {
                 throw .lineQuantityLimit(quantity: overflow ? Int.max : merged, limit: limits.maxQuantityPerLine)
             }
-            guard let line = lines[index].with(quantity: merged) else { throw .quantityOutOfRange(merged) }
+            guard let line = lines[index].with(quantity: merged) else { throw .amountOutOfRange(quantity: merged) }
             newLines[index] = line
             try replaceLines(newLines, blamingQuantity: merged)
         } else {
@@ -29,7 +31,7 @@ extension Bill {
             guard let line = BillLine(
                 checkedLineId: newLineId, menuItemId: item.id, name: item.name, quantity: quantity,
                 unitPriceMinor: item.priceMinor)
-            else { throw .quantityOutOfRange(quantity) }
+            else { throw .amountOutOfRange(quantity: quantity) }
             newLines.append(line)
             try replaceLines(newLines, blamingQuantity: quantity)
         }
@@ -37,13 +39,14 @@ extension Bill {
 
     /// Sets a line's quantity. Setting the quantity it already has changes nothing (no new version).
     ///
-    /// Throws `billNotOpen`, `lineNotFound` or `quantityOutOfRange`.
+    /// Throws `billNotOpen`, `lineNotFound`, `quantityOutOfRange` or `amountOutOfRange`.
     public mutating func setQuantity(lineId: String, quantity: Int, limits: BillLimits = BillLimits()) throws(POSError) {
         try requireOpen()
         guard let index = lines.firstIndex(where: { $0.lineId == lineId }) else { throw .lineNotFound(lineId) }
-        guard limits.quantityRange.contains(quantity), let line = lines[index].with(quantity: quantity) else {
-            throw .quantityOutOfRange(quantity)
+        guard limits.quantityRange.contains(quantity) else {
+            throw .quantityOutOfRange(quantity: quantity, limit: limits.maxQuantityPerLine)
         }
+        guard let line = lines[index].with(quantity: quantity) else { throw .amountOutOfRange(quantity: quantity) }
         guard line != lines[index] else { return }
         var newLines = lines
         newLines[index] = line

@@ -67,10 +67,10 @@ public struct Bill: Sendable, Hashable, Identifiable {
     }
 
     /// Replaces the lines and their totals after a change, and counts the change. Throws
-    /// `quantityOutOfRange(quantity)` if the new amounts would overflow.
+    /// `amountOutOfRange(quantity)` if the new amounts would overflow.
     mutating func replaceLines(_ newLines: [BillLine], blamingQuantity quantity: Int) throws(POSError) {
         guard let newTotals = BillTotals(lines: newLines, taxRate: taxRate) else {
-            throw .quantityOutOfRange(quantity)
+            throw .amountOutOfRange(quantity: quantity)
         }
         lines = newLines
         totals = newTotals

@@ -25,9 +25,11 @@ public enum POSError: StateConflict, Sendable, Equatable {
     /// Voiding and resuming need a bill that is open or checked out; this is the bill's actual
     /// status (paid or voided).
     case billSettled(BillStatus)
-    /// The requested quantity is outside `1...BillLimits.maxQuantityPerLine`, or large enough
-    /// that the bill's amounts would not fit in 64 bits.
-    case quantityOutOfRange(Int)
+    /// The requested quantity is outside `1...limit`, the till's ``BillLimits/maxQuantityPerLine``.
+    case quantityOutOfRange(quantity: Int, limit: Int)
+    /// The quantity is within the limits, but the line's amount or the bill's totals would not
+    /// fit in 64 bits of minor units (only prices far above any real menu's reach this).
+    case amountOutOfRange(quantity: Int)
     /// Adding to a line already on the bill would raise its quantity to `quantity`, past
     /// `limit`: a limit of what the bill holds, not of the request.
     case lineQuantityLimit(quantity: Int, limit: Int)

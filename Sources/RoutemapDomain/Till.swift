@@ -71,7 +71,7 @@ public struct Till: Sendable {
 
     /// Adds `quantity` of a menu item, capturing its name and price now.
     /// Throws `billNotFound`, `billNotOpen`, `unknownMenuItem`, `menuItemUnavailable`,
-    /// `quantityOutOfRange`, `lineQuantityLimit` or `tooManyLines`.
+    /// `quantityOutOfRange`, `lineQuantityLimit`, `tooManyLines` or `amountOutOfRange`.
     public func addItem(billId: String, device: String, menuItemId: String, quantity: Int) async throws -> Bill {
         try performed(await addItem(billId: billId, device: device, menuItemId: menuItemId, quantity: quantity, idempotency: nil))
     }
@@ -89,8 +89,8 @@ public struct Till: Sendable {
         }
     }
 
-    /// Sets a line's quantity. Throws `billNotFound`, `billNotOpen`, `lineNotFound` or
-    /// `quantityOutOfRange`.
+    /// Sets a line's quantity. Throws `billNotFound`, `billNotOpen`, `lineNotFound`,
+    /// `quantityOutOfRange` or `amountOutOfRange`.
     public func setQuantity(billId: String, device: String, lineId: String, quantity: Int) async throws -> Bill {
         try performed(await setQuantity(billId: billId, device: device, lineId: lineId, quantity: quantity, idempotency: nil))
     }

@@ -1,4 +1,6 @@
 import Foundation
+import RoutemapAPI
+import RoutemapDomain
 import RoutemapJSON
 import RoutemapTestSupport
 import Testing
@@ -153,5 +155,23 @@ struct ErrorTests {
         let billId = try await server.newBill()["id"]!.string
         let response = await server.send("POST", "/v1/bills/\(billId)/items", json: ["menuItemId": unavailable["id"]!, "quantity": 1])
         expectProblem(response, 422, "menu_item_unavailable")
+    }
+}
+
+/// The rules the API's request checks already enforce, as the domain reports them when they are
+/// reached another way (a till with other limits, a price no menu route accepts).
+@Suite("Quantity problems")
+struct QuantityProblemTests {
+    @Test("a quantity past the till's limit names that limit; an amount overflow says so, not a range")
+    func quantityProblems() {
+        let outOfRange = POSError.quantityOutOfRange(quantity: 6, limit: 5).problem
+        #expect(outOfRange.status == .badRequest)
+        #expect(outOfRange.code == "invalid_field")
+        #expect(outOfRange.detail == "The line's quantity would be 6; it must be 1 to 5.")
+
+        let overflow = POSError.amountOutOfRange(quantity: 2).problem
+        #expect(overflow.status == .badRequest)
+        #expect(overflow.code == "invalid_field")
+        #expect(overflow.detail == "A quantity of 2 would make the bill's amounts larger than 9223372036854775807 minor units.")
     }
 }

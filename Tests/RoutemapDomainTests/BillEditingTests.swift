@@ -30,9 +30,9 @@ struct BillEditingTests {
     @Test("quantities outside 1...999 are refused", arguments: [0, -1, 1_000, Int.max, Int.min])
     func quantityRange(quantity: Int) throws {
         var bill = Fixtures.bill()
-        #expect(throws: POSError.quantityOutOfRange(quantity)) { try bill.add(Fixtures.latte, quantity: quantity) }
+        #expect(throws: POSError.quantityOutOfRange(quantity: quantity, limit: 999)) { try bill.add(Fixtures.latte, quantity: quantity) }
         try bill.add(Fixtures.latte, quantity: 1, newLineId: "line_a")
-        #expect(throws: POSError.quantityOutOfRange(quantity)) { try bill.setQuantity(lineId: "line_a", quantity: quantity) }
+        #expect(throws: POSError.quantityOutOfRange(quantity: quantity, limit: 999)) { try bill.setQuantity(lineId: "line_a", quantity: quantity) }
         #expect(bill.lines[0].quantity == 1)
     }
 
@@ -72,7 +72,7 @@ struct BillEditingTests {
         try small.add(Fixtures.croissant, quantity: 1, limits: limits)
         #expect(throws: POSError.tooManyLines(limit: 2)) { try small.add(Fixtures.item("x", price: 1), quantity: 1, limits: limits) }
         #expect(throws: POSError.lineQuantityLimit(quantity: 6, limit: 5)) { try small.add(Fixtures.latte, quantity: 1, limits: limits) }
-        #expect(throws: POSError.quantityOutOfRange(6)) { try small.setQuantity(lineId: small.lines[1].lineId, quantity: 6, limits: limits) }
+        #expect(throws: POSError.quantityOutOfRange(quantity: 6, limit: 5)) { try small.setQuantity(lineId: small.lines[1].lineId, quantity: 6, limits: limits) }
     }
 
     @Test("unavailable items, items in another currency and negative prices cannot be added")

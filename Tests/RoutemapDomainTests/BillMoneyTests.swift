@@ -45,11 +45,11 @@ struct BillMoneyTests {
     func overflow() throws {
         let expensive = Fixtures.item("yacht", price: Int64.max / 2)
         var bill = Fixtures.bill()
-        #expect(throws: POSError.quantityOutOfRange(3)) { try bill.add(expensive, quantity: 3) }
+        #expect(throws: POSError.amountOutOfRange(quantity: 3)) { try bill.add(expensive, quantity: 3) }
         try bill.add(expensive, quantity: 1)
         // A second line fits on its own, but the subtotal plus tax would not.
-        #expect(throws: POSError.quantityOutOfRange(1)) { try bill.add(Fixtures.item("yacht2", price: Int64.max / 2), quantity: 1) }
-        #expect(throws: POSError.quantityOutOfRange(2)) { try bill.setQuantity(lineId: bill.lines[0].lineId, quantity: 2) }
+        #expect(throws: POSError.amountOutOfRange(quantity: 1)) { try bill.add(Fixtures.item("yacht2", price: Int64.max / 2), quantity: 1) }
+        #expect(throws: POSError.amountOutOfRange(quantity: 2)) { try bill.setQuantity(lineId: bill.lines[0].lineId, quantity: 2) }
         #expect(bill.lines.count == 1)
         #expect(bill.version == 2)
     }

@@ -21,7 +21,13 @@ struct LifecycleTests {
         let body = Array(#"{"menuItemId":"latte","quantity":2}"#.utf8)
         let slow = try process.client()
         try slow.sendRaw(Array("POST /v1/bills/\(billId)/items HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(try process.token())\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body.prefix(10))
-        Thread.sleep(forTimeInterval: 0.3)
+        // Once the server has read its head, the slow request is in flight beside the scrape
+        // itself; a connection still in the listen backlog at SIGTERM would be refused instead.
+        let headRead = holdsSoon {
+            let metrics = try process.client(authorized: false).request("GET", "/metrics")
+            return (Exposition(text: metrics.text).value("routemap_http_requests_in_flight", [:]) ?? 0) >= 2
+        }
+        try #require(headRead, "the slow request was never in flight")
         kill(process.process.processIdentifier, SIGTERM)
 
         // New connections are refused (once the server has seen the signal) while the in-flight
