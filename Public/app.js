@@ -1,10 +1,12 @@
 // routemap's web till: a thin client that draws what the server sends and performs its steps.
 //
-// It has no navigation logic and writes no endpoint path but enrollment, launch, navigate and
-// resolve: every control performs an action its screen declares (screen.actions), and every
-// answer's `navigation` steps are performed in order, its `stack` kept as opaque data to send
-// back as `from`. See README.md ("Screen actions") and docs/navigation.md. It serves the point of
-// sale, or with `?app=NAME` another app of the server (`?app=trivia`).
+// It has no navigation logic and writes no endpoint path but enrollment, launch, navigate,
+// resolve and the registry: every control performs an action its screen declares
+// (screen.actions), and every answer's `navigation` steps are performed in order. An answer's
+// `stack` is kept to send back as `from`; after an answer without one, the page moves its stack
+// by the steps, as docs/navigation.md's rules say. See README.md ("Screen actions") and
+// docs/navigation.md. It serves the point of sale, or with `?app=NAME` another app of the server
+// (`?app=trivia`).
 'use strict';
 
 (() => {
@@ -137,7 +139,12 @@
 
   class RequestFailed extends Error {}
 
-  /** Sends a request with the device's token and the navigation headers; `{status, json}`. */
+  /**
+   * Sends a request with the device's token and the navigation headers; `{status, json}`.
+   * `retries`: how often a request that got no answer is sent again (only one safe to repeat).
+   * A keyed request the server is still performing (409 `idempotency_key_in_flight`, after a
+   * timeout here) is sent again with the same key until it gets the recorded answer.
+   */
   async function send(method, path, { body, headers = {}, retries = 0 } = {}) {
     const init = {
       method,
@@ -154,7 +161,8 @@
       init.headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(body);
     }
-    for (let attempt = 0; ; attempt += 1) {
+    const keyed = 'Idempotency-Key' in init.headers;
+    for (let attempt = 0, inFlight = 0; ; attempt += 1) {
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), 15000);
       try {
@@ -162,6 +170,12 @@
         const text = await response.text();
         let json = null;
         try { json = text ? JSON.parse(text) : null; } catch { json = null; }
+        if (keyed && response.status === 409 && json?.code === 'idempotency_key_in_flight' && inFlight < IN_FLIGHT_RETRIES) {
+          inFlight += 1;
+          attempt -= 1;
+          await sleep(Number(response.headers.get('Retry-After') ?? 0) * 1000 || 250 * inFlight);
+          continue;
+        }
         return { status: response.status, json };
       } catch (error) {
         // No answer (network down, timeout): only a request that is safe to repeat is sent again.
@@ -172,6 +186,9 @@
       }
     }
   }
+
+  /** How often a keyed request still in flight on the server is asked for again (about 20 s in all). */
+  const IN_FLIGHT_RETRIES = 12;
 
   let pending = Promise.resolve();
   let busy = 0;
@@ -202,14 +219,28 @@
     clearProblem();
     announce('');
     if (json === null) return;
-    // The server's stack even if a step cannot be performed: the next walk starts where it says.
-    if ('stack' in json) navigation.stack = json.stack;
-    if (Array.isArray(json.navigation)) perform(json.navigation, trigger);
+    const steps = Array.isArray(json.navigation) ? json.navigation : [];
+    if ('stack' in json) {
+      // The server's stack even if a step cannot be performed: the next walk starts where it says.
+      navigation.stack = json.stack;
+    } else if (steps.length > 0) {
+      // No stack (the bill endpoints, a game's answers): the steps move the one held. Steps it
+      // cannot take mean the page and the server disagree on what is shown: launch again.
+      const moved = stackRules.moved(navigation.stack, steps);
+      if (moved === null) {
+        announce('The screen was out of step with the server; starting again.');
+        stackRules.routes = null;
+        enqueue(launch);
+        return;
+      }
+      navigation.stack = moved;
+    }
+    perform(steps, trigger);
     const change = json.payment?.changeMinor;
     if (change > 0) announce(`Change due: ${formatMoney(change, json.bill?.currency ?? 'USD')}`);
   }
 
-  // The four endpoints the page knows by path. Everything else comes from screen actions.
+  // The endpoints the page knows by path. Everything else comes from screen actions.
 
   async function enroll(name, code) {
     const answer = await send('POST', '/v1/devices', { body: { name, enrollmentCode: code } });
@@ -219,7 +250,9 @@
     device.remember(answer.json.token, answer.json.name);
   }
 
+  /** Launches, reading the registry first when the page does not hold it (at start, and after steps that did not fit). */
   async function launch() {
+    if (!stackRules.routes) await stackRules.load();
     handleAnswer(await send('GET', `${NAVIGATION}/launch`, { retries: 2 }), null);
   }
 
@@ -239,6 +272,116 @@
   function stackParameter(stack) {
     return stack.every((entry) => typeof entry === 'string') ? stack.join(',') : JSON.stringify(stack);
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // The stack after an answer without one: docs/navigation.md, "Applying steps to a stack" (the
+  // rules numbered as there). They need the registry: each route's parent and how it is shown.
+
+  const stackRules = {
+    /** Route id → `{parent, kind, slot}` from `GET …/routes`; `null` until read. */
+    routes: null,
+
+    async load() {
+      const answer = await send('GET', `${NAVIGATION}/routes`, { retries: 2 });
+      if (answer.status === 401) return; // launch's own answer says so, and asks to enroll again
+      if (answer.status !== 200 || !answer.json?.root) {
+        throw new RequestFailed(answer.json?.detail ?? `The registry could not be read (${answer.status}).`);
+      }
+      const routes = new Map();
+      const visit = (node) => {
+        routes.set(node.id, { parent: node.parent ?? null, kind: node.presentation?.kind, slot: node.presentation?.slot });
+        (node.children ?? []).forEach(visit);
+      };
+      visit(answer.json.root);
+      this.routes = routes;
+    },
+
+    kind(entry) { return this.routes.get(entry.route)?.kind; },
+    isPushed(entry) { return this.kind(entry) === 'push'; },
+    /** Declared `present`, or a tab or embedded route opened with `sub` (a modal then). */
+    isPresented(entry) {
+      const kind = this.kind(entry);
+      return kind === 'present' || ((kind === 'tab' || kind === 'embed') && entry.sub === true);
+    },
+    /** The root, and every pushed, presented or `sub` entry, starts a screen. */
+    startsScreen(entry) { return entry.sub === true || ['root', 'push', 'present'].includes(this.kind(entry)); },
+    /** The index where the screen holding `index` starts. */
+    screenStart(stack, index) {
+      let start = index;
+      while (start > 0 && !this.startsScreen(stack[start])) start -= 1;
+      return start;
+    },
+    /** The index of the topmost entry of `route` in the top screen, or -1. */
+    listingOnTop(stack, route) {
+      if (route === null || route === undefined || stack.length === 0) return -1;
+      for (let index = stack.length - 1; index >= this.screenStart(stack, stack.length - 1); index -= 1) {
+        if (stack[index].route === route) return index;
+      }
+      return -1;
+    },
+
+    /** The stack `steps` lead to from `stack`, or `null` when a step does not fit it. */
+    moved(stack, steps) {
+      if (!this.routes || !Array.isArray(stack)) return null;
+      let entries = stack.map((entry) => (typeof entry === 'string' ? { route: entry, inputs: {} } : { ...entry }));
+      for (const step of steps) {
+        entries = this.step(entries, step);
+        if (entries === null) return null;
+      }
+      return entries;
+    },
+
+    /** One step (rules 1 to 8), or `null`. */
+    step(stack, step) {
+      const route = this.routes.get(step.route);
+      if (!route) return null;
+      const entry = { route: step.route, inputs: step.screen?.inputs ?? {} };
+      if (step.sub === true) entry.sub = true;
+      const below = (index) => stack.slice(0, index + 1);
+      switch (step.op) {
+        case 'setRoot': // 1
+          return route.kind === 'root' ? [entry] : null;
+        case 'selectTab': // 2
+        case 'embed': {
+          const fits = step.op === 'selectTab' ? route.kind === 'tab' : route.kind === 'embed' && route.slot === step.slot;
+          const parent = this.listingOnTop(stack, route.parent);
+          return fits && parent >= 0 ? [...below(parent), entry] : null;
+        }
+        case 'push': // 3
+        case 'present': {
+          if (entry.sub) return [...stack, entry];
+          const parent = this.listingOnTop(stack, route.parent);
+          return route.kind === step.op && parent >= 0 ? [...below(parent), entry] : null;
+        }
+        case 'dismiss': { // 4
+          const index = stack.findLastIndex((candidate) => candidate.route === step.route && this.isPresented(candidate));
+          return index >= 0 ? stack.slice(0, index) : null;
+        }
+        case 'pop': { // 5
+          const top = this.screenStart(stack, stack.length - 1);
+          return stack[top]?.route === step.route && this.isPushed(stack[top]) ? stack.slice(0, top) : null;
+        }
+        case 'popTo': { // 6
+          const index = stack.findLastIndex((candidate) => candidate.route === step.route);
+          if (index < 0 || index === stack.length - 1) return null;
+          for (let above = index + 1; above < stack.length; above += 1) {
+            if (!this.isPushed(stack[this.screenStart(stack, above)])) return null;
+          }
+          return below(index);
+        }
+        case 'replace': { // 7
+          const listed = this.listingOnTop(stack, step.route);
+          if (listed >= 0) return [...stack.slice(0, listed), { ...stack[listed], inputs: entry.inputs }];
+          const container = route.kind === 'embed' ? this.listingOnTop(stack, route.parent) : -1;
+          return container >= 0 ? [...below(container), entry] : null;
+        }
+        case 'refresh': // 8
+          return stack.at(-1)?.route === step.route ? [...stack.slice(0, -1), { ...stack.at(-1), inputs: entry.inputs }] : null;
+        default:
+          return null;
+      }
+    },
+  };
 
   // ---------------------------------------------------------------------------------------------
   // Screen actions: fill an action's templates (README, "Screen actions") and send it.
@@ -336,14 +479,28 @@
   const rootElement = document.getElementById('root');
 
   const navigation = {
-    /** The answer's stack, kept as it came and sent back as `from`. */
+    /** The stack sent as `from`: the last answer's, moved by the steps of answers without one since. */
     stack: null,
     /** The root layer first, presented layers above it. */
     layers: [],
     shownCount: 0,
 
-    /** Views on display, topmost layer first; inside a layer, each container before what it shows. */
+    /**
+     * The views each layer shows (the top of each of its navigation stacks), topmost layer first;
+     * inside a layer, each container before what it shows. Covered layers are included.
+     */
     displayed() {
+      return [...this.layers].reverse().flatMap((layer) => this.shownIn(layer));
+    },
+
+    /** The views of the top layer: the screen on display, which actions' `{name}` inputs come from. */
+    displayedInTopLayer() {
+      const layer = this.layers.at(-1);
+      return layer ? this.shownIn(layer) : [];
+    },
+
+    /** The views `layer` shows, each container before what it shows. */
+    shownIn(layer) {
       const views = [];
       const visit = (view) => {
         views.push(view);
@@ -351,7 +508,7 @@
         Object.values(view.slotViews).forEach(visit);
       };
       const visitHost = (host) => { if (host?.top) visit(host.top); };
-      for (const layer of [...this.layers].reverse()) visitHost(layer.host);
+      visitHost(layer.host);
       return views;
     },
 
@@ -391,9 +548,9 @@
       return view;
     },
 
-    /** A navigation input (`{billId}`) from the screens on display, the most recently shown first. */
+    /** A navigation input (`{billId}`) from the screens on display (the top layer's), the most recently shown first. */
     input(name) {
-      const views = this.displayed().sort((a, b) => b.shownAt - a.shownAt);
+      const views = this.displayedInTopLayer().sort((a, b) => b.shownAt - a.shownAt);
       return views.find((view) => view.screen.inputs?.[name] !== undefined)?.screen.inputs[name];
     },
   };
@@ -502,8 +659,12 @@
     },
 
     embed(step) {
-      const views = navigation.displayed();
-      const container = views.find((view) => step.slot in view.slotElements) ?? views[0];
+      // The registered parent in the top layer; a route the registry does not list, the first
+      // container there with a slot of that name.
+      const views = navigation.displayedInTopLayer();
+      const parent = stackRules.routes?.get(step.route)?.parent;
+      const container = parent ? views.find((view) => view.route === parent) : views.find((view) => step.slot in view.slotElements);
+      if (!container) throw new RequestFailed(`The server embedded ${step.route}, whose container is not on screen.`);
       const view = makeView(step);
       container.slotViews[step.slot] = view;
       slotElement(container, step.slot).replaceChildren(view.element);

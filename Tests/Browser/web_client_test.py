@@ -2,11 +2,12 @@
 """The web client in a real browser against the real server.
 
 Starts the routemap binary on a free port with a temporary database, drives Debian's headless
-Chromium with selenium through a till's day (enroll, add items, check out, pay cash, reload, open
-deep links; then an order on a page that declares only the containers native, so the menu and
-the bill come as component trees its generic renderer draws), then a game of trivia on the same
-device (`/?app=trivia`: the difficulty popover, a game to its results, play again, the no-data
-screen through the category sheet), and checks what the page shows after each step. A screenshot of each state goes to
+Chromium with selenium through a till's day (enroll, add items, check out, a link to the summary
+on screen, pay cash, reload, open deep links; then an order on a page that declares only the
+containers native, so the menu and the bill come as component trees its generic renderer draws),
+then a game of trivia on the same device (`/?app=trivia`: the difficulty popover, back from a
+game, a game to its results, play again, the no-data screen through the category sheet), and
+checks what the page shows after each step. A screenshot of each state goes to
 --screenshots. Exits 1 on the first failed check, with a screenshot, the page's HTML and the
 server's log of that moment.
 
@@ -253,6 +254,15 @@ def run(page, server):
     check(not page.find_all('[data-route="bill"] button[data-action="checkout"]'), "a checked-out bill still offers checkout")
     page.screenshot("summary")
 
+    print("a link to the summary already on screen: the checkout's steps moved the page's stack, so it shows once")
+    driver.get(f"{server.url}/#routemap://bills/{bill['id']}/summary")
+    page.wait(lambda: page.script("return location.hash") == "", "the deep link to be opened")
+    page.idle()
+    check(not page.find("#alert").is_displayed(), f"the link was refused: {page.find('#alert-text').text!r}")
+    summaries = len(page.find_all('dialog[open][data-presented="orderSummary"]'))
+    check(summaries == 1, f"{summaries} order summaries are presented")
+    summary = page.find('dialog[data-presented="orderSummary"]')
+
     print("pay cash with a tender: the modal goes, the next bill is empty")
     summary.find_element(By.CSS_SELECTOR, 'input[name="method"][value="cash"]').click()
     summary.find_element(By.CSS_SELECTOR, 'input[name="tenderedMinor"]').send_keys("20.00")
@@ -484,6 +494,15 @@ def run_trivia(page, server):
     check(options() == {"difficulty": "easy", "category": "any"}, f"the options after choosing Easy: {options()}")
 
     print("trivia: play one game to its results, answering with the first choice")
+    page.find('[data-route="options"] button[data-action="play"]').click()
+    page.wait(lambda: page.find_all('[data-route="game"] .question'), "the game's first question")
+    page.idle()
+
+    print("trivia: back from a game to the landing (the game's answer has no stack: the page moved its own)")
+    page.find('.nav-bar:not([hidden]) button.back').click()
+    page.wait(lambda: options() is not None and not page.find_all('[data-route="game"]'), "the landing after back")
+    page.idle()
+    check(not page.find("#alert").is_displayed(), f"back was refused: {page.find('#alert-text').text!r}")
     page.find('[data-route="options"] button[data-action="play"]').click()
     page.wait(lambda: page.find_all('[data-route="game"] .question'), "the game's first question")
     page.idle()
