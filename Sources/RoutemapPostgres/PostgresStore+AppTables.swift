@@ -28,6 +28,17 @@ package struct AppTables {
     package func enqueue(_ query: PostgresQuery) {
         session.enqueue(query)
     }
+
+    /// Sends `query`, a write that must change exactly `rows` rows, without waiting. If it
+    /// changes another number (a concurrent transaction changed what this one decided on), the
+    /// transaction runs again from the start, and sees that change.
+    package func enqueue(_ query: PostgresQuery, changing rows: Int) {
+        session.enqueue(query) { result in
+            guard result.metadata.rows == rows else {
+                throw ConflictSignal(description: "a write changed \(result.metadata.rows ?? 0) rows, not \(rows)")
+            }
+        }
+    }
 }
 
 extension PostgresStore {

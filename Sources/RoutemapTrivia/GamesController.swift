@@ -10,7 +10,7 @@ import RoutemapNavigation
 ///
 /// Their steps assume the client shows what the screen that sent the request shows: the
 /// landing for a start (`push game` or `push noData`), the game for an answer (`replace game`,
-/// or `push results` after the last one); like the bill endpoints, they carry no `stack`.
+/// and `push results` after the last one); like the bill endpoints, they carry no `stack`.
 ///
 /// Both changes take an optional `Idempotency-Key`, as the bill endpoints do: the answer is
 /// recorded with the effect, and a retry gets it again instead of a second game or a
@@ -68,7 +68,7 @@ struct GamesController {
     }
 
     /// `{questionId, answer}`: the verdict, the game, and `replace game` with the next question,
-    /// or `push results` after the last one.
+    /// or with the finished game and `push results` after the last one.
     @Sendable func answer(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [TriviaRoute.game, TriviaRoute.results], [.replace, .push])
         let body = try RequestBody(request, allowed: ["questionId", "answer"])
@@ -82,15 +82,18 @@ struct GamesController {
         }
     }
 
-    /// The answer to an answer: the verdict, the game, and `replace game` or `push results`.
+    /// The answer to an answer: the verdict, the game, and `replace game`; after the last one,
+    /// also `push results`. The game screen is replaced either way: under the results it shows
+    /// the finished game, not a last question that still offers its choices (back from the
+    /// results pops to it).
     func answeredResponse(_ answered: TriviaGames.Answered, _ device: AuthenticatedDevice, _ client: ClientCapabilities) throws -> Response {
         let game = answered.game
         let inputs = [TriviaInput.gameId: game.id]
-        let steps: [Step]
+        var steps = [try navigator.replace(TriviaRoute.game, inputs: inputs, context: app.context(device, game), client: client)]
         if game.isFinished {
-            steps = try walk(from: [StackEntry(TriviaRoute.trivia), StackEntry(TriviaRoute.game, inputs: inputs)], to: TriviaRoute.results, inputs, game, device, client)
-        } else {
-            steps = [try navigator.replace(TriviaRoute.game, inputs: inputs, context: app.context(device, game), client: client)]
+            steps += try walk(
+                from: [StackEntry(TriviaRoute.trivia), StackEntry(TriviaRoute.game, inputs: inputs)], to: TriviaRoute.results, inputs, game, device,
+                client)
         }
         return .json([
             "result": TriviaJSON.answered(answered.asked), "game": TriviaJSON.game(game), "navigation": steps.json,

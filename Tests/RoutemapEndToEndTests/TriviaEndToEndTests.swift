@@ -55,6 +55,35 @@ struct TriviaEndToEndTests {
         #expect(again.status == 409)
         #expect(again.json["code"] == "question_already_answered")
     }
+
+    @Test("20 answers to one question at once, each with its own choice: one is recorded, every other is 409 question_already_answered")
+    func racingAnswers() throws {
+        let server = try Server()
+        let game = try server.send("POST", "/v1/trivia/games", json: ["difficulty": "easy"]).json["game"]!
+        let gameId = game["id"]!.string
+        let first = game["questions"]!.array[0]
+        let choices = first["choices"]!.array
+        let token = try server.process.token()
+        let port = server.process.port
+        let results = Collected<TestResponse?>()
+        DispatchQueue.concurrentPerform(iterations: 20) { index in
+            let body: JSON = ["questionId": first["id"]!, "answer": choices[index % choices.count]]
+            results.append(
+                try? TestHTTPClient(port: port).request(
+                    "POST", "/v1/trivia/games/\(gameId)/answers",
+                    headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: body.encoded()))
+        }
+        let responses = results.all.compactMap { $0 }
+        #expect(responses.count == 20)
+        let recorded = responses.filter { $0.status == 200 }
+        #expect(recorded.count == 1, "\(responses.map(\.status))")
+        for refused in responses where refused.status != 200 {
+            #expect(refused.status == 409 && refused.json["code"] == "question_already_answered", "\(refused.text)")
+        }
+        let stored = try server.get("/v1/trivia/games/\(gameId)").json
+        #expect(stored["answeredCount"] == 1)
+        #expect(stored["questions"]?.array[0]["answer"] == recorded.first?.json["result"]?["answer"])
+    }
 }
 
 /// The trivia changes under `Idempotency-Key` against the real binary: answers lost on the way

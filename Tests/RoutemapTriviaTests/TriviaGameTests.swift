@@ -93,12 +93,17 @@ struct TriviaGameTests {
                 #expect(ops(answered) == ["replace game"])
                 shown = screen(answered, 0)
             } else {
-                #expect(ops(answered) == ["push results"])
+                // The game under the results shows it finished: back from the results offers no
+                // last question to answer again.
+                #expect(ops(answered) == ["replace game", "push results"])
                 #expect(answered.json["game"]?["status"] == "finished")
-                let results = screen(answered, 0)["payload"]!
+                let finished = screen(answered, 0)["payload"]!
+                #expect(finished["finished"] == true && finished["choices"] == nil && finished["questionId"] == nil)
+                #expect(screen(answered, 0)["actions"]?.array.map { $0["name"]! } == ["showResults"])
+                let results = screen(answered, 1)["payload"]!
                 #expect(results["score"] == 3)
                 #expect(results["answers"]?.array.map { $0["correct"]! } == [true, false, true, false, true])
-                shown = screen(answered, 0)
+                shown = screen(answered, 1)
             }
         }
 

@@ -75,11 +75,13 @@ package struct PostgresTriviaStore: TriviaStore {
             }
             for (position, (old, new)) in zip(before.questions, after.questions).enumerated() where old.answer == nil {
                 guard let answer = new.answer else { continue }
+                // Only over no answer: if one was recorded meanwhile (the lock above makes that
+                // impossible), the transaction runs again and the change sees it.
                 tables.enqueue(
                     """
                     UPDATE trivia_game_questions SET answer = \(answer), correct = \(new.correct == true), answered_at = \(new.answeredAt ?? Date())
                     WHERE game_id = \(id) AND position = \(position) AND answer IS NULL
-                    """)
+                    """, changing: 1)
             }
             if before.finishedAt == nil, let finishedAt = after.finishedAt {
                 tables.enqueue("UPDATE trivia_games SET finished_at = \(finishedAt) WHERE id = \(id)")

@@ -74,6 +74,10 @@ package struct SQLiteTriviaStore: TriviaStore {
                         WHERE game_id = ? AND position = ? AND answer IS NULL
                         """,
                     arguments: [answer, new.correct == true ? 1 : 0, Timestamp.format(new.answeredAt ?? Date()), id, position])
+                // One writer: the game read above is what is stored, so its unanswered question is.
+                guard db.changesCount == 1 else {
+                    throw InvariantViolation("question \(position) of game \(id) was answered while its answer was decided")
+                }
             }
             if before.finishedAt == nil, let finishedAt = after.finishedAt {
                 try db.execute(
