@@ -192,6 +192,58 @@ struct NavigationModelTests {
         #expect(throws: NavigationModel.Violation.self, "left is shown but not the top entry") { try model.apply(step(.refresh, "left")) }
     }
 
+    @Test("A step without a screen (a user gesture) keeps the screen shown for its route; its entry takes that screen's inputs")
+    func gestureKeepsShownScreen() throws {
+        var model = try launched()
+        let launchedShown = shown(model)
+        // A collapsed split view: the user goes over to the left column, and back to the right one.
+        try model.apply(Step(op: .replace, route: "left"))
+        #expect(routes(model) == ["root", "tabA", "left"])
+        #expect(shown(model) == launchedShown, "both columns still show their screens")
+        try model.apply(Step(op: .replace, route: "right"))
+        #expect(routes(model) == ["root", "tabA", "right{itemId=1}"], "the entry takes the inputs of the screen shown for right")
+        #expect(shown(model) == launchedShown)
+        #expect(model.onDisplay.first { $0.route == "right" }?.screen.inputs == ["itemId": "1"])
+        // The same by embed (a column tapped) and refresh: nothing shown changes.
+        try model.apply(Step(op: .embed, route: "left", slot: "primary"))
+        try model.apply(Step(op: .embed, route: "right", slot: "secondary"))
+        try model.apply(Step(op: .refresh, route: "right"))
+        #expect(routes(model) == ["root", "tabA", "right{itemId=1}"])
+        #expect(shown(model) == launchedShown)
+        // A replace with a screen still replaces it.
+        try model.apply(step(.replace, "right", inputs: ["itemId": "2"]))
+        #expect(model.shown.filter { $0.route == "right" }.map(\.screen.inputs) == [["itemId": "2"]])
+        #expect(routes(model) == ["root", "tabA", "right{itemId=2}"])
+    }
+
+    @Test("A tab the user taps again (selectTab without a screen) shows what it showed when it was left, with its slots")
+    func gestureReturnsToTab() throws {
+        var model = try launched()
+        try model.apply(step(.selectTab, "tabB", inputs: ["tabId": "b"]))
+        #expect(shown(model) == ["root@0", "tabB@0"])
+        try model.apply(Step(op: .selectTab, route: "tabA"))
+        #expect(routes(model) == ["root", "tabA"])
+        #expect(shown(model) == ["root@0", "tabA@0", "left@0", "right@0"], "tabA's screen and its columns are back")
+        #expect(model.onDisplay.first { $0.route == "right" }?.screen.inputs == ["itemId": "1"])
+        try model.apply(Step(op: .selectTab, route: "tabB"))
+        #expect(routes(model) == ["root", "tabB{tabId=b}"], "the entry takes the inputs of tabB's screen")
+        #expect(shown(model) == ["root@0", "tabB@0"])
+        try model.apply(Step(op: .selectTab, route: "tabB"))
+        #expect(routes(model) == ["root", "tabB{tabId=b}"], "the selected tab tapped again keeps its screen")
+        #expect(shown(model) == ["root@0", "tabB@0"])
+        // A tab the server shows anew comes with its own initial contents: what it showed before is forgotten.
+        try model.apply(step(.selectTab, "tabA"))
+        #expect(shown(model) == ["root@0", "tabA@0"])
+        try model.apply(Step(op: .selectTab, route: "tabB"))
+        try model.apply(Step(op: .selectTab, route: "tabA"))
+        #expect(shown(model) == ["root@0", "tabA@0"])
+        // Layers that leave take what their tab bars kept.
+        try model.apply(step(.setRoot, "root"))
+        try model.apply(Step(op: .selectTab, route: "tabB"))
+        #expect(routes(model) == ["root", "tabB"])
+        #expect(shown(model) == ["root@0"])
+    }
+
     @Test("A step with an unknown op or route does not apply, and changes nothing")
     func unknown() throws {
         var model = try launched()

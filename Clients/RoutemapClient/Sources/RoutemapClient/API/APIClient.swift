@@ -213,12 +213,14 @@ public actor APIClient {
     // MARK: Screen actions
 
     /// Sends a filled screen action (see `ActionRequest`) and returns its answer; a problem+json
-    /// answer is thrown as a `Problem`.
+    /// answer is thrown as a `Problem`. Like every request, it is retried when it is safe to
+    /// repeat: a GET action, or one with an `Idempotency-Key` (sent again with the same key).
     public func send(_ action: ActionRequest) async throws -> ActionAnswer {
         var headers = action.headers
         headers["Content-Type"] = action.body == nil ? nil : "application/json"
         let body = try action.body.map { try JSONEncoder.sorted.encode($0) }
-        let answer = try await send(action.method, action.path, rawBody: body, headers: headers, repeatable: headers["Idempotency-Key"] != nil)
+        let answer = try await send(
+            action.method, action.path, rawBody: body, headers: headers, repeatable: action.method == .get || headers["Idempotency-Key"] != nil)
         guard answer.isJSON else { throw APIError.unexpectedAnswer(status: answer.status, reason: "not JSON") }
         return ActionAnswer(
             status: answer.status, body: try Self.decode(JSONValue.self, answer), replayed: answer.replayed, data: answer.body)

@@ -9,6 +9,14 @@
 /// on display. Each shown `Screen` belongs to the layer it was shown in, listed on the stack or
 /// not (a container's embedded routes are shown, the stack lists at most one: the focus);
 /// removing a layer removes its screens.
+///
+/// A step without a `screen` is a user gesture the server did not see (a tab or column tapped,
+/// the system back button, passed to `NavigationSession.noteUserNavigation`). It shows nothing
+/// new: the route keeps the screen the app already shows for it in that layer, and its entry
+/// takes that screen's inputs (docs/navigation.md: "an unlisted embedded route's entry, when a
+/// step lists it, takes the inputs of the screen the client shows for it"). A tab bar keeps the
+/// screens of tabs the user left, so a tab tapped again shows what it showed before, with what
+/// its slots showed (`parked`).
 struct NavigationModel: Sendable {
     /// A step the rules do not allow on the current state.
     struct Violation: Error, Sendable, CustomStringConvertible {
@@ -16,10 +24,16 @@ struct NavigationModel: Sendable {
         init(_ description: String) { self.description = description }
     }
 
-    let routes: RouteMap
+    /// Where each route sits. The session replaces it when it reads the registry again (after
+    /// a deploy added or moved routes); the stack and the screens stay.
+    var routes: RouteMap
     private(set) var stack: [StackEntry] = []
     /// Every screen the app shows, covered ones included, in the order they were shown (the latest last).
     private(set) var shown: [DisplayedScreen] = []
+    /// The screens of tabs another tab took the place of, with what was shown inside them: the
+    /// tab bar keeps them, and a tab the user taps again (a `selectTab` without a screen) shows
+    /// them again. Dropped with their layer, and when a step shows the tab anew.
+    private(set) var parked: [DisplayedScreen] = []
     private var shownCount = 0
 
     init(routes: RouteMap) { self.routes = routes }
@@ -55,12 +69,13 @@ struct NavigationModel: Sendable {
     mutating func apply(_ step: Step) throws {
         let id = step.route
         guard let route = routes[id] else { throw Violation("\(step.op) \(id): not a registered route") }
-        let entry = StackEntry(route: id, inputs: step.screen?.inputs ?? [:], sub: step.opensSub)
+        var entry = StackEntry(route: id, inputs: inputs(of: step), sub: step.opensSub)
         switch step.op {
         case .setRoot:  // 1
             guard route.presentation == .root else { throw Violation("setRoot \(id): not the root") }
             stack = [entry]
             shown = []
+            parked = []
             show(step, layer: 0)
 
         case .selectTab, .embed:  // 2
@@ -73,10 +88,19 @@ struct NavigationModel: Sendable {
                 throw Violation("\(step.op) \(id): its parent \(route.parent ?? "-") is not listed in the top screen")
             }
             let layer = topLayer
-            // What held the tab bar or the slot leaves the display, with what was shown inside it.
-            for other in shown where other.layer == layer && routes.sharesPlace(other.route, with: id) {
-                removeShown(other.route, andContentsIn: layer)
+            if step.screen == nil, step.op == .selectTab, shownScreen(of: id, in: layer) == nil {
+                // A tab the user taps again shows what it showed when it was left.
+                restoreParked(id, in: layer)
+                entry.inputs = shownScreen(of: id, in: layer)?.screen.inputs ?? [:]
             }
+            // What held the tab bar or the slot leaves the display, with what was shown inside
+            // it (a tab bar keeps a tab it leaves); a step without a screen keeps what R shows.
+            for other in shown where other.layer == layer && routes.sharesPlace(other.route, with: id) {
+                if other.route == id && step.screen == nil { continue }
+                let removed = removeShown(other.route, andContentsIn: layer)
+                if route.presentation == .tab && other.route != id { parked += removed }
+            }
+            if step.screen != nil { dropParked(id, in: layer) }
             stack = Array(stack[...parent]) + [entry]
             show(step, layer: layer)
 
@@ -141,6 +165,7 @@ struct NavigationModel: Sendable {
         let keep = zip(stack, entries).prefix { $0 == $1 }.count
         stack = entries
         shown.removeAll { $0.layer >= keep }
+        parked.removeAll { $0.layer >= keep }
     }
 
     // MARK: Helpers
@@ -151,13 +176,30 @@ struct NavigationModel: Sendable {
         shown.append(DisplayedScreen(route: step.route, screen: screen, layer: layer, sub: step.opensSub, order: shownCount))
     }
 
-    /// The step's screen for its route in the top layer, in place of the one shown there.
+    /// The inputs a step gives its entry: its screen's; without a screen (a user gesture), those
+    /// of the screen the app shows for the route in the top layer, when the step keeps what is
+    /// on display (`selectTab`, `embed`, `replace`, `refresh`).
+    private func inputs(of step: Step) -> [String: String] {
+        if let screen = step.screen { return screen.inputs }
+        switch step.op {
+        case .selectTab, .embed, .replace, .refresh: return shownScreen(of: step.route, in: topLayer)?.screen.inputs ?? [:]
+        default: return [:]
+        }
+    }
+
+    /// The screen shown for `route` in `layer`, if any.
+    private func shownScreen(of route: RouteID, in layer: Int) -> DisplayedScreen? {
+        shown.last { $0.layer == layer && $0.route == route }
+    }
+
+    /// The step's screen for its route in the top layer, in place of the one shown there; a
+    /// step without a screen keeps the one shown.
     private mutating func replaceShown(_ step: Step) {
+        guard let screen = step.screen else { return }
         let layer = topLayer
         let previous = shown.lastIndex { $0.layer == layer && $0.route == step.route }
         let sub = previous.map { shown[$0].sub } ?? false
         if let previous { shown.remove(at: previous) }
-        guard let screen = step.screen else { return }
         shownCount += 1
         shown.append(DisplayedScreen(route: step.route, screen: screen, layer: layer, sub: sub, order: shownCount))
     }
@@ -166,22 +208,32 @@ struct NavigationModel: Sendable {
     private mutating func remove(from index: Int) {
         stack.removeSubrange(index...)
         shown.removeAll { $0.layer >= index }
+        parked.removeAll { $0.layer >= index }
     }
 
-    /// Removes the screen of `route` in `layer` and what is shown inside it (its tabs, its slots' routes).
-    private mutating func removeShown(_ route: RouteID, andContentsIn layer: Int) {
-        var removed: Set<RouteID> = [route]
-        var changed = true
-        while changed {
-            changed = false
-            for other in shown where other.layer == layer && !removed.contains(other.route) {
-                if let parent = routes[other.route]?.parent, removed.contains(parent), routes.isInside(other.route) {
-                    removed.insert(other.route)
-                    changed = true
-                }
-            }
-        }
-        shown.removeAll { $0.layer == layer && removed.contains($0.route) }
+    /// Removes the screen of `route` in `layer` and what is shown inside it (its tabs, its
+    /// slots' routes); returns what it removed.
+    @discardableResult
+    private mutating func removeShown(_ route: RouteID, andContentsIn layer: Int) -> [DisplayedScreen] {
+        let routes = routes
+        let removed = shown.filter { $0.layer == layer && routes.isWithin($0.route, route) }
+        shown.removeAll { $0.layer == layer && routes.isWithin($0.route, route) }
+        return removed
+    }
+
+    /// Shows again the parked screen of tab `route` in `layer`, with what was shown inside it.
+    private mutating func restoreParked(_ route: RouteID, in layer: Int) {
+        let routes = routes
+        let restored = parked.filter { $0.layer == layer && routes.isWithin($0.route, route) }
+        guard restored.contains(where: { $0.route == route }) else { return }
+        dropParked(route, in: layer)
+        shown = (shown + restored).sorted { $0.order < $1.order }
+    }
+
+    /// Forgets the parked screen of `route` in `layer`, with what was shown inside it.
+    private mutating func dropParked(_ route: RouteID, in layer: Int) {
+        let routes = routes
+        parked.removeAll { $0.layer == layer && routes.isWithin($0.route, route) }
     }
 }
 
@@ -229,6 +281,17 @@ public struct RouteMap: Sendable {
         case .tab, .embed: true
         default: false
         }
+    }
+
+    /// Whether `route` is `container` or shown inside it: one of its tabs or slots' routes, or one of theirs.
+    func isWithin(_ route: RouteID, _ container: RouteID) -> Bool {
+        var current = route
+        for _ in 0...routes.count {  // at most every route once: a parent loop ends
+            if current == container { return true }
+            guard isInside(current), let parent = routes[current]?.parent else { return false }
+            current = parent
+        }
+        return false
     }
 
     /// Whether `a` and `b` take the same place in their parent: tabs of one tab bar, or routes

@@ -4,8 +4,13 @@
 ///
 /// - Before performing an answer it applies the steps to a copy of its state: when a step does
 ///   not fit what is on screen, or the stack they lead to is not the answer's `stack`, the app and
-///   the server disagree, and the session resyncs: it asks `GET /v1/launch` and performs that
-///   (which starts with `setRoot`).
+///   the server disagree. The session first reads the registry again (`GET /v1/routes`: a deploy
+///   may have added or moved a route since `start()`); when it changed, it tries the answer once
+///   more on the new one. If the answer still does not fit, the session resyncs: it asks
+///   `GET /v1/launch` and performs that (which starts with `setRoot`).
+/// - When launch's steps do not fit either, even on a registry read again, the session throws
+///   `StepDoesNotFit` and performs nothing; its state stays as it was, and the next navigation
+///   tries again (reading the registry again first).
 /// - When the performer fails a step, the session stops there and throws `StepFailed`; its state
 ///   is what the steps before it made.
 /// - One navigation at a time: a call made while another runs waits for it.
@@ -13,6 +18,8 @@ public actor NavigationSession {
     public let client: APIClient
     private let performer: any NavigationPerformer
     private var model: NavigationModel?
+    /// The registry the model places routes by, as last read.
+    private var registry: RouteTree?
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
@@ -41,6 +48,26 @@ public actor NavigationSession {
         public var index: Int
         public var step: Step
         public var error: any Error
+    }
+
+    /// A step the session cannot take: it does not fit the session's state even on the registry
+    /// read again (a launch whose steps name a route the server's registry does not have, say),
+    /// or the performer cannot be asked to perform it (an op this client does not know, a step
+    /// without the screen it shows). Thrown by `launch()` and by navigations that resync through
+    /// launch (nothing performed, the state unchanged), by `noteUserNavigation(_:)` (the state
+    /// unchanged), and as the `error` of `StepFailed`.
+    public struct StepDoesNotFit: Error, Sendable, CustomStringConvertible {
+        /// The first step that does not fit.
+        public var step: Step
+        /// Why, in words.
+        public var reason: String
+
+        public init(step: Step, reason: String) {
+            self.step = step
+            self.reason = reason
+        }
+
+        public var description: String { reason }
     }
 
     public enum SessionError: Error, Sendable, Equatable {
@@ -73,15 +100,18 @@ public actor NavigationSession {
     @discardableResult
     public func start() async throws -> Outcome {
         try await serially {
-            model = NavigationModel(routes: RouteMap(tree: try await client.routes()))
-            return try await followLaunch(reason: nil)
+            let tree = try await client.routes()
+            registry = tree
+            model = NavigationModel(routes: RouteMap(tree: tree))
+            return try await followLaunch(reason: nil, registryRead: true)
         }
     }
 
-    /// Rebuilds the whole UI from `GET /v1/launch`.
+    /// Rebuilds the whole UI from `GET /v1/launch`. When its steps do not fit, the session reads
+    /// the registry again and tries once more; then it throws `StepDoesNotFit`.
     @discardableResult
     public func launch() async throws -> Outcome {
-        try await serially { try await followLaunch(reason: nil) }
+        try await serially { try await followLaunch(reason: nil, registryRead: false) }
     }
 
     /// Walks to `route` (`POST /v1/navigate`, mode `to`).
@@ -125,12 +155,18 @@ public actor NavigationSession {
     }
 
     /// Takes a step the user made without the server (a tab tapped, the system back button):
-    /// the session's state changes as the step says; the performer is not called.
+    /// the session's state changes as the step says; the performer is not called. A step without
+    /// a `screen` shows nothing new: the route keeps the screen the app shows for it (a tab the
+    /// user taps again, what it showed when it was left), and its stack entry takes that
+    /// screen's inputs. When the step does not fit, the session reads the registry again and
+    /// tries once more; then it throws `StepDoesNotFit`, and nothing changes.
     public func noteUserNavigation(_ step: Step) async throws {
         try await serially {
-            var model = try started()
-            try model.apply(step)
-            self.model = model
+            if let misfit = try firstMisfit(of: [step]) {
+                guard try await rereadRegistry() else { throw misfit }
+                if let misfit = try firstMisfit(of: [step]) { throw misfit }
+            }
+            try model?.apply(step)
         }
     }
 
@@ -179,26 +215,65 @@ public actor NavigationSession {
         return model
     }
 
-    /// Performs `answer`'s steps if they fit the state, else resyncs through launch.
+    /// Performs `answer`'s steps if they fit the state; else reads the registry again and, when
+    /// it changed, tries once more; else resyncs through launch.
     private func follow(_ answer: some NavigatingAnswer) async throws -> Outcome {
+        var disagreement = try self.disagreement(with: answer)
+        if disagreement != nil, try await rereadRegistry() { disagreement = try self.disagreement(with: answer) }
+        if let disagreement { return try await followLaunch(reason: disagreement, registryRead: true) }
+        return Outcome(performed: try await perform(answer.navigation), resyncReason: nil)
+    }
+
+    /// Why `answer` does not fit the state, or nil when it does.
+    private func disagreement(with answer: some NavigatingAnswer) throws -> String? {
         var trial = try started()
         do {
             for step in answer.navigation { try trial.apply(step) }
         } catch let violation as NavigationModel.Violation {
-            return try await followLaunch(reason: "the answer does not fit the screen: \(violation)")
+            return "the answer does not fit the screen: \(violation)"
         }
         if let expected = answer.stack, expected != trial.stack {
-            return try await followLaunch(reason: "the steps lead to \(trial.stack), the answer's stack is \(expected)")
+            return "the steps lead to \(trial.stack), the answer's stack is \(expected)"
         }
-        return Outcome(performed: try await perform(answer.navigation), resyncReason: nil)
+        return nil
+    }
+
+    /// The first of `steps` that does not fit the state, applied in order to a copy of it; nil
+    /// when they all do.
+    private func firstMisfit(of steps: [Step]) throws -> StepDoesNotFit? {
+        var trial = try started()
+        for step in steps {
+            do {
+                try trial.apply(step)
+            } catch let violation as NavigationModel.Violation {
+                return StepDoesNotFit(step: step, reason: violation.description)
+            }
+        }
+        return nil
+    }
+
+    /// Reads the registry again (`GET /v1/routes`); when it changed, the state places routes by
+    /// the new one (the stack and the screens stay). Whether it changed.
+    private func rereadRegistry() async throws -> Bool {
+        let tree = try await client.routes()
+        guard tree != registry else { return false }
+        registry = tree
+        model?.routes = RouteMap(tree: tree)
+        return true
     }
 
     /// Rebuilds the UI from `GET /v1/launch`. Its steps start from nothing (`setRoot`); when
-    /// they do not lead to its `stack`, the session takes the server's stack as it is.
-    private func followLaunch(reason: String?) async throws -> Outcome {
+    /// they do not lead to its `stack`, the session takes the server's stack as it is. When they
+    /// do not fit the state's registry, the registry is read again (unless `registryRead`: this
+    /// navigation just did) and they are tried once more; then `StepDoesNotFit` is thrown.
+    private func followLaunch(reason: String?, registryRead: Bool) async throws -> Outcome {
         let answer = try await client.launch()
-        var trial = try started()
-        for step in answer.navigation { try trial.apply(step) }
+        var misfit = try firstMisfit(of: answer.navigation)
+        if misfit != nil, !registryRead, try await rereadRegistry() { misfit = try firstMisfit(of: answer.navigation) }
+        if var misfit {
+            misfit.reason = "launch does not fit the registry: \(misfit.reason)" + (reason.map { " (resyncing because \($0))" } ?? "")
+            throw misfit
+        }
         let performed = try await perform(answer.navigation)
         if let expected = answer.stack, expected != model?.stack { model?.adopt(stack: expected) }
         return Outcome(performed: performed, resyncReason: reason)
@@ -213,7 +288,11 @@ public actor NavigationSession {
             } catch {
                 throw StepFailed(index: index, step: step, error: error)
             }
-            try model?.apply(step)
+            do {
+                try model?.apply(step)
+            } catch let violation as NavigationModel.Violation {  // not expected: the steps were tried on a copy first
+                throw StepDoesNotFit(step: step, reason: violation.description)
+            }
         }
         return steps
     }
@@ -234,12 +313,12 @@ public actor NavigationSession {
         case .popTo: try await performer.popTo(route, animated: step.animated)
         case .replace: try await performer.replace(route, screen: try screen(of: step))
         case .refresh: try await performer.refresh(route, screen: try screen(of: step))
-        case .unknown: throw NavigationModel.Violation("\(step.op) \(route): an operation this client does not know")
+        case .unknown: throw StepDoesNotFit(step: step, reason: "\(step.op) \(route): an operation this client does not know")
         }
     }
 
     private func screen(of step: Step) throws -> Screen {
-        guard let screen = step.screen else { throw NavigationModel.Violation("\(step.op) \(step.route): the step has no screen") }
+        guard let screen = step.screen else { throw StepDoesNotFit(step: step, reason: "\(step.op) \(step.route): the step has no screen") }
         return screen
     }
 

@@ -1,6 +1,7 @@
 /// One route of the server's registry (`GET /v1/routes/{routeId}`, and each node of
 /// `GET /v1/routes`): where it sits and how it is shown. `NavigationSession` reads the registry
-/// once to place each step's route on its stack.
+/// when it starts, and again when the server's steps do not fit it, to place each step's route
+/// on its stack.
 public struct Route: WireObjectWithKeys {
     public var id: RouteID
     /// The route it is shown in or over; nil for the root.

@@ -58,8 +58,17 @@ struct DeclarativeOrderTests {
         #expect(try await lines(app) == ["2 latte", "1 croissant"])
         try await tap("Remove Butter Croissant", on: "bill", of: app)
         #expect(try await lines(app) == ["2 latte"])
-        let shown = try #require(await app.session.screen(of: "bill")).screen
-        #expect(try shown.payload.decode(DeclarativeBillPayload.self).bill == (try shown.billPayload))
+        // The declarative bill screen shows the bill as the server has it, and its tree acts on that bill's line.
+        let shown = try #require(await app.session.screen(of: "bill")).screen.payload.decode(DeclarativeBillPayload.self)
+        let stored = try await app.client.bill(id: shown.bill.id)
+        #expect(shown.bill == stored)
+        let latteLine = try #require(stored.lines.first)
+        #expect(stored.lines.count == 1 && latteLine.menuItemId == "latte" && latteLine.quantity == 2 && stored.totalMinor == 1033)
+        let tree = buttons(shown.components)
+        #expect(tree.map(\.title) == ["−1 Latte", "+1 Latte", "Remove Latte", "Check out 10.33 USD", "New bill", "Open bills", "Void bill"])
+        for title in ["+1 Latte", "−1 Latte", "Remove Latte"] {
+            #expect(tree.first { $0.title == title }?.item?["lineId"] == .string(latteLine.lineId), "\(title) acts on the latte line")
+        }
         #expect(await app.performer.take() == Array(repeating: "replace bill", count: 6))
 
         try await tap("Check out 10.33 USD", on: "bill", of: app)

@@ -76,6 +76,37 @@ struct SessionTests {
         #expect(await app.session.screen(of: "orderSummary") == nil)
     }
 
+    @Test("Gestures the server did not see keep what the screens show: across a collapsed split view and back, the bill still checks out")
+    func gesturesKeepScreens() async throws {
+        let app = try await AppFixture()
+        defer { app.stop() }
+        try await app.start()
+        try await app.add("latte")
+        _ = await app.performer.take()
+        let bill = try await app.shownBill().id
+        let onDisplay = Set(await app.session.screensOnDisplay.map(\.route))
+        #expect(onDisplay == ["tabBar", "splitContainer", "menu", "bill"])
+
+        // A collapsed split view: the user goes over to the menu column, then back to the bill.
+        try await app.session.noteUserNavigation(Step(op: .replace, route: "menu"))
+        #expect(await app.stack().last?.hasPrefix("menu") == true)
+        try await app.session.noteUserNavigation(Step(op: .replace, route: "bill"))
+        #expect(await app.stack() == ["tabBar", "splitContainer", "bill{billId=\(bill)}"], "the bill's entry takes the inputs of the bill shown")
+        #expect(Set(await app.session.screensOnDisplay.map(\.route)) == onDisplay, "both columns still show their screens")
+        // The tab tapped again: nothing it shows goes.
+        try await app.session.noteUserNavigation(Step(op: .selectTab, route: "splitContainer"))
+        #expect(Set(await app.session.screensOnDisplay.map(\.route)) == onDisplay)
+        try await app.session.noteUserNavigation(Step(op: .embed, route: "bill", slot: "secondary"))
+        #expect(await app.stack() == ["tabBar", "splitContainer", "bill{billId=\(bill)}"])
+
+        // The bill's own action fills from its screen, and the server's steps fit the stack.
+        let checkout = try await app.session.prepare(action: "checkout", on: "bill")
+        #expect(checkout.path == "/v1/bills/\(bill)/checkout")
+        let result = try await app.session.perform(checkout)
+        #expect(result.outcome?.resyncReason == nil)
+        #expect(await app.performer.take() == ["replace bill", "present orderSummary style=modal nav"])
+    }
+
     @Test("A step with an op this client does not know is not performed: the session resyncs through launch")
     func unknownOperation() async throws {
         let app = try await AppFixture()

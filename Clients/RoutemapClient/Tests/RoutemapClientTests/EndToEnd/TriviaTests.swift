@@ -43,8 +43,8 @@ struct TriviaTests {
         let started = try played.answer.decode(TriviaGameStarted.self)
         #expect(started.game.difficulty == .easy && started.game.questions.allSatisfy { $0.difficulty == "easy" && $0.correctAnswer == nil })
 
-        // Every question answered with its first choice, as shown: the next one replaces it,
-        // the last answer pushes the results.
+        // Every question answered with its first choice, as shown: the next one replaces it;
+        // the last answer shows the game finished and pushes the results over it.
         var score = 0
         for number in 1...started.game.questionCount {
             let game = try #require(await session.screen(of: "game")).screen
@@ -57,7 +57,7 @@ struct TriviaTests {
             #expect(answered.result.answer == choice["text"]?.stringValue)
             if answered.result.correct { score += 1 }
             #expect(answered.game.score == score)
-            #expect(await performer.take() == [number < started.game.questionCount ? "replace game" : "push results"])
+            #expect(await performer.take() == (number < started.game.questionCount ? ["replace game"] : ["replace game", "push results"]))
         }
         let results = try #require(await session.screen(of: "results")).screen
         #expect(results.payload["score"] == .int(Int64(score)))
