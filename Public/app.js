@@ -1,10 +1,10 @@
 // routemap's web till: a thin client that draws what the server sends and performs its steps.
 //
-// It has no navigation logic and writes no endpoint path but enrollment, launch, navigate,
-// resolve and the registry: every control performs an action its screen declares
+// It decides nothing about navigation and writes no endpoint path but enrollment, launch,
+// navigate, resolve and the registry: every control performs an action its screen declares
 // (screen.actions), and every answer's `navigation` steps are performed in order. An answer's
 // `stack` is kept to send back as `from`; after an answer without one, the page moves its stack
-// by the steps, as docs/navigation.md's rules say. See README.md ("Screen actions") and
+// by the steps, by docs/navigation.md's rules (the one piece of navigation it computes). See README.md ("Screen actions") and
 // docs/navigation.md. It serves the point of sale, or with `?app=NAME` another app of the server
 // (`?app=trivia`).
 'use strict';
@@ -162,7 +162,10 @@
       init.body = JSON.stringify(body);
     }
     const keyed = 'Idempotency-Key' in init.headers;
-    for (let attempt = 0, inFlight = 0; ; attempt += 1) {
+    let unanswered = 0;
+    let inFlight = 0;
+    for (;;) {
+      let answer;
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), 15000);
       try {
@@ -170,20 +173,20 @@
         const text = await response.text();
         let json = null;
         try { json = text ? JSON.parse(text) : null; } catch { json = null; }
-        if (keyed && response.status === 409 && json?.code === 'idempotency_key_in_flight' && inFlight < IN_FLIGHT_RETRIES) {
-          inFlight += 1;
-          attempt -= 1;
-          await sleep(Number(response.headers.get('Retry-After') ?? 0) * 1000 || 250 * inFlight);
-          continue;
-        }
-        return { status: response.status, json };
+        answer = { status: response.status, json };
       } catch (error) {
         // No answer (network down, timeout): only a request that is safe to repeat is sent again.
-        if (attempt >= retries) throw new RequestFailed(`No answer from the server (${error.message}).`);
-        await sleep(500 * (attempt + 1));
+        if (unanswered >= retries) throw new RequestFailed(`No answer from the server (${error.message}).`);
+        unanswered += 1;
+        await sleep(500 * unanswered);
+        continue;
       } finally {
         clearTimeout(timer);
       }
+      const stillPerformed = answer.status === 409 && answer.json?.code === 'idempotency_key_in_flight';
+      if (!keyed || !stillPerformed || inFlight >= IN_FLIGHT_RETRIES) return answer;
+      inFlight += 1;
+      await sleep(250 * inFlight);
     }
   }
 

@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -58,10 +59,11 @@ class Server:
     def __init__(self, binary, public=ROOT / "Public"):
         self.directory = tempfile.TemporaryDirectory(prefix="routemap-browser-")
         self.log_path = Path(self.directory.name) / "server.log"
+        self.database_path = Path(self.directory.name) / "browser.sqlite"
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
             [
-                binary, "serve", "--port", "0", "--db", str(Path(self.directory.name) / "browser.sqlite"),
+                binary, "serve", "--port", "0", "--db", str(self.database_path),
                 "--migrations", str(ROOT / "Migrations"), "--public", str(public),
                 "--enrollment-code", ENROLLMENT_CODE, "--rate-limit", "0", "--tax-rate-bps", str(TAX_RATE_BPS),
                 "--log-level", "warning",
@@ -554,9 +556,10 @@ def run_trivia(page, server):
 
 
 def seam_copy(directory):
-    """Public/ with one line added at the end of app.js's closure: `window.routemapPerform`, the
+    """Public/ with two lines added at the end of app.js's closure: `window.routemapPerform`, the
     page's own step performer, so the test can perform steps the point-of-sale registry never
-    sends (push, pop, popTo, sheet, popover, fullScreen). Everything else is the page as served."""
+    sends (push, pop, popTo, sheet, popover, fullScreen), and `window.routemapSend`, its own
+    request sender, to send two keyed requests at once. Everything else is the page as served."""
     copy = Path(directory) / "Public"
     copy.mkdir()
     for file in (ROOT / "Public").iterdir():
@@ -564,7 +567,7 @@ def seam_copy(directory):
     script = (copy / "app.js").read_text()
     ending = "})();\n"
     check(script.endswith(ending), "app.js no longer ends with its closure: update the seam")
-    (copy / "app.js").write_text(script[: -len(ending)] + "  window.routemapPerform = (steps) => perform(steps, null);\n" + ending)
+    (copy / "app.js").write_text(script[: -len(ending)] + "  window.routemapPerform = (steps) => perform(steps, null);\n  window.routemapSend = send;\n" + ending)
     return copy
 
 
@@ -631,6 +634,29 @@ def run_generic_steps(page, server):
     check(page.bill() is not None and page.bill()["id"] == bill_id and page.find_all('[data-route="menu"] .menu-item'),
           "refreshing the split view lost what its slots showed")
     page.idle()
+
+    print("a keyed request sent again while the first is still being performed: asked again with its key, applied once")
+    # Another connection holds the database's write lock, so the first add waits for its commit
+    # (under the server's 5 s busy timeout) with its key claimed; the second, with the same key,
+    # is answered 409 idempotency_key_in_flight until the first has committed, then replayed.
+    holder = sqlite3.connect(server.database_path, timeout=5, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    page.script("""
+        window.keyedResults = null;
+        const add = () => routemapSend('POST', `/v1/bills/${arguments[0]}/items`,
+            { body: { menuItemId: 'latte', quantity: 1 }, headers: { 'Idempotency-Key': 'b4c6f0a2-6f1e-4c51-9a8e-0d2b6f7c1e93' } });
+        const first = add();
+        const second = new Promise((resolve) => setTimeout(resolve, 300)).then(add);
+        Promise.all([first, second]).then((answers) => { window.keyedResults = answers.map((answer) => answer.status); });""", bill_id)
+    time.sleep(1.5)
+    check(page.script("return window.keyedResults") is None, "the keyed requests were answered while the database was locked")
+    holder.execute("ROLLBACK")
+    holder.close()
+    page.wait(lambda: page.script("return window.keyedResults") is not None, "both keyed requests answered")
+    check(page.script("return window.keyedResults") == [200, 200], f"the keyed requests were answered {page.script('return window.keyedResults')}")
+    token = page.script("return localStorage.getItem('routemap.token')")
+    lines = server.get_json(f"/v1/bills/{bill_id}", token)["lines"]
+    check([(line["menuItemId"], line["quantity"]) for line in lines] == [("latte", 1)], f"the bill's lines: {lines}")
 
 
 def main():
