@@ -215,16 +215,15 @@ struct NavigationModel: Sendable {
     /// slots' routes); returns what it removed.
     @discardableResult
     private mutating func removeShown(_ route: RouteID, andContentsIn layer: Int) -> [DisplayedScreen] {
-        let routes = routes
-        let removed = shown.filter { $0.layer == layer && routes.isWithin($0.route, route) }
-        shown.removeAll { $0.layer == layer && routes.isWithin($0.route, route) }
+        let inside = screens(within: route, in: layer)
+        let removed = shown.filter(inside)
+        shown.removeAll(where: inside)
         return removed
     }
 
     /// Shows again the parked screen of tab `route` in `layer`, with what was shown inside it.
     private mutating func restoreParked(_ route: RouteID, in layer: Int) {
-        let routes = routes
-        let restored = parked.filter { $0.layer == layer && routes.isWithin($0.route, route) }
+        let restored = parked.filter(screens(within: route, in: layer))
         guard restored.contains(where: { $0.route == route }) else { return }
         dropParked(route, in: layer)
         shown = (shown + restored).sorted { $0.order < $1.order }
@@ -232,8 +231,13 @@ struct NavigationModel: Sendable {
 
     /// Forgets the parked screen of `route` in `layer`, with what was shown inside it.
     private mutating func dropParked(_ route: RouteID, in layer: Int) {
+        parked.removeAll(where: screens(within: route, in: layer))
+    }
+
+    /// Whether a screen is `route`'s in `layer`, or one shown inside it there.
+    private func screens(within route: RouteID, in layer: Int) -> (DisplayedScreen) -> Bool {
         let routes = routes
-        parked.removeAll { $0.layer == layer && routes.isWithin($0.route, route) }
+        return { $0.layer == layer && routes.isWithin($0.route, route) }
     }
 }
 
@@ -250,7 +254,8 @@ public struct DisplayedScreen: Sendable, Hashable {
 }
 
 /// The registry as the navigation model reads it: each route's parent, presentation and slots.
-public struct RouteMap: Sendable {
+/// Equal when the registries are (a registry read again tells whether a deploy changed it).
+public struct RouteMap: Sendable, Equatable {
     private let routes: [RouteID: Route]
 
     public init(_ routes: [Route]) {

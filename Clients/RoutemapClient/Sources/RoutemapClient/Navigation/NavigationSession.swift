@@ -18,8 +18,6 @@ public actor NavigationSession {
     public let client: APIClient
     private let performer: any NavigationPerformer
     private var model: NavigationModel?
-    /// The registry the model places routes by, as last read.
-    private var registry: RouteTree?
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
@@ -100,9 +98,7 @@ public actor NavigationSession {
     @discardableResult
     public func start() async throws -> Outcome {
         try await serially {
-            let tree = try await client.routes()
-            registry = tree
-            model = NavigationModel(routes: RouteMap(tree: tree))
+            model = NavigationModel(routes: RouteMap(tree: try await client.routes()))
             return try await followLaunch(reason: nil, registryRead: true)
         }
     }
@@ -162,11 +158,12 @@ public actor NavigationSession {
     /// tries once more; then it throws `StepDoesNotFit`, and nothing changes.
     public func noteUserNavigation(_ step: Step) async throws {
         try await serially {
-            if let misfit = try firstMisfit(of: [step]) {
-                guard try await rereadRegistry() else { throw misfit }
-                if let misfit = try firstMisfit(of: [step]) { throw misfit }
+            var trial = try self.trial([step])
+            if case .doesNotFit = trial, try await rereadRegistry() { trial = try self.trial([step]) }
+            switch trial {
+            case .fits(let model): self.model = model
+            case .doesNotFit(let misfit): throw misfit
             }
-            try model?.apply(step)
         }
     }
 
@@ -226,39 +223,41 @@ public actor NavigationSession {
 
     /// Why `answer` does not fit the state, or nil when it does.
     private func disagreement(with answer: some NavigatingAnswer) throws -> String? {
-        var trial = try started()
-        do {
-            for step in answer.navigation { try trial.apply(step) }
-        } catch let violation as NavigationModel.Violation {
-            return "the answer does not fit the screen: \(violation)"
-        }
-        if let expected = answer.stack, expected != trial.stack {
+        switch try trial(answer.navigation) {
+        case .doesNotFit(let misfit):
+            return "the answer does not fit the screen: \(misfit.reason)"
+        case .fits(let trial):
+            guard let expected = answer.stack, expected != trial.stack else { return nil }
             return "the steps lead to \(trial.stack), the answer's stack is \(expected)"
         }
-        return nil
     }
 
-    /// The first of `steps` that does not fit the state, applied in order to a copy of it; nil
-    /// when they all do.
-    private func firstMisfit(of steps: [Step]) throws -> StepDoesNotFit? {
+    /// What `steps` make of the state, applied in order to a copy of it.
+    private enum Trial {
+        /// They all fit: the state they lead to.
+        case fits(NavigationModel)
+        /// The first that does not, and why.
+        case doesNotFit(StepDoesNotFit)
+    }
+
+    private func trial(_ steps: [Step]) throws -> Trial {
         var trial = try started()
         for step in steps {
             do {
                 try trial.apply(step)
             } catch let violation as NavigationModel.Violation {
-                return StepDoesNotFit(step: step, reason: violation.description)
+                return .doesNotFit(StepDoesNotFit(step: step, reason: violation.description))
             }
         }
-        return nil
+        return .fits(trial)
     }
 
     /// Reads the registry again (`GET /v1/routes`); when it changed, the state places routes by
     /// the new one (the stack and the screens stay). Whether it changed.
     private func rereadRegistry() async throws -> Bool {
-        let tree = try await client.routes()
-        guard tree != registry else { return false }
-        registry = tree
-        model?.routes = RouteMap(tree: tree)
+        let routes = RouteMap(tree: try await client.routes())
+        guard routes != model?.routes else { return false }
+        model?.routes = routes
         return true
     }
 
@@ -268,9 +267,9 @@ public actor NavigationSession {
     /// navigation just did) and they are tried once more; then `StepDoesNotFit` is thrown.
     private func followLaunch(reason: String?, registryRead: Bool) async throws -> Outcome {
         let answer = try await client.launch()
-        var misfit = try firstMisfit(of: answer.navigation)
-        if misfit != nil, !registryRead, try await rereadRegistry() { misfit = try firstMisfit(of: answer.navigation) }
-        if var misfit {
+        var trial = try self.trial(answer.navigation)
+        if case .doesNotFit = trial, !registryRead, try await rereadRegistry() { trial = try self.trial(answer.navigation) }
+        if case .doesNotFit(var misfit) = trial {
             misfit.reason = "launch does not fit the registry: \(misfit.reason)" + (reason.map { " (resyncing because \($0))" } ?? "")
             throw misfit
         }
