@@ -98,10 +98,7 @@ extension IdempotencyKey where Outcome: Sendable {
     public func perform(
         device: String, now: Date, in answers: any RecordedAnswers, _ body: () throws -> Outcome
     ) throws -> Result<IdempotentOutcome<Outcome>, any Error> {
-        if let recorded = try answers.recordedAnswer(deviceId: device, key: key),
-            recorded.createdAt > now.addingTimeInterval(-Self.lifetime)
-        {
-            guard recorded.fingerprint == fingerprint else { throw IdempotencyKeyReused(key: key) }
+        if let recorded = try replayable(answers.recordedAnswer(deviceId: device, key: key), now: now) {
             return .success(.replayed(recorded))
         }
         let outcome: Result<Outcome, any Error>
@@ -117,5 +114,15 @@ extension IdempotencyKey where Outcome: Sendable {
             recorded = record
         }
         return outcome.map { .performed($0, recorded: recorded) }
+    }
+
+    /// `recorded` (what is stored for this key of the device) if it is to be replayed: `nil`
+    /// when there is none or it has expired; ``IdempotencyKeyReused`` when it was recorded for
+    /// a different request. ``perform(device:now:in:_:)`` checks a key by this rule; so does a
+    /// request that changes nothing, and so has no transaction to check its key in.
+    public func replayable(_ recorded: RecordedAnswer?, now: Date) throws -> RecordedAnswer? {
+        guard let recorded, recorded.createdAt > now.addingTimeInterval(-Self.lifetime) else { return nil }
+        guard recorded.fingerprint == fingerprint else { throw IdempotencyKeyReused(key: key) }
+        return recorded
     }
 }

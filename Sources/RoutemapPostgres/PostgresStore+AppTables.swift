@@ -13,8 +13,8 @@ package struct AppTables {
     var session: Session { transaction.session }
 
     /// The point of sale's `idempotency_keys`, in this transaction (an app's keyed change
-    /// records its answer with its effect, under the same rules and lock): inside
-    /// ``PostgresStore/writeTables(durability:_:)`` only.
+    /// records its answer with its effect, under the same rules and lock). Records only
+    /// inside ``PostgresStore/writeTables(durability:_:)``; reads anywhere.
     package var recordedAnswers: any RecordedAnswers { transaction }
 
     /// Runs `query` and returns its rows.

@@ -25,17 +25,26 @@ package struct TriviaGames: Sendable {
     /// those of `difficulty` in `category` (`nil`: any), each with its choices shuffled. When no
     /// question matches, nothing is saved and the answer says so (the no-data screen). Under an
     /// idempotency key of `deviceId` (see ``IdempotencyKey``), a key recorded already replays its
-    /// answer and no game is saved; a start that finds no question records nothing either: a
-    /// retry finds none again.
+    /// answer and no game is saved. A start that saves nothing (no question matches, or the
+    /// category is unknown) records nothing either, but its key is checked all the same: a key
+    /// recorded for another request is refused, and one recorded for this request replays its
+    /// game (the bank may have changed since).
     package func start(
         device deviceId: String, difficulty: Difficulty, category: String?, now: Date = Date(), idempotency: IdempotencyKey<Started>?
     ) async throws -> IdempotentOutcome<Started> {
-        let found = try category.map { id in
-            guard let found = bank.category(id: id) else { throw TriviaError.unknownCategory(id) }
-            return found
+        var found: TriviaCategory?
+        if let category {
+            found = bank.category(id: category)
+            guard found != nil else {
+                if let recorded = try await earlierAnswer(idempotency, device: deviceId, now: now) { return .replayed(recorded) }
+                throw TriviaError.unknownCategory(category)
+            }
         }
         let matching = bank.questions(difficulty, category: category)
-        guard !matching.isEmpty else { return .performed(.noQuestions(difficulty: difficulty, category: found), recorded: nil) }
+        guard !matching.isEmpty else {
+            if let recorded = try await earlierAnswer(idempotency, device: deviceId, now: now) { return .replayed(recorded) }
+            return .performed(.noQuestions(difficulty: difficulty, category: found), recorded: nil)
+        }
         let asked = matching.shuffled().prefix(Self.questionsPerGame).map { question in
             Game.Asked(question: question, choiceOrder: Array(question.answers.indices).shuffled())
         }
@@ -49,6 +58,15 @@ package struct TriviaGames: Sendable {
         case .performed(let game, let recorded): return .performed(.game(game), recorded: recorded)
         case .replayed(let recorded): return .replayed(recorded)
         }
+    }
+
+    /// The answer recorded under `idempotency` for `deviceId`, if any; throws
+    /// ``IdempotencyKeyReused`` when it was recorded for another request.
+    private func earlierAnswer(_ idempotency: IdempotencyKey<Started>?, device deviceId: String, now: Date) async throws -> RecordedAnswer? {
+        guard let idempotency else { return nil }
+        let store = store
+        let recorded = try await store.reading { try store.recordedAnswer(device: deviceId, key: idempotency.key) }
+        return try idempotency.replayable(recorded, now: now)
     }
 
     /// What answering a question did: the game after it and the question as answered.

@@ -26,6 +26,10 @@ package protocol TriviaStore: DataReads {
     func update<T: Sendable>(
         gameId id: String, device deviceId: String, idempotency: IdempotencyKey<T>?, _ change: @escaping @Sendable (Game?) throws -> (Game, T)
     ) async throws -> IdempotentOutcome<T>
+    /// The answer recorded for idempotency key `key` of `deviceId`, however old, or `nil`:
+    /// read for a request that saves nothing (a start that finds no question), whose key is
+    /// still checked as a change's is.
+    func recordedAnswer(device deviceId: String, key: String) throws -> RecordedAnswer?
     /// Throws unless the database answers (for health checks).
     func ping() throws
 }

@@ -127,6 +127,11 @@ struct TriviaIdempotencyEndToEndTests {
         // The same keys with other bodies: 422, and nothing changes.
         let otherStart = try send("/v1/trivia/games", ["difficulty": "hard"], key: "play-tap-1")
         #expect(otherStart.status == 422 && otherStart.json["code"] == "idempotency_key_reused", "\(otherStart.text)")
+        // Also when the other start would save nothing: no question matches, or no such category.
+        for saving in [["difficulty": "hard", "category": "music"], ["difficulty": "easy", "category": "cooking"]] as [JSON] {
+            let nothing = try send("/v1/trivia/games", saving, key: "play-tap-1")
+            #expect(nothing.status == 422 && nothing.json["code"] == "idempotency_key_reused", "\(nothing.text)")
+        }
         let otherAnswer = try send(answers, ["questionId": first["id"]!, "answer": first["choices"]!.array[2]], key: "answer-tap-1")
         #expect(otherAnswer.status == 422 && otherAnswer.json["code"] == "idempotency_key_reused", "\(otherAnswer.text)")
 

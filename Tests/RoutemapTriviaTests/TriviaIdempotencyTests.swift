@@ -49,6 +49,44 @@ struct TriviaIdempotencyTests {
         #expect(try server.gameCount() == 2)
     }
 
+    @Test("a start that saves nothing (no question matches, or an unknown category) still checks its key")
+    func keyOfAStartThatSavesNothing() async throws {
+        let server = try await TriviaServer()
+        let first = await server.send("POST", "/v1/trivia/games", json: ["difficulty": "easy", "category": "science"], headers: [("Idempotency-Key", "k")])
+        #expect(first.status == 201, "\(first.text)")
+        // The key sent again with other requests is refused, whether or not they would save anything.
+        let noQuestions: JSON = ["difficulty": "hard", "category": "music"]
+        expectProblem(await server.send("POST", "/v1/trivia/games", json: noQuestions, headers: [("Idempotency-Key", "k")]), 422, "idempotency_key_reused")
+        let unknown: JSON = ["difficulty": "easy", "category": "cooking"]
+        expectProblem(await server.send("POST", "/v1/trivia/games", json: unknown, headers: [("Idempotency-Key", "k")]), 422, "idempotency_key_reused")
+        #expect(try server.gameCount() == 1)
+
+        // A start that finds no question records nothing: its retry finds none again, answered afresh.
+        for _ in 0..<2 {
+            let none = await server.send("POST", "/v1/trivia/games", json: noQuestions, headers: [("Idempotency-Key", "none")])
+            #expect(none.status == 200, "\(none.text)")
+            #expect(none.header("Idempotent-Replayed") == nil)
+            #expect(ops(none) == ["push noData"])
+        }
+        // Nor is an unknown category recorded: the corrected request may use the key.
+        expectProblem(await server.send("POST", "/v1/trivia/games", json: unknown, headers: [("Idempotency-Key", "fix")]), 422, "unknown_category")
+        #expect(await server.send("POST", "/v1/trivia/games", json: ["difficulty": "easy"], headers: [("Idempotency-Key", "fix")]).status == 201)
+
+        // The bank changes (a migration moved the easy science questions): the first start's
+        // retry still gets the game it made, though the filter matches nothing now.
+        try await server.store.writeTables(durability: .normal) { db in
+            try db.execute(sql: "UPDATE trivia_questions SET difficulty = 'hard' WHERE category = 'science' AND difficulty = 'easy'")
+        }
+        try server.reopen()
+        let retry = await server.send("POST", "/v1/trivia/games", json: ["difficulty": "easy", "category": "science"], headers: [("Idempotency-Key", "k")])
+        #expect(retry.status == 201, "\(retry.text)")
+        #expect(retry.header("Idempotent-Replayed") == "true")
+        #expect(retry.json == first.json)
+        let afresh = await server.send("POST", "/v1/trivia/games", json: ["difficulty": "easy", "category": "science"])
+        #expect(ops(afresh) == ["push noData"], "the bank did change: \(afresh.text)")
+        #expect(try server.gameCount() == 2)
+    }
+
     @Test("a lost answer retried with its key replays the verdict, not 409 question_already_answered; another body is 422")
     func retriedAnswer() async throws {
         let server = try await TriviaServer()

@@ -104,6 +104,12 @@ package struct PostgresTriviaStore: TriviaStore {
         return try result.get()
     }
 
+    package func recordedAnswer(device deviceId: String, key: String) throws -> RecordedAnswer? {
+        try database.readTables("reading idempotency key \(key)") { tables in
+            try tables.recordedAnswers.recordedAnswer(deviceId: deviceId, key: key)
+        }
+    }
+
     package func ping() throws {
         try database.ping()
     }

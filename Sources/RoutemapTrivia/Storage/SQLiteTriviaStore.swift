@@ -99,6 +99,12 @@ package struct SQLiteTriviaStore: TriviaStore {
         return try result.get()
     }
 
+    package func recordedAnswer(device deviceId: String, key: String) throws -> RecordedAnswer? {
+        try database.readTables("reading idempotency key \(key)") { db in
+            try SQLiteStore.recordedAnswers(in: db).recordedAnswer(deviceId: deviceId, key: key)
+        }
+    }
+
     package func ping() throws {
         try database.ping()
     }
