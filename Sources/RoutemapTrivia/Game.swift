@@ -10,20 +10,31 @@ package struct Game: Sendable, Hashable {
         /// `question.answers` (so `[2, 0, 3, 1]` shows the second wrong answer first).
         package let choiceOrder: [Int]
         /// The choice given; `nil` until the question is answered.
-        package var answer: String?
-        package var answeredAt: Date?
+        package private(set) var answer: String?
+        /// Whether `answer` was the correct one when it was given; `nil` before. Kept, not
+        /// worked out again: a verdict and a score once told stay as told, even if a migration
+        /// later corrects the bank's answer to the question.
+        package private(set) var correct: Bool?
+        package private(set) var answeredAt: Date?
 
-        package init(question: Question, choiceOrder: [Int], answer: String? = nil, answeredAt: Date? = nil) {
+        /// A question as stored: unanswered, or with its answer, verdict and time.
+        package init(question: Question, choiceOrder: [Int], answer: String? = nil, correct: Bool? = nil, answeredAt: Date? = nil) {
             self.question = question
             self.choiceOrder = choiceOrder
             self.answer = answer
+            self.correct = correct
             self.answeredAt = answeredAt
         }
 
         /// The choices as shown.
         package var choices: [String] { choiceOrder.map { question.answers[$0] } }
-        /// Whether the answer given is the correct one; `nil` before it is answered.
-        package var correct: Bool? { answer.map { $0 == question.correctAnswer } }
+
+        /// Records `answer`, given at `time`, with its verdict by the bank as it is now.
+        package mutating func record(answer: String, at time: Date) {
+            self.answer = answer
+            correct = answer == question.correctAnswer
+            answeredAt = time
+        }
     }
 
     package let id: String

@@ -98,8 +98,7 @@ package struct TriviaGames: Sendable {
                 throw TriviaError.questionNotCurrent(questionId: questionId, currentId: game.questions[current].question.id)
             }
             guard game.questions[position].choices.contains(answer) else { throw TriviaError.answerNotAChoice(questionId: questionId) }
-            game.questions[position].answer = answer
-            game.questions[position].answeredAt = now.roundedToMilliseconds
+            game.questions[position].record(answer: answer, at: now.roundedToMilliseconds)
             if game.isFinished { game.finishedAt = now.roundedToMilliseconds }
             return (game, Answered(game: game, position: position))
         }

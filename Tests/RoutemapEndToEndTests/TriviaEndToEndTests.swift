@@ -35,6 +35,9 @@ struct TriviaEndToEndTests {
             "POST", "/v1/trivia/games/\(gameId)/answers", json: ["questionId": first["id"]!, "answer": first["choices"]!.array[2]])
         #expect(answered.status == 200, "\(answered.text)")
         let before = try server.get("/v1/trivia/games/\(gameId)").json
+        // The verdict is stored as given (the score is counted from it).
+        let verdict = try #require(answered.json["result"]?["correct"])
+        #expect(before["questions"]?.array[0]["correct"] == verdict && before["score"] == (verdict == true ? 1 : 0), "\(before)")
 
         let process = server.process
         let token = try process.token()

@@ -254,4 +254,51 @@ struct TriviaGameTests {
         #expect(answered.status == 200, "\(answered.text)")
         #expect(answered.json["game"]?["score"] == 2)
     }
+
+    @Test("questions are drawn at random, in a random order, and each question's choices are shuffled")
+    func drawsAndShuffles() async throws {
+        let server = try await TriviaServer()
+        let bank = try server.bank()
+        var orders: Set<[String]> = [], drawn: Set<String> = [], correctAt = [Int](repeating: 0, count: 4)
+        for _ in 0..<20 {
+            // Easy science has exactly five questions: every game asks them all, in its own order.
+            let science = try await server.start("easy", "science")["game"]!["questions"]!.array
+            orders.insert(science.map { $0["id"]!.string })
+            // Mixed draws 5 of the whole bank.
+            for question in try await server.start("mixed")["game"]!["questions"]!.array {
+                let stored = try #require(bank[question["id"]!.string])
+                drawn.insert(stored.id)
+                let choices = question["choices"]!.array.map(\.string)
+                #expect(choices.sorted() == stored.answers.sorted())
+                correctAt[try #require(choices.firstIndex(of: stored.correctAnswer))] += 1
+            }
+        }
+        // Each could fail by chance, with odds below one in a billion.
+        #expect(orders.count > 1, "the same five questions in the same order 20 times")
+        #expect(drawn.count > 20, "100 questions drawn from \(bank.count) are \(drawn.count) different ones")
+        #expect(!correctAt.contains(0), "the correct answer was shown at each place this often: \(correctAt)")
+    }
+
+    @Test("a verdict once given stays: a migration that corrects the bank's answer to a question changes no score")
+    func verdictStays() async throws {
+        let server = try await TriviaServer()
+        let bank = try server.bank()
+        let game = try await server.start("easy", "science")["game"]!
+        let gameId = game["id"]!.string
+        let first = try #require(bank[game["questions"]!.array[0]["id"]!.string])
+        let answered = await server.send(
+            "POST", "/v1/trivia/games/\(gameId)/answers", json: ["questionId": .string(first.id), "answer": .string(first.correctAnswer)])
+        #expect(answered.json["result"]?["correct"] == true && answered.json["game"]?["score"] == 1, "\(answered.text)")
+
+        // The bank's correct answer and its first wrong one swap places.
+        try await server.store.writeTables(durability: .normal) { db in
+            try db.execute(
+                sql: "UPDATE trivia_questions SET correct_answer = wrong_answer_1, wrong_answer_1 = correct_answer WHERE id = ?", arguments: [first.id])
+        }
+        try server.reopen()
+        let stored = await server.get("/v1/trivia/games/\(gameId)")
+        #expect(stored.json["score"] == 1, "\(stored.text)")
+        #expect(stored.json["questions"]?.array[0]["correct"] == true)
+        #expect(stored.json["questions"]?.array[0]["answer"] == .string(first.correctAnswer))
+    }
 }

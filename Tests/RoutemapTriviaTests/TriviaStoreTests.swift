@@ -87,16 +87,16 @@ struct TriviaStoreTests {
         _ = try await store.insert(game, idempotency: nil)
         _ = try await store.update(gameId: game.id, device: device, idempotency: nil) { stored in
             var changed = stored!
-            changed.questions[0].answer = question.wrongAnswers[0]
-            changed.questions[0].answeredAt = Date().roundedToMilliseconds
+            changed.questions[0].record(answer: question.wrongAnswers[0], at: Date().roundedToMilliseconds)
             return (changed, ())
         }
         // A store asked to write another answer over it keeps the first.
         _ = try await store.update(gameId: game.id, device: device, idempotency: nil) { stored in
             var changed = stored!
-            changed.questions[0].answer = question.correctAnswer
+            changed.questions[0].record(answer: question.correctAnswer, at: Date().roundedToMilliseconds)
             return (changed, ())
         }
         #expect(try store.game(id: game.id)?.questions[0].answer == question.wrongAnswers[0])
+        #expect(try store.game(id: game.id)?.questions[0].correct == false)
     }
 }

@@ -79,7 +79,7 @@ package struct PostgresTriviaStore: TriviaStore {
                 // impossible), the transaction runs again and the change sees it.
                 tables.enqueue(
                     """
-                    UPDATE trivia_game_questions SET answer = \(answer), correct = \(new.correct == true), answered_at = \(new.answeredAt ?? Date())
+                    UPDATE trivia_game_questions SET answer = \(answer), correct = \(new.correct), answered_at = \(new.answeredAt ?? Date())
                     WHERE game_id = \(id) AND position = \(position) AND answer IS NULL
                     """, changing: 1)
             }
@@ -140,7 +140,7 @@ package struct PostgresTriviaStore: TriviaStore {
         let asked = try tables.rows(
             """
             SELECT q.id, q.category, q.difficulty, q.text, q.correct_answer, q.wrong_answer_1, q.wrong_answer_2, q.wrong_answer_3,
-                   g.choice_order, g.answer, g.answered_at
+                   g.choice_order, g.answer, g.correct, g.answered_at
             FROM trivia_game_questions g JOIN trivia_questions q ON q.id = g.question_id
             WHERE g.game_id = \(id) ORDER BY g.position
             """
@@ -152,7 +152,7 @@ package struct PostgresTriviaStore: TriviaStore {
             }
             return Game.Asked(
                 question: try question(cells, from: 0), choiceOrder: order, answer: try cells[9].decode(String?.self),
-                answeredAt: try cells[10].decode(Date?.self).map(\.roundedToMilliseconds))
+                correct: try cells[10].decode(Bool?.self), answeredAt: try cells[11].decode(Date?.self).map(\.roundedToMilliseconds))
         }
         return Game(
             id: id, deviceId: deviceId, difficulty: difficulty, category: category, createdAt: createdAt.roundedToMilliseconds, questions: asked,

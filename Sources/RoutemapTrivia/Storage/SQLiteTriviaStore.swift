@@ -50,7 +50,7 @@ package struct SQLiteTriviaStore: TriviaStore {
                         """,
                     arguments: [
                         game.id, position, asked.question.id, asked.choiceOrder.map(String.init).joined(), asked.answer,
-                        asked.correct.map { $0 ? 1 : 0 }, asked.answeredAt.map(Timestamp.format),
+                        asked.correct, asked.answeredAt.map(Timestamp.format),
                     ])
             }
             return game
@@ -73,7 +73,7 @@ package struct SQLiteTriviaStore: TriviaStore {
                         UPDATE trivia_game_questions SET answer = ?, correct = ?, answered_at = ?
                         WHERE game_id = ? AND position = ? AND answer IS NULL
                         """,
-                    arguments: [answer, new.correct == true ? 1 : 0, Timestamp.format(new.answeredAt ?? Date()), id, position])
+                    arguments: [answer, new.correct, Timestamp.format(new.answeredAt ?? Date()), id, position])
                 // One writer: the game read above is what is stored, so its unanswered question is.
                 guard db.changesCount == 1 else {
                     throw InvariantViolation("question \(position) of game \(id) was answered while its answer was decided")
@@ -130,7 +130,7 @@ package struct SQLiteTriviaStore: TriviaStore {
         let asked = try Row.fetchAll(
             db,
             sql: """
-                SELECT q.*, g.choice_order, g.answer, g.answered_at FROM trivia_game_questions g
+                SELECT q.*, g.choice_order, g.answer, g.correct, g.answered_at FROM trivia_game_questions g
                 JOIN trivia_questions q ON q.id = g.question_id WHERE g.game_id = ? ORDER BY g.position
                 """,
             arguments: [id]
@@ -140,7 +140,8 @@ package struct SQLiteTriviaStore: TriviaStore {
                 throw StorageError.invalidRow(table: "trivia_game_questions", id: id, reason: "choice order \(order)")
             }
             let answeredAt = (row["answered_at"] as String?).flatMap(Timestamp.parse)
-            return Game.Asked(question: try question(row), choiceOrder: order, answer: row["answer"], answeredAt: answeredAt)
+            return Game.Asked(
+                question: try question(row), choiceOrder: order, answer: row["answer"], correct: row["correct"] as Bool?, answeredAt: answeredAt)
         }
         return Game(
             id: id, deviceId: row["device_id"], difficulty: difficulty, category: row["category"], createdAt: createdAt, questions: asked,
