@@ -78,10 +78,10 @@ package final class Idempotency: Sendable {
     }
 
     /// What identifies a request for its key: method, path and the body the handler already
-    /// read, with object members in sorted order (so member order and whitespace do not
-    /// matter), hashed.
+    /// read as it reads it (its `null` members left out, as absent), with object members in
+    /// sorted order (so member order and whitespace do not matter), hashed.
     package static func fingerprint(of request: Request, body: RequestBody) -> String {
-        let text = Array("\(request.method.rawValue) \(request.path)\n".utf8) + body.json.canonical.encoded()
+        let text = Array("\(request.method.rawValue) \(request.path)\n".utf8) + body.meaning.canonical.encoded()
         return hex(SHA256.hash(data: text))
     }
 }

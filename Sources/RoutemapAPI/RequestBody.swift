@@ -29,10 +29,7 @@ package struct RequestBody {
 
     /// A required non-empty string member.
     package func string(_ name: String, maxLength: Int = 200) throws -> String {
-        guard let value = object[name] else { throw Problem.invalidField(name, "'\(name)' is required.") }
-        guard case .string(let string) = value else {
-            throw Problem.invalidField(name, "'\(name)' must be a string, not \(value.kindName).")
-        }
+        let string = try anyString(name)
         guard !string.isEmpty, string.utf8.count <= maxLength else {
             throw Problem.invalidField(name, "'\(name)' must be 1 to \(maxLength) bytes long.")
         }
@@ -44,8 +41,8 @@ package struct RequestBody {
     /// text a person wrote, and PostgreSQL cannot store it) and, unless `controlsAllowed`,
     /// without other control characters.
     package func text(_ name: String, maxCharacters: Int, controlsAllowed: Bool = true) throws -> String {
-        let text = try string(name, maxLength: .max)
-        guard text.unicodeScalars.count <= maxCharacters else {
+        let text = try anyString(name)
+        guard !text.isEmpty, text.unicodeScalars.count <= maxCharacters else {
             throw Problem.invalidField(name, "'\(name)' must be 1 to \(maxCharacters) characters long.")
         }
         guard !text.unicodeScalars.contains("\u{0}") else { throw Problem.invalidField(name, "'\(name)' must not contain U+0000.") }
@@ -103,8 +100,21 @@ package struct RequestBody {
         return value
     }
 
+    /// A required string member, of any length.
+    private func anyString(_ name: String) throws -> String {
+        guard let value = object[name] else { throw Problem.invalidField(name, "'\(name)' is required.") }
+        guard case .string(let string) = value else {
+            throw Problem.invalidField(name, "'\(name)' must be a string, not \(value.kindName).")
+        }
+        return string
+    }
+
     /// The whole body (`{}` for an allowed empty one).
     package var json: JSON { .object(object) }
+
+    /// The body as it is read: without its `null` members, which count as absent. So
+    /// `{"tenderedMinor": null}` and `{}` are one request to an idempotency key.
+    package var meaning: JSON { .object(JSONObject(object.keys.compactMap { name in object[name].flatMap { $0.isNull ? nil : (name, $0) } })) }
 
     /// The raw member, `nil` when absent or `null`, for members whose shape varies.
     package func value(_ name: String) -> JSON? {

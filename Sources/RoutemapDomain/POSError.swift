@@ -55,7 +55,7 @@ public enum POSError: StateConflict, Sendable, Equatable {
     public var isStateConflict: Bool {
         switch self {
         case .billNotOpen, .billEmpty, .billNotCheckedOut, .billSettled, .lineQuantityLimit, .tooManyLines,
-            .menuItemExists, .unknownCategory, .menuCategoryExists, .categoryNotEmpty:
+            .menuItemExists, .menuCategoryExists, .categoryNotEmpty:
             true
         default: false
         }

@@ -45,6 +45,9 @@ extension MenuItem {
 
 /// Managing the menu while the till runs. Bills keep the name and price each line had when it
 /// was added; a retired item stays in the store for them.
+///
+/// Each change looks up the item or category it names after its idempotency key: a retry of a
+/// retirement (or of a change made before one) replays its answer instead of finding nothing.
 extension Till {
     /// The menu's revision: it changes with every change to the menu, by any process.
     public func menuRevision() throws -> Int {
@@ -56,8 +59,10 @@ extension Till {
         try store.menuCategories()
     }
 
-    /// Adds an item to the end of the menu. Throws `menuItemExists` when the id is or was in use,
-    /// `unknownCategory` when its category is not on the menu (state conflicts, recorded under the key).
+    /// Adds an item to the end of the menu. Throws `menuItemExists` when the id is or was in use
+    /// (a state conflict, recorded under the key), or `unknownCategory` when its category is not
+    /// on the menu (not recorded: once a manager adds the category, the same request with the
+    /// same key creates the item).
     public func createMenuItem(_ draft: MenuItemDraft, device: String, idempotency: IdempotencyKey<MenuItem>?) async throws
         -> IdempotentOutcome<MenuItem>
     {
@@ -72,13 +77,14 @@ extension Till {
         }
     }
 
-    /// Changes an item on the menu. Throws `menuItemNotFound` (not recorded), or `unknownCategory`
-    /// when moved to a category not on the menu.
+    /// Changes an item on the menu. Throws `menuItemNotFound` or, when moved to a category not on
+    /// the menu, `unknownCategory` (neither recorded).
     public func changeMenuItem(id: String, _ patch: MenuItemPatch, device: String, idempotency: IdempotencyKey<MenuItem>?)
         async throws -> IdempotentOutcome<MenuItem>
     {
-        try await write(device: device, durability: .normal, idempotency: idempotency, load: { try Self.listedItem(id, in: $0) }) {
-            transaction, item in
+        try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) {
+            transaction, _ in
+            let item = try Self.listedItem(id, in: transaction)
             let changed = item.applying(patch)
             if changed.category != item.category, try transaction.menuCategory(id: changed.category) == nil {
                 throw POSError.unknownCategory(changed.category)
@@ -94,8 +100,9 @@ extension Till {
         -> IdempotentOutcome<MenuItem>
     {
         let now = timestamp()
-        return try await write(device: device, durability: .normal, idempotency: idempotency, load: { try Self.listedItem(id, in: $0) }) {
-            transaction, item in
+        return try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) {
+            transaction, _ in
+            let item = try Self.listedItem(id, in: transaction)
             try transaction.retireMenuItem(id: item.id, at: now)
             return item
         }
@@ -116,8 +123,9 @@ extension Till {
     public func renameMenuCategory(id: String, name: String, device: String, idempotency: IdempotencyKey<MenuCategory>?) async throws
         -> IdempotentOutcome<MenuCategory>
     {
-        try await write(device: device, durability: .normal, idempotency: idempotency, load: { try Self.listedCategory(id, in: $0) }) {
-            transaction, category in
+        try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) {
+            transaction, _ in
+            let category = try Self.listedCategory(id, in: transaction)
             let renamed = MenuCategory(id: category.id, name: name)
             if renamed != category { try transaction.updateMenuCategory(renamed) }
             return renamed
@@ -130,8 +138,9 @@ extension Till {
         -> IdempotentOutcome<MenuCategory>
     {
         let now = timestamp()
-        return try await write(device: device, durability: .normal, idempotency: idempotency, load: { try Self.listedCategory(id, in: $0) }) {
-            transaction, category in
+        return try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) {
+            transaction, _ in
+            let category = try Self.listedCategory(id, in: transaction)
             guard try transaction.menuItemCount(category: category.id) == 0 else { throw POSError.categoryNotEmpty(category.id) }
             try transaction.retireMenuCategory(id: category.id, at: now)
             return category

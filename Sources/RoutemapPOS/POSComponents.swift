@@ -27,7 +27,8 @@ extension POSNavigation {
 
     /// The bill: its status and id, its lines and totals; while it is open, "−1", "+1" and "Remove" under
     /// each line (no "−1" at quantity 1: removing is the way to none) and, with lines, a checkout button;
-    /// then "New bill", "Open bills" and, until it is settled, "Void bill".
+    /// then "New bill", "Open bills" and, while it is open, "Void bill" (a checked-out bill is
+    /// voided on its summary).
     static func billComponents(_ bill: Bill) -> [Component] {
         let money = { (minor: Int64) in MoneyText.format(minor, bill.currency) }
         let open = bill.status == .open
@@ -57,7 +58,7 @@ extension POSNavigation {
         if open && !bill.lines.isEmpty { components.append(.button(title: "Check out \(money(bill.totalMinor))", action: "checkout", style: .primary)) }
         components.append(.button(title: "New bill", action: "newBill", style: .secondary))
         components.append(.button(title: "Open bills", action: "showBills", style: .secondary))
-        if bill.status.isUnsettled { components.append(.button(title: "Void bill", action: "void", style: .destructive)) }
+        if open { components.append(.button(title: "Void bill", action: "void", style: .destructive)) }
         return components
     }
 

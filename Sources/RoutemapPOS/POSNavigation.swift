@@ -92,7 +92,10 @@ enum POSNavigation {
     private static func billActions(_ status: BillStatus) -> [ScreenAction] {
         switch status {
         case .open: openBillActions + everyBillActions + [voidAction]
-        case .checkedOut: everyBillActions + [voidAction]
+        // A checked-out bill is paid, reopened or voided on its summary, whose steps the answers
+        // start from: voiding it from a bill screen with no summary over it (a deep link) would
+        // answer with a `dismiss orderSummary` the client cannot perform.
+        case .checkedOut: everyBillActions
         case .paid, .voided: everyBillActions
         }
     }

@@ -164,6 +164,46 @@ struct LiveMenuTests {
         #expect(api.store.snapshot.menuRevision == revision + 1)
     }
 
+    @Test("a retirement retried with its key replays (what it retired is off the menu by then); so does a change retried after one")
+    func retriedRetirement() async throws {
+        let (api, manager) = try await Self.setUp()
+        #expect(await api.send("POST", "/v1/menu/categories", json: ["id": "teatime", "name": "Tea time"], headers: manager).status == 201)
+        let scone: JSON = ["id": "scone", "name": "Scone", "category": "teatime", "priceMinor": 300]
+        #expect(await api.send("POST", "/v1/menu/items", json: scone, headers: manager).status == 201)
+        let patch: JSON = ["priceMinor": 320]
+        let patched = await api.send("PATCH", "/v1/menu/items/scone", json: patch, headers: manager + [("Idempotency-Key", "price")])
+        #expect(patched.status == 200, "\(patched.text)")
+
+        for (path, key) in [("/v1/menu/items/scone", "retire-item"), ("/v1/menu/categories/teatime", "retire-category")] {
+            let retired = await api.send("DELETE", path, headers: manager + [("Idempotency-Key", key)])
+            #expect(retired.status == 200, "\(retired.text)")
+            let retry = await api.send("DELETE", path, headers: manager + [("Idempotency-Key", key)])
+            #expect(retry.status == 200, "\(path): \(retry.text)")
+            #expect(retry.header("Idempotent-Replayed") == "true")
+            #expect(retry.body == retired.body)
+            // The key with another request is refused as reused, not answered 404.
+            expectProblem(await api.send("DELETE", "/v1/menu/items/nope", headers: manager + [("Idempotency-Key", key)]), 422, "idempotency_key_reused")
+            // Without a key, the retirement is not found.
+            expectProblem(await api.send("DELETE", path, headers: manager), 404, "not_found")
+        }
+        let patchedAgain = await api.send("PATCH", "/v1/menu/items/scone", json: patch, headers: manager + [("Idempotency-Key", "price")])
+        #expect(patchedAgain.status == 200 && patchedAgain.header("Idempotent-Replayed") == "true", "\(patchedAgain.text)")
+        #expect(patchedAgain.body == patched.body)
+    }
+
+    @Test("an unknown category is not recorded under the key: once the category exists, the same request with the same key creates the item")
+    func unknownCategoryNotRecorded() async throws {
+        let (api, manager) = try await Self.setUp()
+        let item: JSON = ["id": "cocoa", "name": "Hot chocolate", "category": "winter", "priceMinor": 400]
+        let refused = await api.send("POST", "/v1/menu/items", json: item, headers: manager + [("Idempotency-Key", "cocoa")])
+        expectProblem(refused, 422, "unknown_category")
+        #expect(await api.send("POST", "/v1/menu/categories", json: ["id": "winter", "name": "Winter"], headers: manager).status == 201)
+        let created = await api.send("POST", "/v1/menu/items", json: item, headers: manager + [("Idempotency-Key", "cocoa")])
+        #expect(created.status == 201, "\(created.text)")
+        #expect(created.header("Idempotent-Replayed") == nil)
+        #expect(api.store.snapshot.menu.contains { $0.id == "cocoa" })
+    }
+
     @Test("categories: created, renamed (the menu's sections say so at once), retired only when empty, ids never reused; items only into one on the menu")
     func categories() async throws {
         let (api, manager) = try await Self.setUp()

@@ -148,6 +148,11 @@ struct OpenOrdersAPITests {
             let response = await api.send("POST", "/v1/bills/\(bill)/void", json: body)
             expectProblem(response, 400, "invalid_field")
         }
+        // Empty or too long, the detail gives the limit people count in.
+        for reason in ["", String(repeating: "x", count: 201)] {
+            let response = await api.send("POST", "/v1/bills/\(bill)/void", json: ["reason": .string(reason)])
+            #expect(response.json["detail"] == "'reason' must be 1 to 200 characters long.", "\(response.text)")
+        }
         #expect(try await api.bill(bill)["status"]?.stringValue == "open")
         let wide = String(repeating: "é", count: 200)
         let voided = await api.send("POST", "/v1/bills/\(bill)/void", json: ["reason": .string(wide)])

@@ -51,9 +51,27 @@ struct PipelineTests {
         #expect(server.store.snapshot.bills.count == 1)
         let reused = await server.send("POST", "/v1/bills", json: [:], headers: [("Idempotency-Key", "open-1")])
         #expect(reused.status == 201)  // An empty object is the same request as no body.
+        #expect(reused.header("Idempotent-Replayed") == "true")
         let billId = first.json["bill"]!["id"]!.string
         let otherPath = await server.send("POST", "/v1/bills/\(billId)/checkout", headers: [("Idempotency-Key", "open-1")])
         expectProblem(otherPath, 422, "idempotency_key_reused")
+    }
+
+    @Test("a member sent as null is the same request as one left out (null counts as absent), to its key too")
+    func nullMembersInTheFingerprint() async throws {
+        let server = try await InProcessAPI()
+        let billId = try await server.newBill()["id"]!.string
+        try await server.add("latte", to: billId)
+        #expect(await server.send("POST", "/v1/bills/\(billId)/checkout").status == 200)
+        let total = try await server.bill(billId)["totalMinor"]!
+        let paid = await server.send("POST", "/v1/bills/\(billId)/pay", json: ["method": "card", "amountMinor": total], headers: [("Idempotency-Key", "pay-1")])
+        #expect(paid.status == 200, "\(paid.text)")
+        let retried = await server.send(
+            "POST", "/v1/bills/\(billId)/pay", json: ["method": "card", "amountMinor": total, "tenderedMinor": nil], headers: [("Idempotency-Key", "pay-1")])
+        #expect(retried.status == 200, "\(retried.text)")
+        #expect(retried.header("Idempotent-Replayed") == "true")
+        #expect(retried.json == paid.json)
+        #expect(server.store.snapshot.payments.count == 1)
     }
 
     @Test("a state conflict under a key is recorded and replayed as the same problem")

@@ -396,11 +396,14 @@ struct NavigationTests {
         let actions = Set(bill["actions"]!.array.map { $0["name"]!.string })
         #expect(Set((lines["children"]!.array.dropFirst() + billButtons).map { $0["action"]!.string }) == actions)
 
-        // A checked-out bill's tree has no line controls, only a new bill, the open bills and void.
+        // A checked-out bill's tree has no line controls, only a new bill and the open bills: it
+        // is paid, reopened or voided on its summary.
         let checkedOut = try server.send("POST", "/v1/bills/\(billId)/checkout", headers: generic)
         let frozen = step(checkedOut, 0)["screen"]!["payload"]!["components"]!.array
         #expect(frozen.first?["text"] == .string("Checked out · \(billId)"))
-        #expect(frozen.filter { $0["type"] == "button" }.map { $0["action"]!.string } == ["newBill", "showBills", "void"])
+        #expect(frozen.filter { $0["type"] == "button" }.map { $0["action"]!.string } == ["newBill", "showBills"])
+        #expect(step(checkedOut, 0)["screen"]!["actions"]!.array.map { $0["name"]!.string } == ["newBill", "showBills"])
+        #expect(step(checkedOut, 1)["screen"]!["actions"]!.array.map { $0["name"]!.string } == ["pay", "cancel", "void"])
         #expect(!frozen[1]["children"]!.array.contains { $0["type"] == "button" })
 
         // A client with the native screens gets no tree.
