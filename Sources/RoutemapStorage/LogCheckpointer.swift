@@ -47,6 +47,8 @@ final class LogCheckpointer: Sendable {
     private static let maxCopiesPerPass = 4
     /// Background passes run so far (for tests and diagnostics).
     let passesRun = Atomic<Int>(0)
+    /// Whether a background pass is copying now (for tests, which pace their writes by it).
+    var passIsRunning: Bool { state.withLock { $0.pass == .running } }
     /// Checkpoints the writer ran itself, each after a pass (for tests and diagnostics).
     let writerCheckpoints = Atomic<Int>(0)
     /// The log's length in pages after the writer's last commit, as the hook reported it.

@@ -33,11 +33,17 @@ struct LogCheckpointerTests {
                 }
                 try await group.waitForAll()
             }
+            // Writes wait for a pass under way, so what this checks does not depend on how busy
+            // the machine is: on a slow one the log runs ahead of a pass for longer (it is not
+            // a bound the store promises), and fewer passes run in the same writes.
+            while store.checkpointer.passIsRunning { try await Task.sleep(for: .milliseconds(1)) }
         }
         let passes = store.checkpointer.passesRun.load(ordering: .relaxed)
         let onWriter = store.checkpointer.writerCheckpoints.load(ordering: .relaxed)
         #expect(passes >= 3, "\(passes) background passes")
-        #expect(onWriter <= passes, "the writer copies only after a pass: \(onWriter) copies, \(passes) passes")
+        // After each pass the writer's next batch copies what the pass left (each pass but the
+        // last is followed by a batch): without that copy the log could never start over.
+        #expect((passes - 1)...passes ~= onWriter, "the writer copies once after each pass: \(onWriter) copies, \(passes) passes")
         // 800 bills write about 490 pages (2 MB of log with no checkpoint at all): a log that
         // never restarted would hold them all. One that restarts holds a threshold's worth,
         // what came during a pass, and a batch.
