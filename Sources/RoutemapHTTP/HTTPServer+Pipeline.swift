@@ -154,13 +154,22 @@ extension HTTPServer {
         }
     }
 
-    /// Why the body's length is ambiguous, or `nil`: `Content-Length` fields that disagree, or
-    /// one beside `Transfer-Encoding` (RFC 9112 section 6.3). libmicrohttpd picks one reading;
-    /// a proxy in front might pick another and see a different next request (smuggling).
+    /// Why the body's length is ambiguous, or `nil`: `Content-Length` fields that disagree, one
+    /// beside `Transfer-Encoding`, or a transfer coding other than `chunked` alone (RFC 9112
+    /// sections 6.1 and 6.3). libmicrohttpd picks one reading (another coding: the body runs to
+    /// the connection's end, swallowing the requests after it); a proxy in front might pick
+    /// another and see a different next request (smuggling).
     static func framingConflict(_ headers: HTTPHeaders) -> String? {
+        let codings = headers.values(for: "Transfer-Encoding")
+        if !codings.isEmpty {
+            let listed = codings.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { $0.trimmingASCIIWhitespace() }
+            guard listed.count == 1, listed[0].lowercased() == "chunked" else {
+                return "The only Transfer-Encoding accepted is chunked."
+            }
+        }
         let lengths = headers.values(for: "Content-Length")
         guard !lengths.isEmpty else { return nil }
-        if !headers.values(for: "Transfer-Encoding").isEmpty {
+        if !codings.isEmpty {
             return "Content-Length and Transfer-Encoding must not both be sent."
         }
         let distinct = Set(lengths.flatMap { $0.split(separator: ",") }.map { $0.trimmingASCIIWhitespace() })

@@ -65,7 +65,8 @@ extension Router: HTTPResponder {
     /// tests both come through here:
     ///
     /// 1. 414 `uri_too_long`, 2. 400 `bad_request` (from `reception`),
-    /// 3. admission with the route's access (the default access for unknown paths): 401, 429...,
+    /// 3. admission with the route's access (for another method on a known path, its `GET`'s;
+    ///    the default access for unknown paths): 401, 429...,
     /// 4. 404 / 405, 5. 413 / 415, 6. the handler.
     ///
     /// An admission that has to wait (`Admitted.later`) suspends the request there; steps 4 to 6
@@ -88,7 +89,7 @@ extension Router: HTTPResponder {
         labels.route = resolution.endpoint?.route
         let admitted: Admitted
         do {
-            admitted = try admit(request, resolution.endpoint?.access ?? defaultAccess)
+            admitted = try admit(request, resolution.access ?? defaultAccess)
         } catch {
             return .answer(response(for: error, of: request, in: "admission"))
         }
@@ -185,17 +186,28 @@ extension Router {
     enum Resolution: Sendable {
         case found(Endpoint, parameters: [String: String])
         case notFound(Problem)
-        case methodNotAllowed(Problem)
+        /// The path is known, with other methods: admitted as the path's `GET` is (or, without
+        /// one, its first method in name order), so a path open to all answers its 405 to all.
+        case methodNotAllowed(Problem, access: Context.Access)
 
         var endpoint: Endpoint? {
             if case .found(let endpoint, _) = self { return endpoint }
             return nil
         }
 
+        /// The access to admit the request with; `nil`: the router's default.
+        var access: Context.Access? {
+            switch self {
+            case .found(let endpoint, _): endpoint.access
+            case .methodNotAllowed(_, let access): access
+            case .notFound: nil
+            }
+        }
+
         var refusal: Problem? {
             switch self {
             case .found: nil
-            case .notFound(let problem), .methodNotAllowed(let problem): problem
+            case .notFound(let problem), .methodNotAllowed(let problem, _): problem
             }
         }
     }
@@ -210,6 +222,7 @@ extension Router {
             return .found(endpoint, parameters: [:])
         }
         var allowed = Set<HTTPMethod>()
+        var access: Context.Access?
         var utf8 = path
         let found = utf8.withUTF8 { bytes -> (Endpoint, [String: String])? in
             for route in routes {
@@ -218,12 +231,15 @@ extension Router {
                     return (endpoint, parameters)
                 }
                 allowed.formUnion(route.endpoints.keys)
+                if access == nil {
+                    access = (route.endpoints[.GET] ?? route.endpoints.min { $0.key.rawValue < $1.key.rawValue }?.value)?.access
+                }
             }
             return nil
         }
         if let (endpoint, parameters) = found { return .found(endpoint, parameters: parameters) }
-        if allowed.isEmpty { return .notFound(.notFound(detail: "There is nothing at \(path.prefix(200)).")) }
+        guard let access, !allowed.isEmpty else { return .notFound(.notFound(detail: "There is nothing at \(path.prefix(200)).")) }
         if allowed.contains(.GET) { allowed.insert(.HEAD) }
-        return .methodNotAllowed(.methodNotAllowed(allowed: Array(allowed)))
+        return .methodNotAllowed(.methodNotAllowed(allowed: Array(allowed)), access: access)
     }
 }

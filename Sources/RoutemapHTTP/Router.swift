@@ -39,9 +39,11 @@ extension Problem: ProblemConvertible {
 /// 405 with `Allow`.
 ///
 /// Each route declares its `Access` where it is registered; `admit` turns a request and that
-/// access into the handler's context, or throws the refusal (401, 429...). A path or method
-/// nobody registered is admitted with `defaultAccess` before it gets its 404 or 405, so a
-/// client without credentials learns nothing about which paths exist.
+/// access into the handler's context, or throws the refusal (401, 429...). A path nobody
+/// registered is admitted with `defaultAccess` before it gets its 404, so a client without
+/// credentials learns nothing about which paths exist; another method on a known path is
+/// admitted as the path's `GET` (or first method) is before its 405, so a path open to all
+/// answers 405 to all, and a path behind a token still tells nothing without one.
 public struct Router<Context: RequestContext>: Sendable {
     /// Admits a request to a route with the given access: the handler's context, or a thrown
     /// `Problem` (or other `ProblemConvertible`) as the answer.

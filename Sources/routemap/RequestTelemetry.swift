@@ -35,9 +35,14 @@ final class RequestTelemetry: RequestObserver {
         self.accessLog = accessLog
     }
 
+    /// The methods counted by name; any other token a client sends is counted and logged as
+    /// `other`, so made-up methods cannot grow the registry (a series each) without bound.
+    static let namedMethods: Set<HTTPMethod> = [.GET, .HEAD, .POST, .PUT, .PATCH, .DELETE, .OPTIONS]
+
     func requestAnswered(_ record: RequestRecord) {
         let route = record.route ?? "unmatched"
-        let key = MetricsKey(method: record.method.rawValue, route: route, status: record.status)
+        let method = Self.namedMethods.contains(record.method) ? record.method.rawValue : "other"
+        let key = MetricsKey(method: method, route: route, status: record.status)
         let (counter, histogram) = metrics.withLock { metrics in
             if let found = metrics[key] { return found }
             let made = (counter: makeCounter(key), histogram: makeHistogram(route: route))
@@ -50,7 +55,7 @@ final class RequestTelemetry: RequestObserver {
         guard let accessLog else { return }
         var metadata: Logger.Metadata = [
             "requestId": .string(record.id),
-            "method": .string(record.method.rawValue),
+            "method": .string(method),
             "route": .string(route),
             "status": .stringConvertible(record.status),
             "durationMs": .stringConvertible(Double(record.duration.nanoseconds / 1000) / 1000),

@@ -81,6 +81,11 @@ struct ErrorTests {
         let bills = await server.send("DELETE", "/v1/bills")
         expectProblem(bills, 405, "method_not_allowed")
         #expect(bills.header("Allow") == "GET, HEAD, POST")
+        // A path open to all answers its 405 without a token; one behind a token still needs it.
+        let health = await server.send("PUT", "/healthz", authorized: false)
+        expectProblem(health, 405, "method_not_allowed")
+        #expect(health.header("Allow") == "GET, HEAD")
+        expectProblem(await server.send("DELETE", "/v1/bills", authorized: false), 401, "unauthorized")
     }
 
     @Test("413 payload_too_large over the body limit, 415 unsupported_media_type for non-JSON bodies")

@@ -37,6 +37,8 @@ struct ObservabilityTests {
             "POST", "/v1/bills/\(billId)/pay", ["method": "cash", "amountMinor": .int(total), "tenderedMinor": .int(total + 100)],
             headers: [("Idempotency-Key", "metrics-pay-1")])
         #expect(replay.header("Idempotent-Replayed") == "true")
+        // Methods a client makes up are counted as one, `other`: no series of their own.
+        for method in ["FROB", "BLORT"] { #expect(try client.request(method, "/v1/menu/items").status == 405) }
         let after = try scrape(server)
 
         func moved(_ name: String, _ labels: [String: String]) -> Double {
@@ -46,6 +48,8 @@ struct ObservabilityTests {
         #expect(moved("routemap_http_requests_total", ["method": "POST", "route": "/v1/bills", "status": "201"]) == 1)
         #expect(moved("routemap_http_requests_total", ["method": "GET", "route": "/v1/bills/{billId}", "status": "404"]) == 1)
         #expect(moved("routemap_http_requests_total", ["method": "POST", "route": "/v1/bills/{billId}/pay", "status": "200"]) == 2)
+        #expect(moved("routemap_http_requests_total", ["method": "other", "route": "unmatched", "status": "405"]) == 2)
+        #expect(!after.text.contains("FROB") && !after.text.contains("BLORT"))
         #expect(moved("routemap_http_request_duration_seconds_count", ["route": "/v1/menu/items"]) == 2)
         #expect(moved("routemap_payments_total", ["method": "cash"]) == 1)
         #expect(moved("routemap_payment_amount_minor_total", ["method": "cash"]) == Double(total))

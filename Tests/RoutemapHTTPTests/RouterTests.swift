@@ -121,7 +121,7 @@ struct RouterTests {
         #expect(text(await router.respond(to: Request(method: .GET, path: "/a"))) == "a")
     }
 
-    @Test("admission sees each route's declared access; unknown paths and methods get the default access first")
+    @Test("admission sees each route's declared access; unknown paths get the default access first, other methods on a known path its GET's")
     func admissionByAccess() async {
         var router = Router<Caller>(defaultAccess: .member) { request, access in
             guard case .member = access else { return Caller(name: nil) }
@@ -135,11 +135,15 @@ struct RouterTests {
         #expect(text(await router.respond(to: Request(method: .GET, path: "/open"))) == "open -")
         #expect(await router.respond(to: Request(method: .GET, path: "/member")).status == .unauthorized)
         #expect(text(await router.respond(to: Request(method: .GET, path: "/member", headers: ["X-Member": "ann"]))) == "hello ann")
-        // Nothing registered there: the default access refuses before the 404 / 405 would tell.
+        // Nothing registered there: the default access refuses before the 404 would tell.
         #expect(await router.respond(to: Request(method: .GET, path: "/nowhere")).status == .unauthorized)
-        #expect(await router.respond(to: Request(method: .POST, path: "/open")).status == .unauthorized)
         #expect(await router.respond(to: Request(method: .GET, path: "/nowhere", headers: ["X-Member": "ann"])).status == .notFound)
+        // Another method on a known path: admitted as its GET is. An open path's 405 needs no
+        // credentials (its GET tells anyone it exists); a members' path's 405 still does.
+        #expect(await router.respond(to: Request(method: .POST, path: "/open")).status == .methodNotAllowed)
         #expect(await router.respond(to: Request(method: .POST, path: "/open", headers: ["X-Member": "ann"])).status == .methodNotAllowed)
+        #expect(await router.respond(to: Request(method: .POST, path: "/member")).status == .unauthorized)
+        #expect(await router.respond(to: Request(method: .POST, path: "/member", headers: ["X-Member": "ann"])).status == .methodNotAllowed)
     }
 
     @Test("an admission that waits suspends the request; the pipeline then goes on in order with its context, or answers its refusal")
