@@ -5,11 +5,13 @@ import Synchronization
 /// The menu the API serves, kept current while the server runs: rebuilt at once after a menu
 /// change through the API commits (`refresh`), and within `recheckAfter` after another process
 /// changes it (`routemap menu` on the same file, or another node), by comparing the store's
-/// menu revision at most that often. Where the store's reads are round trips (PostgreSQL), that
-/// check runs in a task of its own, never on the thread serving the menu. Every answer that
-/// shows the menu (the listing, its `ETag`, the menu screen of launch and navigation) reads
-/// `current`, and caches of such answers key on its `generation`, so no till is served the old
-/// menu once the new one is in.
+/// menu revision. Where reads are answered in this process (SQLite), the request that finds a
+/// check due makes it. Where they are round trips (PostgreSQL), a task of its own checks every
+/// `recheckAfter` whether requests come or not, never on a thread serving the menu: were the
+/// check left to requests, the first after a quiet spell would have to be answered before it,
+/// with a menu however old. Every answer that shows the menu (the listing, its `ETag`, the
+/// menu screen of launch and navigation) reads `current`, and caches of such answers key on
+/// its `generation`, so no till is served the old menu once the new one is in.
 final class LiveMenu: Sendable {
     private struct State {
         var catalog: MenuCatalog
@@ -29,13 +31,24 @@ final class LiveMenu: Sendable {
         state = Mutex(State(catalog: catalog, revision: revision, checkedAt: CoarseClock.nanoseconds()))
         let (seconds, attoseconds) = recheckAfter.components
         self.recheckAfter = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        if !till.readsAreImmediate {
+            // Ends with the menu: it holds the menu only while it checks.
+            Task { [weak self, till] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: recheckAfter)
+                    guard let self else { return }
+                    _ = try? await till.reading { self.recheck() }
+                }
+            }
+        }
     }
 
-    /// The menu now. At most once per `recheckAfter`, asks the store whether the menu changed
-    /// (one small query) and rebuilds it if so; should the store not answer, the menu served
-    /// stays as it was until the next check. Where reads are round trips, the answer that finds
-    /// the check due keeps the menu it has, and the answers after the check get the new one.
+    /// The menu now. Where reads are answered in this process, at most once per `recheckAfter`
+    /// asks the store whether the menu changed (one small query) and rebuilds it if so; should
+    /// the store not answer, the menu served stays as it was until the next check. Where reads
+    /// are round trips, the menu the task of its own last installed.
     var current: MenuCatalog {
+        guard till.readsAreImmediate else { return state.withLock { $0.catalog } }
         let now = CoarseClock.nanoseconds()
         let (catalog, due) = state.withLock { state -> (MenuCatalog, Bool) in
             guard now - state.checkedAt >= recheckAfter else { return (state.catalog, false) }
@@ -43,10 +56,6 @@ final class LiveMenu: Sendable {
             return (state.catalog, true)
         }
         guard due else { return catalog }
-        guard till.readsAreImmediate else {
-            Task { [self, till] in _ = try? await till.reading { self.recheck() } }
-            return catalog
-        }
         return recheck() ?? catalog
     }
 

@@ -45,6 +45,23 @@ struct LiveMenuTests {
         #expect(api.store.readsOutsideReading == outside, "a store read held the thread serving a request")
     }
 
+    @Test("where reads are round trips, the check runs while no request comes: the first request after a quiet spell shows a change made in it")
+    func recheckWithoutRequests() async throws {
+        let api = try await InProcessAPI(readsAreImmediate: false)
+        #expect(!Self.menuIds(await api.get("/v1/menu/items")).contains("scone"))
+        let scone = MenuItem(id: "scone", name: "Scone", category: "bakery", priceMinor: 325, currency: .usd, available: true)
+        try await api.store.write { try $0.insertMenuItem(scone) }
+        // No request while the menu checks twice (a round trip each, counted by the store).
+        let readings = api.store.readingCount
+        let deadline = ContinuousClock.now + .seconds(20)
+        while api.store.readingCount < readings + 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(api.store.readingCount >= readings + 2, "the menu was not checked without requests")
+        // So the first request after it gets the item, not the menu from before the quiet spell.
+        #expect(Self.menuIds(await api.get("/v1/menu/items")).contains("scone"))
+    }
+
     @Test("a new item is on every till's menu at once: new ETag, the old one no longer 304, launch's menu screen has it")
     func createShowsAtOnce() async throws {
         let (api, manager) = try await Self.setUp()
