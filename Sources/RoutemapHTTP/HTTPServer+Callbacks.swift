@@ -16,8 +16,13 @@ extension HTTPServer {
 
         guard let existing = requestContext.pointee else {
             // Answered already by `screen(uri:on:)`: close without reading on.
-            if server.tracked(connection)?.refused.load(ordering: .relaxed) == true { return CMHD_NO }
+            if server.tracked(connection)?.answeredOutside.load(ordering: .relaxed) == true { return CMHD_NO }
             let state = server.begin(connection: connection, url: url, method: method)
+            if let tracked = server.tracked(connection), case let bytes = tracked.refusedTargetBytes.load(ordering: .relaxed), bytes > 0 {
+                // Its query was cut by `screen(uri:on:)`: 414, and the connection closes.
+                state.targetTooLong = (bytes, tracked.refusedTargetArguments.load(ordering: .relaxed))
+                state.answerEarly = true
+            }
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
             server.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
             guard let early = server.earlyResponse(state) else { return CMHD_YES }

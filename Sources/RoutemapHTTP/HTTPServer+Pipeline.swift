@@ -51,6 +51,7 @@ extension HTTPServer {
         var reception = Reception(maxBodyBytes: configuration.maxBodyBytes)
         if state.answerEarly {
             reception.unreadable = state.badRequest
+            reception.targetTooLong = state.targetTooLong
         } else if let declared = state.headers["Content-Length"].flatMap({ Int($0) }), declared > configuration.maxBodyBytes {
             reception.unreadable = state.badRequest
             reception.bodyTooLarge = true

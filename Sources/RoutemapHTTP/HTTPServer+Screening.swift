@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-// Requests refused before libmicrohttpd reads them, where it would fail without answering.
+// Request targets cut before libmicrohttpd parses them, where it would fail without answering.
 
 extension HTTPServer {
     /// Connection memory libmicrohttpd 0.9.75 spends on each query argument: one header
@@ -23,12 +23,17 @@ extension HTTPServer {
     /// handler runs, and when the pool runs out there it logs "Not enough memory in pool to
     /// allocate header record", decides on 431 but sends nothing, and leaves the connection
     /// open: the client waits until it gives up (measured here with a plain C server too). It
-    /// calls the URI log callback with the raw target just before, so the answer is written
-    /// on the socket from there (nothing else is being written on the connection then: the
-    /// previous response, if any, was sent before this request line was read), the sending
-    /// side is shut down, and the connection is marked so that its request, should
-    /// libmicrohttpd get that far, never reaches the router. A client reading the answer
-    /// closes, and libmicrohttpd then closes too; one that doesn't is cut at the request timeout.
+    /// calls the URI log callback with the raw target just before; there the query is cut (so
+    /// there is nothing to run out of memory on) and the connection is marked, so that its
+    /// request, should libmicrohttpd get that far, never reaches the router.
+    ///
+    /// Over plain HTTP the answer is written on the socket from here (nothing else is being
+    /// written on the connection then: the previous response, if any, was sent before this
+    /// request line was read) and the sending side is shut down: a target that nearly fills
+    /// the connection's memory leaves libmicrohttpd too little to answer itself. Over TLS bytes
+    /// cannot be written past libmicrohttpd's session, so the access handler answers the 414
+    /// through it, before any body, and libmicrohttpd closes the connection after it; at that
+    /// edge libmicrohttpd may close without answering.
     func screen(uri: UnsafePointer<CChar>, on connection: OpaquePointer) {
         let length = strlen(uri)
         guard let question = strchr(uri, Int32(UInt8(ascii: "?"))) else { return }
@@ -40,12 +45,16 @@ extension HTTPServer {
         }
         let needed = arguments * Self.memoryPerQueryArgument + length + Self.memoryHeadroom
         guard needed > configuration.connectionMemoryLimit, let tracked = tracked(connection) else { return }
-        tracked.refused.store(true, ordering: .relaxed)
+        tracked.refusedTargetArguments.store(arguments, ordering: .relaxed)
+        tracked.refusedTargetBytes.store(max(length, 1), ordering: .relaxed)
         // Leave libmicrohttpd an empty query to parse, so it never runs out of memory there.
         // `uri` points into its read buffer, which it writes into itself right after this
         // callback (a NUL over the '?', percent-decoding in place).
         UnsafeMutablePointer(mutating: question + 1).pointee = 0
+        logger.debug("refused a query with too many arguments", metadata: ["arguments": "\(arguments)", "bytes": "\(length)"])
+        guard configuration.tls == nil else { return }  // Answered by the access handler.
 
+        tracked.answeredOutside.store(true, ordering: .relaxed)
         let reception = Reception(maxBodyBytes: configuration.maxBodyBytes, targetTooLong: (length, arguments))
         guard case .answer(let response) = responder.dispatch(Request(method: .GET, path: "/"), reception) else { return }
         let id = RequestID.make()
@@ -62,7 +71,6 @@ extension HTTPServer {
         let bytes = Array(head.utf8) + response.body
         _ = bytes.withUnsafeBytes { send(tracked.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         shutDownSending(tracked.descriptor)
-        logger.debug("refused a query with too many arguments", metadata: ["arguments": "\(arguments)", "bytes": "\(length)"])
     }
 }
 

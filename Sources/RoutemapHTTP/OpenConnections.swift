@@ -19,7 +19,7 @@ import Darwin
 ///   timeout: idling between requests is the idle timeout's business), and a timer sweeps the
 ///   open connections and `shutdown(2)`s the late ones' sockets. libmicrohttpd then reads end
 ///   of file and closes the connection on its own thread, as if the client had left.
-/// - **Refusing a request before libmicrohttpd parses it** (`refused`): see
+/// - **Refusing a request target before libmicrohttpd parses it** (`refusedTarget…`): see
 ///   `HTTPServer.screen(uri:on:)`.
 ///
 /// A socket is shut down only while its connection is registered, under the registry's lock,
@@ -33,8 +33,14 @@ final class OpenConnections: Sendable {
         /// while none is due (handler running, answer being sent, no request timeout, or a
         /// kept-alive connection without an idle timeout).
         let deadline: Atomic<Int64>
-        /// Answered already outside libmicrohttpd: its request must not reach the router.
-        let refused = Atomic<Bool>(false)
+        /// The request target was too long for libmicrohttpd to parse (its query was cut, see
+        /// `HTTPServer.screen(uri:on:)`): its size in bytes and query arguments, for the 414
+        /// the request gets in place of the router's answer; 0 when it was not.
+        let refusedTargetBytes = Atomic<Int>(0)
+        let refusedTargetArguments = Atomic<Int>(0)
+        /// Answered already outside libmicrohttpd (plain HTTP's 414): its request must not
+        /// reach the router, nor be answered again.
+        let answeredOutside = Atomic<Bool>(false)
 
         init(descriptor: Int32, deadline: Int64) {
             self.descriptor = descriptor

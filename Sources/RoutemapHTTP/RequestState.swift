@@ -11,6 +11,9 @@ final class RequestState {
     /// Answer `badRequest` on the first call, before any body, and so close the connection:
     /// the request's framing can't be trusted.
     var answerEarly = false
+    /// The request target was cut before libmicrohttpd parsed it (too many query arguments):
+    /// answered 414 on the first call, its size named.
+    var targetTooLong: (bytes: Int, arguments: Int)?
     var method: HTTPMethod
     var path: String
     var query: [String: String] = [:]

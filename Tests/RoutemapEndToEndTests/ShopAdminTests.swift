@@ -143,6 +143,16 @@ struct ShopAdminTests {
         let token = try #require(try JSON.parse(Array(enrolled.output.utf8))["token"]?.stringValue, "\(enrolled.output)")
         let launch = try run("/usr/bin/curl", ["-sS", "--cacert", cert, "-H", "Authorization: Bearer \(token)", "\(base)/v1/launch"])
         #expect(launch.output.contains(#""op":"setRoot""#), "\(launch.output.prefix(300))")
+        // A query with more arguments than the connection's memory holds: 414 problem+json over
+        // TLS too (written past the TLS session it was garbage to the client), with the
+        // request's own id.
+        let query = (0..<600).map { "a\($0)=1" }.joined(separator: "&")
+        let long = try run(
+            "/usr/bin/curl", ["-sS", "--cacert", cert, "-D", "-", "-H", "X-Request-Id: tls-414", "\(base)/healthz?\(query)"])
+        #expect(long.status == 0, "\(long.output)")
+        #expect(long.output.hasPrefix("HTTP/1.1 414"), "\(long.output.prefix(300))")
+        #expect(long.output.lowercased().contains("x-request-id: tls-414"), "\(long.output.prefix(500))")
+        #expect(long.output.contains(#""code":"uri_too_long""#), "\(long.output.suffix(300))")
         // Without the CA the certificate is refused by the client; plain HTTP gets no HTTP answer.
         #expect(try run("/usr/bin/curl", ["-sS", "\(base)/healthz"]).status != 0)
         let plain = try run("/usr/bin/curl", ["-sS", "-m", "3", "http://127.0.0.1:\(process.port)/healthz"])
