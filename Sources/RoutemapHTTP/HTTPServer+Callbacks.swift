@@ -10,14 +10,14 @@ extension HTTPServer {
     /// more with no data when the request is complete (then the response is queued; queuing
     /// earlier would make MHD close the connection).
     static let accessHandler: MHD_AccessHandlerCallback = {
-        cls, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+        cls, connection, url, method, version, uploadData, uploadDataSize, requestContext in
         guard let cls, let connection, let uploadDataSize, let requestContext else { return CMHD_NO }
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
 
         guard let existing = requestContext.pointee else {
             // Answered already by `screen(uri:on:)`: close without reading on.
             if server.tracked(connection)?.answeredOutside.load(ordering: .relaxed) == true { return CMHD_NO }
-            let state = server.begin(connection: connection, url: url, method: method)
+            let state = server.begin(connection: connection, url: url, method: method, version: version)
             if let tracked = server.tracked(connection), case let bytes = tracked.refusedTargetBytes.load(ordering: .relaxed), bytes > 0 {
                 // Its query was cut by `screen(uri:on:)`: 414, and the connection closes.
                 state.targetTooLong = (bytes, tracked.refusedTargetArguments.load(ordering: .relaxed))

@@ -5,10 +5,12 @@ import CMicroHTTPD
 extension HTTPServer {
     /// First call, headers in: reads method, path, headers, query and peer (as bytes: written
     /// out only if asked for).
-    func begin(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> RequestState {
+    func begin(
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?
+    ) -> RequestState {
         let methodText = method.flatMap { String(validatingCString: $0) }
         let pathText = url.flatMap { String(validatingCString: $0) }
-        let state = RequestState(method: HTTPMethod(rawValue: methodText ?? ""), path: pathText ?? "")
+        let state = RequestState(method: HTTPMethod(rawValue: methodText ?? ""), path: Self.originPath(of: pathText ?? ""))
         if methodText == nil || pathText == nil {
             state.badRequest = "The request line is not valid UTF-8."
         }
@@ -20,6 +22,10 @@ extension HTTPServer {
         if headers.invalid { state.badRequest = state.badRequest ?? "A header field is not valid UTF-8." }
         state.headers = HTTPHeaders(fields: headers.fields)
         state.id = RequestID.take(from: state.headers[RequestID.headerName])
+        if let version, strcmp(version, "HTTP/1.1") == 0, state.headers.values(for: "Host").count != 1 {
+            // RFC 9112 section 3.2: exactly one Host field in an HTTP/1.1 request.
+            state.badRequest = state.badRequest ?? "An HTTP/1.1 request needs exactly one Host header field."
+        }
         if let conflict = HTTPServer.framingConflict(state.headers) {
             state.badRequest = state.badRequest ?? conflict
             state.answerEarly = true
@@ -153,6 +159,21 @@ extension HTTPServer {
         name.withCString { name in
             value.withCString { value in MHD_add_response_header(response, name, value) == CMHD_YES }
         }
+    }
+
+    /// The path of a request target in absolute form (`http://host/path`, which RFC 9112
+    /// section 3.2.2 has servers accept, as a proxy sends it): what follows the authority, `/`
+    /// when nothing does. A target in origin form (`/path`) is returned as it is.
+    static func originPath(of target: String) -> String {
+        let utf8 = target.utf8
+        guard utf8.first != UInt8(ascii: "/") else { return target }
+        for scheme in ["http://", "https://"] where utf8.count >= scheme.utf8.count {
+            guard utf8.prefix(scheme.utf8.count).lazy.map({ $0 | 0x20 }).elementsEqual(scheme.utf8) else { continue }
+            let afterScheme = utf8.index(utf8.startIndex, offsetBy: scheme.utf8.count)
+            guard let slash = utf8[afterScheme...].firstIndex(of: UInt8(ascii: "/")) else { return "/" }
+            return String(target[slash...])
+        }
+        return target
     }
 
     /// Why the body's length is ambiguous, or `nil`: `Content-Length` fields that disagree, one

@@ -248,6 +248,33 @@ struct ServerTests {
         expectProblem(try client.readResponse(), 400, "bad_request")
     }
 
+    @Test("an HTTP/1.1 request needs exactly one Host field (400 bad_request otherwise); HTTP/1.0 may leave it out")
+    func hostField() throws {
+        let server = try RunningServer()
+        for head in ["GET /hello HTTP/1.1\r\n\r\n", "GET /hello HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"] {
+            let client = try server.client()
+            try client.sendRaw(Array(head.utf8))
+            expectProblem(try client.readResponse(), 400, "bad_request")
+        }
+        let old = try server.client()
+        try old.sendRaw(Array("GET /hello HTTP/1.0\r\n\r\n".utf8))
+        #expect(try old.readResponse().status == 200)
+    }
+
+    @Test("a request target in absolute form (as a proxy sends it) is routed by its path")
+    func absoluteForm() throws {
+        let server = try RunningServer()
+        for (target, expected) in [
+            ("http://x/hello", 200), ("HTTPS://example.com:8443/query?a=1", 200), ("http://x", 404), ("http://x/nowhere", 404),
+        ] {
+            let client = try server.client()
+            try client.sendRaw(Array("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            let response = try client.readResponse()
+            #expect(response.status == expected, "\(target): \(response.status) \(response.text)")
+            if target.hasSuffix("?a=1") { #expect(response.json == ["a": "1"]) }
+        }
+    }
+
     @Test("%00 in a path is not decoded, so it cannot cut the path short")
     func encodedNul() throws {
         let server = try RunningServer()
