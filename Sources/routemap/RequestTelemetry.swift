@@ -35,13 +35,20 @@ final class RequestTelemetry: RequestObserver {
         self.accessLog = accessLog
     }
 
-    /// The methods counted by name; any other token a client sends is counted and logged as
-    /// `other`, so made-up methods cannot grow the registry (a series each) without bound.
-    static let namedMethods: Set<HTTPMethod> = [.GET, .HEAD, .POST, .PUT, .PATCH, .DELETE, .OPTIONS]
+    /// The method as counted and logged: by name for GET, HEAD, POST, PUT, PATCH, DELETE and
+    /// OPTIONS; any other token a client sends is `other`, so made-up methods cannot grow the
+    /// registry (a series each) without bound. (Compared as small strings: no hashing on every
+    /// request.)
+    static func label(of method: HTTPMethod) -> String {
+        switch method {
+        case .GET, .HEAD, .POST, .PUT, .PATCH, .DELETE, .OPTIONS: method.rawValue
+        default: "other"
+        }
+    }
 
     func requestAnswered(_ record: RequestRecord) {
         let route = record.route ?? "unmatched"
-        let method = Self.namedMethods.contains(record.method) ? record.method.rawValue : "other"
+        let method = Self.label(of: record.method)
         let key = MetricsKey(method: method, route: route, status: record.status)
         let (counter, histogram) = metrics.withLock { metrics in
             if let found = metrics[key] { return found }
