@@ -68,6 +68,7 @@ public struct API: Sendable {
         APIMetrics.register()
         var router = Router<APIContext>(defaultAccess: .device, admitWaiting: makeAdmission())
         router.acceptsBody = MediaType.isJSON
+        router.accessForOtherMethods = { Access.leastDemanding(of: $0) }
         router.problemTypeNamespace = Problem.routemapNamespace
         router.logger = logger
         DevicesController(

@@ -9,6 +9,13 @@ package enum Access: Sendable {
     case device
     /// Only an enrolled device with the `manager` role (a till gets 403).
     case manager
+
+    /// The least demanding of `accesses` (open, then device, then manager): how a path admits
+    /// a method it does not have before its 405, so that whoever may call one of its methods
+    /// learns which it has.
+    static func leastDemanding(of accesses: [Access]) -> Access {
+        accesses.contains(.open) ? .open : accesses.contains(.device) ? .device : .manager
+    }
 }
 
 /// A device whose bearer token the API accepted.

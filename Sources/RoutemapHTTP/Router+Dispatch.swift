@@ -65,8 +65,8 @@ extension Router: HTTPResponder {
     /// tests both come through here:
     ///
     /// 1. 414 `uri_too_long`, 2. 400 `bad_request` (from `reception`),
-    /// 3. admission with the route's access (for another method on a known path, its `GET`'s;
-    ///    the default access for unknown paths): 401, 429...,
+    /// 3. admission with the route's access (for another method on a known path, see
+    ///    `accessForOtherMethods`; the default access for unknown paths): 401, 429...,
     /// 4. 404 / 405, 5. 413 / 415, 6. the handler.
     ///
     /// An admission that has to wait (`Admitted.later`) suspends the request there; steps 4 to 6
@@ -89,7 +89,7 @@ extension Router: HTTPResponder {
         labels.route = resolution.endpoint?.route
         let admitted: Admitted
         do {
-            admitted = try admit(request, resolution.access ?? defaultAccess)
+            admitted = try admit(request, access(for: resolution))
         } catch {
             return .answer(response(for: error, of: request, in: "admission"))
         }
@@ -111,6 +111,16 @@ extension Router: HTTPResponder {
                 case .suspend(let work): return await work(&labels)
                 }
             }
+        }
+    }
+
+    /// The access a request is admitted with: its endpoint's; for another method on a known
+    /// path, what `accessForOtherMethods` makes of the path's; else the default access.
+    private func access(for resolution: Resolution) -> Context.Access {
+        switch resolution {
+        case .found(let endpoint, _): endpoint.access
+        case .methodNotAllowed(_, let accesses): accessForOtherMethods?(accesses) ?? defaultAccess
+        case .notFound: defaultAccess
         }
     }
 
@@ -186,22 +196,12 @@ extension Router {
     enum Resolution: Sendable {
         case found(Endpoint, parameters: [String: String])
         case notFound(Problem)
-        /// The path is known, with other methods: admitted as the path's `GET` is (or, without
-        /// one, its first method in name order), so a path open to all answers its 405 to all.
-        case methodNotAllowed(Problem, access: Context.Access)
+        /// The path is known, with other methods: the accesses its endpoints declare.
+        case methodNotAllowed(Problem, accesses: [Context.Access])
 
         var endpoint: Endpoint? {
             if case .found(let endpoint, _) = self { return endpoint }
             return nil
-        }
-
-        /// The access to admit the request with; `nil`: the router's default.
-        var access: Context.Access? {
-            switch self {
-            case .found(let endpoint, _): endpoint.access
-            case .methodNotAllowed(_, let access): access
-            case .notFound: nil
-            }
         }
 
         var refusal: Problem? {
@@ -222,7 +222,7 @@ extension Router {
             return .found(endpoint, parameters: [:])
         }
         var allowed = Set<HTTPMethod>()
-        var access: Context.Access?
+        var accesses: [Context.Access] = []
         var utf8 = path
         let found = utf8.withUTF8 { bytes -> (Endpoint, [String: String])? in
             for route in routes {
@@ -231,15 +231,13 @@ extension Router {
                     return (endpoint, parameters)
                 }
                 allowed.formUnion(route.endpoints.keys)
-                if access == nil {
-                    access = (route.endpoints[.GET] ?? route.endpoints.min { $0.key.rawValue < $1.key.rawValue }?.value)?.access
-                }
+                accesses += route.endpoints.values.map(\.access)
             }
             return nil
         }
         if let (endpoint, parameters) = found { return .found(endpoint, parameters: parameters) }
-        guard let access, !allowed.isEmpty else { return .notFound(.notFound(detail: "There is nothing at \(path.prefix(200)).")) }
+        if allowed.isEmpty { return .notFound(.notFound(detail: "There is nothing at \(path.prefix(200)).")) }
         if allowed.contains(.GET) { allowed.insert(.HEAD) }
-        return .methodNotAllowed(.methodNotAllowed(allowed: Array(allowed)), access: access)
+        return .methodNotAllowed(.methodNotAllowed(allowed: Array(allowed)), accesses: accesses)
     }
 }

@@ -42,8 +42,7 @@ extension Problem: ProblemConvertible {
 /// access into the handler's context, or throws the refusal (401, 429...). A path nobody
 /// registered is admitted with `defaultAccess` before it gets its 404, so a client without
 /// credentials learns nothing about which paths exist; another method on a known path is
-/// admitted as the path's `GET` (or first method) is before its 405, so a path open to all
-/// answers 405 to all, and a path behind a token still tells nothing without one.
+/// admitted as `accessForOtherMethods` says before its 405 (by default, as an unknown path).
 public struct Router<Context: RequestContext>: Sendable {
     /// Admits a request to a route with the given access: the handler's context, or a thrown
     /// `Problem` (or other `ProblemConvertible`) as the answer.
@@ -114,6 +113,11 @@ public struct Router<Context: RequestContext>: Sendable {
     private(set) var literalRoutes: [String: Int] = [:]
     let defaultAccess: Context.Access
     let admit: WaitingAdmission
+    /// The access for a method a known path does not have, from the accesses its methods
+    /// declare; `nil`: `defaultAccess`. A router whose accesses have an order may admit such a
+    /// request as the path's least demanding method would (a path open to all then answers its
+    /// 405 to all: its open method told anyone it is there).
+    public var accessForOtherMethods: (@Sendable (_ declared: [Context.Access]) -> Context.Access)?
     /// Whether a request body's `Content-Type` is acceptable (else 415); any by default.
     public var acceptsBody: @Sendable (_ contentType: String?) -> Bool = { _ in true }
     /// The `type` of problems that name none: `namespace + code` when set, else RFC 9457's

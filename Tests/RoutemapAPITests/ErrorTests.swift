@@ -86,6 +86,13 @@ struct ErrorTests {
         expectProblem(health, 405, "method_not_allowed")
         #expect(health.header("Allow") == "GET, HEAD")
         expectProblem(await server.send("DELETE", "/v1/bills", authorized: false), 401, "unauthorized")
+        // Admitted as the path's least demanding method: /v1/devices enrolls anyone (POST), so a
+        // till (not a manager, as its GET needs) gets 405 too, and so does a caller with no token.
+        for authorized in [true, false] {
+            let trace = await server.send("TRACE", "/v1/devices", authorized: authorized)
+            expectProblem(trace, 405, "method_not_allowed")
+            #expect(trace.header("Allow") == "GET, HEAD, POST")
+        }
     }
 
     @Test("413 payload_too_large over the body limit, 415 unsupported_media_type for non-JSON bodies")
