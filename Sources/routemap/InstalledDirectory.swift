@@ -10,6 +10,10 @@ enum InstalledDirectory {
     /// installed and source-tree directories that exists; throws naming the places it looked.
     static func locate(_ name: String, setting: Setting<String?>, flagValue: String?) throws -> URL {
         if let explicit = try setting.resolve(flagValue) {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: explicit, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw SettingError(source: flagValue != nil ? "--\(setting.flag)" : setting.environment, allowed: "an existing directory", given: explicit)
+            }
             return URL(fileURLWithPath: explicit, isDirectory: true)
         }
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()

@@ -48,6 +48,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: Settings.rateLimit.name, help: Settings.rateLimit.help) var rateLimit: String?
     @Option(name: Settings.metricsToken.name, help: Settings.metricsToken.help) var metricsToken: String?
 
+    /// How long a stop waits for requests in flight (then answers those still running 503):
+    /// short enough that the checkpoint and close after it end within the 10 s a container
+    /// runtime waits after SIGTERM before it kills the process (`docker stop`'s default).
+    static let gracePeriod = Duration.seconds(7)
+
     func run() async throws {
         let settings: ServeSettings
         do {
@@ -98,16 +103,16 @@ struct ServeCommand: AsyncParsableCommand {
         let server = HTTPServer(configuration: settings.http, responder: api.makeRouter(), logger: logger, observer: telemetry)
         sampler.watch(server)
 
-        let http = HTTPService(server: server, gracePeriod: .seconds(10), logger: logger) { server in
+        let http = HTTPService(server: server, gracePeriod: Self.gracePeriod, logger: logger) { server in
             logger.info(
                 "routemap listening",
                 metadata: [
-                    "url": "\(settings.scheme)://\(settings.http.host):\(server.port)", "database": "\(database.location)",
+                    "url": "\(settings.url(port: server.port))", "database": "\(database.location)",
                     "threads": "\(settings.http.threads)", "logFormat": "\(settings.logFormat.rawValue)",
                     "accessLog": "\(settings.accessLog)", "metrics": "\(settings.metricsToken == nil ? "open" : "token")",
                 ])
             // The line tests and scripts wait for, on stdout.
-            print("routemap listening on \(settings.scheme)://\(settings.http.host):\(server.port)")
+            print("routemap listening on \(settings.url(port: server.port))")
             if settings.enrollmentCodeGenerated {
                 // On stdout only, once: never in the log.
                 print("routemap enrollment code (set --enrollment-code to choose one): \(settings.enrollmentCode)")
@@ -174,10 +179,16 @@ struct ServeSettings: Sendable {
     /// `https` with `--tls-cert`, else `http`.
     var scheme: String { http.tls == nil ? "http" : "https" }
 
+    /// The address served at, as a URL: an IPv6 host in brackets (`http://[::1]:8080`).
+    func url(port: Int) -> String {
+        "\(scheme)://\(http.host.contains(":") ? "[\(http.host)]" : http.host):\(port)"
+    }
+
     init(_ command: ServeCommand) throws {
         // Checked here with every other setting; `store.open` resolves them again when it opens.
         _ = try Settings.database.resolve(command.store.databasePath)
         _ = try command.store.resolvedDatabaseURL()
+        _ = try command.store.resolvedMigrationsDirectory()
         databaseConnections = try Settings.databaseConnections.resolve(command.databaseConnections)
         checkpointPages = try Settings.checkpointPages.resolve(command.checkpointPages)
         http.host = try Settings.host.resolve(command.host)

@@ -209,6 +209,13 @@ struct ObservabilityTests {
         }
     }
 
+    @Test("an IPv6 address is written in brackets in the URL it serves at", .enabled(if: ipv6Works()))
+    func ipv6URL() throws {
+        let server = try RoutemapProcess(arguments: ["--host", "::1"])
+        defer { server.cleanUp() }
+        #expect(server.outputText.contains("routemap listening on http://[::1]:\(server.port)\n"), "\(server.outputText.prefix(400))")
+    }
+
     @Test("a bad value stops start-up with one line naming the setting and what it allows")
     func badValues() throws {
         for (arguments, environment, line) in [
@@ -219,9 +226,11 @@ struct ObservabilityTests {
             (["--metrics-token", "short"], [:], "routemap: --metrics-token must be 16 to 200 bytes"),
             ([], ["ROUTEMAP_ENROLLMENT_CODE": "short"], "routemap: ROUTEMAP_ENROLLMENT_CODE must be 8 to 200 bytes"),
             (["--host", "localhost"], [:], "routemap: --host must be a numeric IPv4 or IPv6 address, not 'localhost'"),
+            (["--migrations", "/nonexistent"], [:], "routemap: --migrations must be an existing directory, not '/nonexistent'"),
+            ([], ["ROUTEMAP_MIGRATIONS": "/nonexistent"], "routemap: ROUTEMAP_MIGRATIONS must be an existing directory, not '/nonexistent'"),
         ] as [([String], [String: String], String)] {
             let result = try runRoutemap(["serve", "--port", "0"] + arguments, environment: environment)
-            #expect(result.status != 0)
+            #expect(result.status == 64, "\(arguments) \(environment): exit \(result.status)")
             #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == line, "\(arguments) \(environment)")
         }
     }
@@ -266,4 +275,17 @@ struct Exposition {
 
 extension JSON {
     fileprivate var encodedText: String { String(decoding: encoded(), as: UTF8.self) }
+}
+
+/// Whether this machine can bind the IPv6 loopback address.
+private func ipv6Works() -> Bool {
+    let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var address = sockaddr_in6()
+    address.sin6_family = sa_family_t(AF_INET6)
+    address.sin6_addr = in6addr_loopback
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0 }
+    }
 }

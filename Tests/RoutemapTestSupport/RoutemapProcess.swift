@@ -91,7 +91,7 @@ public final class RoutemapProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(30)
         var found: Int?
         while found == nil, Date() < deadline, process.isRunning {
-            if let range = outputText.range(of: #"listening on https?://[^:]+:(\d+)"#, options: .regularExpression) {
+            if let range = outputText.range(of: #"listening on https?://(\[[0-9a-fA-F:.]+\]|[^:]+):(\d+)"#, options: .regularExpression) {
                 let match = outputText[range]
                 found = Int(match.split(separator: ":").last ?? "")
             } else {
