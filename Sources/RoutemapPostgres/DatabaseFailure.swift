@@ -20,10 +20,13 @@ enum DatabaseFailure {
     private static let unreachableStates: Set<String> = ["57P01", "57P02", "57P03", "53300"]
 
     /// Unique keys two transactions can each insert without seeing the other's row: the same
-    /// next menu position taken twice (and the same idempotency key, which its lock should
-    /// already prevent). Any other unique violation is a bug, not a collision, and is not retried.
+    /// next menu position taken twice, the same new menu item or category id (creating one
+    /// checks the id is free without a lock: run again, the loser sees the row and answers
+    /// `menu_item_exists` or `menu_category_exists`), and the same idempotency key (which its
+    /// lock should already prevent). Any other unique violation is a bug, not a collision, and
+    /// is not retried.
     private static let concurrentlyInserted: Set<String> = [
-        "idempotency_keys_pkey", "menu_items_position_key", "menu_categories_position_key",
+        "idempotency_keys_pkey", "menu_items_position_key", "menu_categories_position_key", "menu_items_pkey", "menu_categories_pkey",
     ]
 
     init(_ error: any Error) {

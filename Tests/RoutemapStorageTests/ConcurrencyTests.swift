@@ -42,6 +42,39 @@ struct ConcurrencyTests {
         #expect(final.version == 21)
     }
 
+    @Test("20 concurrent creations of one menu item id, then of one category id, through two store instances: one is created, every other is refused as existing")
+    func menuCreatedOnce() async throws {
+        let database = try await TestDatabase()
+        let device = database.device
+        // Two instances: on PostgreSQL two nodes, whose transactions both find the id free
+        // before either commits (a store's own connections race too).
+        let tills = [database.till(), Till(store: try database.reopen(), taxRate: StorageFixtures.rate875, currency: .usd)]
+        for round in 1...3 {
+            let item = MenuItemDraft(id: "special-\(round)", name: "Special \(round)", category: "coffee", priceMinor: 450)
+            let items = await concurrentResults(20) { index in
+                try await tills[index % 2].createMenuItem(item, device: device, idempotency: nil).performedWithoutKey()
+            }
+            #expect(items.compactMap { try? $0.get() }.map(\.id) == [item.id], "round \(round)")
+            let otherItems = items.compactMap { result -> String? in
+                guard case .failure(let error) = result, error as? POSError != .menuItemExists(item.id) else { return nil }
+                return String(describing: error)
+            }
+            #expect(otherItems.isEmpty, "round \(round): \(otherItems)")
+
+            let category = MenuCategory(id: "specials-\(round)", name: "Specials \(round)")
+            let categories = await concurrentResults(20) { index in
+                try await tills[index % 2].createMenuCategory(category, device: device, idempotency: nil).performedWithoutKey()
+            }
+            #expect(categories.compactMap { try? $0.get() } == [category], "round \(round)")
+            let otherCategories = categories.compactMap { result -> String? in
+                guard case .failure(let error) = result, error as? POSError != .menuCategoryExists(category.id) else { return nil }
+                return String(describing: error)
+            }
+            #expect(otherCategories.isEmpty, "round \(round): \(otherCategories)")
+        }
+        #expect(try tills[0].menuCategories().filter { $0.id.hasPrefix("specials-") }.count == 3)
+    }
+
     /// Runs `work` `count` times at once, and returns the results.
     private func runConcurrently<T: Sendable>(_ count: Int, _ work: @escaping @Sendable () async throws -> T) async throws -> [T] {
         try await concurrentResults(count) { _ in try await work() }.map { try $0.get() }
