@@ -122,8 +122,8 @@ public struct API: Sendable {
 // the engine's `Idempotency` renders it, so its problems live here (`POSError+Problem.swift`).
 extension POSError: ProblemConvertible {}
 
-/// 503 `database_unavailable` with `Retry-After`: the database did not answer, or kept refusing
-/// the transaction for concurrent ones. Nothing changed; the same request may be sent again (a
+/// 503 `database_unavailable` with `Retry-After`: the database did not answer or is read-only,
+/// gave up on a statement, or kept refusing the transaction for concurrent ones. Nothing changed; the same request may be sent again (a
 /// payment with the same `Idempotency-Key`, which replays it if it did commit).
 extension StoreUnavailable: ProblemConvertible {
     public var problem: Problem {

@@ -1,6 +1,7 @@
 /// The store cannot serve the request now, through no fault of the request: the database
-/// server does not answer (down, restarting, unreachable), or a transaction kept colliding with
-/// concurrent ones past its retries. Nothing was changed; the same request may be sent again
+/// server does not answer (down, restarting, unreachable) or refuses writes (read-only), a
+/// transaction kept colliding with concurrent ones past its retries, or the server gave up on a
+/// statement in time. Nothing was changed; the same request may be sent again
 /// after ``retryAfterSeconds`` (a payment with the same `Idempotency-Key`).
 public struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
     public enum Reason: Sendable, Equatable {
@@ -8,6 +9,9 @@ public struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
         case unreachable
         /// Serialization failures or deadlocks with concurrent transactions, past the retries.
         case contention
+        /// The database server gave up on a statement: a lock held too long by another
+        /// transaction, or a statement past the server's time limit.
+        case timedOut
     }
 
     public let reason: Reason
@@ -26,6 +30,7 @@ public struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
         switch reason {
         case .unreachable: "The database is unavailable: \(detail)"
         case .contention: "The database kept refusing a transaction for concurrent ones: \(detail)"
+        case .timedOut: "The database gave up on a statement in time: \(detail)"
         }
     }
 }

@@ -9,15 +9,24 @@ enum DatabaseFailure {
     /// Running the whole transaction again sees that transaction's effect.
     case conflict
     /// The connection broke or the server is not accepting work (shutting down, starting up,
-    /// out of connections): what was sent may or may not have run.
+    /// out of connections, or read-only: a standby, or a primary being demoted during a
+    /// failover): what was sent may or may not have run. The connection is closed, so the next
+    /// one is made anew (to the new primary, after a failover).
     case unreachable
+    /// The server gave up on a statement and rolled its transaction back, the connection still
+    /// good: a lock not granted within `lock_timeout` (55P03, which a managed database may set),
+    /// or a statement cancelled (57014: past `statement_timeout`, which the store sets under
+    /// its own limit, or by an operator). Not run again: it already took its time.
+    case timedOut
     /// Anything else: a bug, a constraint the domain should have checked, a bad row.
     case other
 
     /// SQLSTATE classes and codes that mean the server cannot serve now: connection exceptions
-    /// (08), operator intervention (57: admin or crash shutdown, cannot connect now), and too
-    /// many connections (53300).
-    private static let unreachableStates: Set<String> = ["57P01", "57P02", "57P03", "53300"]
+    /// (08), operator intervention (57: admin or crash shutdown, cannot connect now), too many
+    /// connections (53300), and a write refused by a read-only server (25006).
+    private static let unreachableStates: Set<String> = ["57P01", "57P02", "57P03", "53300", "25006"]
+    /// The codes of ``timedOut``: lock_not_available and query_canceled.
+    private static let timedOutStates: Set<String> = ["55P03", "57014"]
 
     /// Unique keys two transactions can each insert without seeing the other's row: the same
     /// next menu position taken twice, the same new menu item or category id (creating one
@@ -45,6 +54,8 @@ enum DatabaseFailure {
                     self = .conflict
                 } else if state.hasPrefix("08") || Self.unreachableStates.contains(state) {
                     self = .unreachable
+                } else if Self.timedOutStates.contains(state) {
+                    self = .timedOut
                 } else {
                     self = .other
                 }

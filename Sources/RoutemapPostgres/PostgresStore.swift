@@ -201,6 +201,9 @@ public final class PostgresStore: POSStore {
                     attempt += 1
                 case .unreachable:
                     throw unavailable((error as? StoreUnavailable) ?? StoreUnavailable(.unreachable, detail: "\(Described(error))"))
+                case .timedOut:
+                    // Rolled back on a connection still good, which goes back to the pool.
+                    throw unavailable(StoreUnavailable(.timedOut, detail: "a write transaction: \(Described(error))"))
                 case .other:
                     if error is PSQLError {
                         StorageMetrics.databaseErrors.increment()
@@ -266,8 +269,17 @@ public final class PostgresStore: POSStore {
         try reading("reading the device revision") { try $0.deviceRevision() }
     }
 
+    /// Throws unless the database answers and takes writes: a server that became read-only (a
+    /// standby, or a primary being demoted during a failover) refuses every change, so the node
+    /// is unhealthy (its connection is closed: the next is made anew, to the new primary).
     public func ping() throws {
-        try reading("checking the database answers") { _ = try $0.session.rows("SELECT 1") }
+        try reading("checking the database answers") { transaction in
+            let readOnly = try transaction.session.rows("SELECT current_setting('transaction_read_only') = 'on'").first?.decode(Bool.self)
+            guard readOnly == false else {
+                transaction.session.giveUp()
+                throw StoreUnavailable(.unreachable, detail: "the database server is read-only (a standby, or a primary being demoted)")
+            }
+        }
     }
 
     /// How many bills are open and how many checked out (not yet paid), for metrics.
@@ -353,6 +365,8 @@ public final class PostgresStore: POSStore {
         switch DatabaseFailure(error) {
         case .unreachable:
             return unavailable((error as? StoreUnavailable) ?? StoreUnavailable(.unreachable, detail: "\(operation): \(Described(error))"))
+        case .timedOut:
+            return unavailable(StoreUnavailable(.timedOut, detail: "\(operation): \(Described(error))"))
         case .conflict, .other:
             guard error is PSQLError else { return error }
             StorageMetrics.databaseErrors.increment()

@@ -15,12 +15,22 @@ final class Session {
     private let logger: Logger
     /// Set when the connection broke: the pool closes it instead of keeping it.
     private(set) var isBroken = false
+    /// Set when the server refused a statement of the transaction in progress: the statements
+    /// pipelined behind it are refused too, as the transaction is aborted (25P02), until the
+    /// rollback.
+    private var refused = false
     /// Queued statements, each with the check its result must pass.
     private var queued: [(answer: EventLoopFuture<PostgresQueryResult>, check: (PostgresQueryResult) throws -> Void)] = []
 
     init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
         self.logger = logger
+    }
+
+    /// Marks the connection broken, so the pool closes it instead of keeping it: for one to a
+    /// server this store cannot use (a read-only one).
+    func giveUp() {
+        isBroken = true
     }
 
     /// Runs `query` and returns its rows, after the queued statements.
@@ -82,6 +92,7 @@ final class Session {
                 isBroken = true
                 return
             }
+            refused = false
         } catch {
             isBroken = true
         }
@@ -118,12 +129,19 @@ final class Session {
                 isBroken = true
                 throw ConnectionLost(underlying: error)
             case _ where (error as? PSQLError)?.serverInfo?[.sqlState] == "25P02":
-                // "current transaction is aborted": after an earlier failure in this transaction,
-                // or a transaction left open on the connection. Either way it is unusable: close
-                // it (which ends that transaction) and let the caller run again on a new one.
-                isBroken = true
-                throw ConnectionLost(underlying: error)
+                // "current transaction is aborted". Behind a statement of this transaction that
+                // the server refused (a lock timeout, a deadlock), it was not run: the caller
+                // sees that first failure and rolls back, and the connection stays good. With
+                // no such failure, a transaction was left open on the connection: it is
+                // unusable, so close it (which ends that transaction) and let the caller run
+                // again on a new one.
+                guard refused else {
+                    isBroken = true
+                    throw ConnectionLost(underlying: error)
+                }
+                throw error
             default:
+                if error is PSQLError { refused = true }
                 throw error
             }
         }

@@ -50,6 +50,25 @@ public enum TestPostgres {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The name of the database at `url` (made by ``newDatabase()``).
+    public static func databaseName(_ url: String) -> String {
+        String(URLComponents(string: url)?.path.dropFirst() ?? "")
+    }
+
+    /// `ALTER DATABASE <the database at url> <change>`, e.g. `SET lock_timeout = '200ms'`: run
+    /// from the server's own database. Sessions started afterwards get the change.
+    public static func alterDatabase(_ url: String, _ change: String) throws {
+        guard let server = serverURL else { throw TestPostgresError.notConfigured }
+        try psql(server, "ALTER DATABASE \(databaseName(url)) \(change)")
+    }
+
+    /// Ends every session on the database at `url` (their backends terminated, as a failover or
+    /// an operator would), so that whoever uses it connects again, with its settings as they are now.
+    public static func disconnectAll(_ url: String) throws {
+        guard let server = serverURL else { throw TestPostgresError.notConfigured }
+        try psql(server, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(databaseName(url))'")
+    }
+
     /// The rows of `routemap_migrations` on the database at `url`, by id, as `columns` gives them
     /// (`id` alone by default); `[]` when the table does not exist yet.
     public static func recordedMigrations(_ url: String, columns: String = "id") throws -> [String] {

@@ -1,0 +1,74 @@
+import Foundation
+import RoutemapJSON
+import RoutemapTestSupport
+import Testing
+
+/// A node whose PostgreSQL server refuses what it asks without being down: writes on a server
+/// that became read-only (a standby, or a primary being demoted during a failover), and a
+/// statement the server gave up on (a `lock_timeout` a managed database sets). The node answers
+/// 503 `database_unavailable` as for a database it cannot reach, never 500, and changes nothing.
+/// Each test alters only its own database.
+@Suite("A node on a PostgreSQL server that refuses writes or gives up on a statement", .enabled(if: TestPostgres.isEnabled, "about PostgreSQL's answers"))
+struct PostgresRefusalTests {
+    @Test("a read-only database: a write is 503 database_unavailable and /healthz 503, reads go on; writable again, the node serves writes by itself")
+    func readOnly() throws {
+        let server = try Server()
+        let url = server.process.databasePath
+        let bill = try #require(try server.newBill()["id"]?.stringValue)
+        try server.add("latte", to: bill)
+        let before = try server.bill(bill)
+        try #require(try server.get("/healthz").status == 200)
+
+        // As a failover does: the node's connections end, and the server it reaches next is read-only.
+        try TestPostgres.alterDatabase(url, "SET default_transaction_read_only = on")
+        defer { _ = try? TestPostgres.alterDatabase(url, "RESET default_transaction_read_only") }
+        try TestPostgres.disconnectAll(url)
+        let writes: [(path: String, body: JSON?)] = [
+            ("/v1/bills", nil), ("/v1/bills/\(bill)/items", ["menuItemId": "latte", "quantity": 1]), ("/v1/bills/\(bill)/checkout", nil),
+        ]
+        for (path, body) in writes {
+            let refused = try server.send("POST", path, json: body)
+            expectProblem(refused, 503, "database_unavailable")
+            #expect(refused.header("Retry-After") != nil, "\(path)")
+        }
+        // A load balancer takes the node out of rotation: it cannot write.
+        let health = try server.get("/healthz")
+        expectProblem(health, 503, "unavailable")
+        #expect(health.header("Retry-After") != nil)
+        #expect(try server.bill(bill) == before)
+
+        try TestPostgres.alterDatabase(url, "RESET default_transaction_read_only")
+        try TestPostgres.disconnectAll(url)
+        #expect(holdsSoon { try server.get("/healthz").status == 200 })
+        #expect(try server.send("POST", "/v1/bills").status == 201)
+        #expect(try server.add("latte", to: bill)["lines"]?.array.first?["quantity"]?.int64Value == 2)
+    }
+
+    @Test("a lock_timeout on the database: a write waiting on a locked bill is 503 database_unavailable at the timeout, and changes nothing")
+    func lockTimeout() throws {
+        let server = try Server()
+        let url = server.process.databasePath
+        let bill = try #require(try server.newBill()["id"]?.stringValue)
+        try server.add("latte", to: bill)
+        let before = try server.bill(bill)
+
+        try TestPostgres.alterDatabase(url, "SET lock_timeout = '200ms'")
+        try TestPostgres.disconnectAll(url)
+        let holder = try BackgroundSession(url, holding: "SELECT 1 FROM bills WHERE id = '\(bill)' FOR UPDATE")
+        defer { holder.end() }
+        let start = ContinuousClock.now
+        let writes: [(path: String, body: JSON?)] = [("/v1/bills/\(bill)/items", ["menuItemId": "latte", "quantity": 1]), ("/v1/bills/\(bill)/checkout", nil)]
+        for (path, body) in writes {
+            let refused = try server.send("POST", path, json: body)
+            expectProblem(refused, 503, "database_unavailable")
+            #expect(refused.header("Retry-After") != nil, "\(path)")
+        }
+        // The server's 200 ms each, not the node's own limit of seconds.
+        #expect(ContinuousClock.now - start < .seconds(5))
+        holder.end()
+
+        #expect(try server.bill(bill) == before)
+        // The node's connections are fine: the next write goes through.
+        #expect(try server.add("latte", to: bill)["lines"]?.array.first?["quantity"]?.int64Value == 2)
+    }
+}
