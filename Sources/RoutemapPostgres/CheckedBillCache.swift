@@ -157,8 +157,9 @@ final class VersionCheck: Sendable {
         var closed = false
     }
 
-    /// How long the check waits for its statement before it gives the connection up.
-    static let timeout: TimeAmount = .seconds(5)
+    /// How long the check waits for its statement before it gives the connection up (the
+    /// server's `statement_timeout` on it is under this, as on the store's connections).
+    static let timeout: Duration = .seconds(5)
 
     init(configuration: PostgresConnection.Configuration, eventLoops: any EventLoopGroup, logger: Logger) {
         self.configuration = configuration
@@ -219,9 +220,7 @@ final class VersionCheck: Sendable {
     private func query(bills: Set<String>, devices: Set<String>) async -> LatestVersions? {
         guard let connection = await connection() else { return nil }
         // A connection that stops answering is closed, which fails the statement.
-        let watchdog = connection.eventLoop.scheduleTask(in: Self.timeout) {
-            let _: EventLoopFuture<Void> = connection.close()
-        }
+        let watchdog = Self.watch(connection)
         defer { watchdog.cancel() }
         do {
             var latest = LatestVersions()
@@ -244,6 +243,13 @@ final class VersionCheck: Sendable {
         }
     }
 
+    /// Closes `connection` unless cancelled within ``timeout`` (which fails what waits on it).
+    private static func watch(_ connection: PostgresConnection) -> Scheduled<Void> {
+        connection.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout.nanoseconds))) {
+            let _: EventLoopFuture<Void> = connection.close()
+        }
+    }
+
     private static func close(_ connection: PostgresConnection) async {
         let closing: EventLoopFuture<Void> = connection.close()
         _ = try? await closing.get()
@@ -258,6 +264,14 @@ final class VersionCheck: Sendable {
             let connection = try await PostgresConnection.connect(
                 on: eventLoops.any(), configuration: configuration, id: 0, logger: logger
             ).get()
+            do {
+                let watchdog = Self.watch(connection)
+                defer { watchdog.cancel() }
+                _ = try await connection.query(Session.settingServerTimeout(under: Self.timeout), logger: logger).get()
+            } catch {
+                await Self.close(connection)
+                throw error
+            }
             let keep = state.withLock { state -> Bool in
                 guard !state.closed else { return false }
                 state.connection = connection

@@ -15,6 +15,8 @@ import Synchronization
 /// to `capacity`, and one found closed (the server restarted) is dropped and replaced: the pool
 /// reconnects by itself. While the server cannot be reached a lease throws ``StoreUnavailable``
 /// at once (the connect attempt's own error, or its timeout), so requests fail fast with 503.
+/// A new connection gets the server's `statement_timeout` under the client's limit
+/// (``Session/serverTimeout(under:)``), so the server gives up on a statement first.
 final class ConnectionPool: Sendable {
     private let configuration: PostgresConnection.Configuration
     private let eventLoops: any EventLoopGroup
@@ -24,6 +26,8 @@ final class ConnectionPool: Sendable {
     private let state = Mutex(State())
     /// How long a lease waits for a free connection before the store reports contention.
     private let leaseTimeout: TimeInterval
+    /// How long the store's sessions wait for a statement (``Session/timeout``).
+    let statementTimeout: Duration
 
     private struct State {
         var idle: [PostgresConnection] = []
@@ -33,13 +37,14 @@ final class ConnectionPool: Sendable {
 
     init(
         configuration: PostgresConnection.Configuration, capacity: Int, eventLoops: any EventLoopGroup, logger: Logger,
-        leaseTimeout: TimeInterval = 10
+        leaseTimeout: TimeInterval = 10, statementTimeout: Duration = Session.defaultTimeout
     ) {
         precondition(capacity >= 1)
         self.configuration = configuration
         self.eventLoops = eventLoops
         self.logger = logger
         self.leaseTimeout = leaseTimeout
+        self.statementTimeout = statementTimeout
         places = DispatchSemaphore(value: capacity)
     }
 
@@ -66,13 +71,22 @@ final class ConnectionPool: Sendable {
                 if connection.isClosed { continue }  // The server went away meanwhile: make another.
                 return connection
             }
+            let made: PostgresConnection
             do {
-                return try PostgresConnection.connect(
+                made = try PostgresConnection.connect(
                     on: eventLoops.any(), configuration: configuration, id: id, logger: logger
                 ).wait()
             } catch {
                 places.signal()
                 throw StoreUnavailable(.unreachable, detail: "cannot connect: \(String(reflecting: error))")
+            }
+            do {
+                try Session(connection: made, logger: logger, timeout: statementTimeout)
+                    .rows(Session.settingServerTimeout(under: statementTimeout))
+                return made
+            } catch {
+                release(made, broken: true)
+                throw StoreUnavailable(.unreachable, detail: "cannot set up a new connection: \(Described(error))")
             }
         }
     }

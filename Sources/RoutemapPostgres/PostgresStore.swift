@@ -70,9 +70,16 @@ public final class PostgresStore: POSStore {
     /// applied migrations that are not in `migrations` (a newer binary migrated it), and
     /// ``StoreUnavailable`` when the server cannot be reached.
     /// - Parameter connections: the most connections (and store threads) this store uses.
-    public init(url: DatabaseURL, migrations: [Migration], connections: Int = 8, logger: Logger = Logger(label: "routemap.postgres"))
+    public convenience init(url: DatabaseURL, migrations: [Migration], connections: Int = 8, logger: Logger = Logger(label: "routemap.postgres"))
         throws
     {
+        try self.init(url: url, migrations: migrations, connections: connections, statementTimeout: Session.defaultTimeout, logger: logger)
+    }
+
+    /// A store whose statements may take `statementTimeout` before their connection is given up
+    /// as dead (and the server's `statement_timeout` a little under it): ten seconds, unless a
+    /// test shortens it. Migrations take as long as they take.
+    package init(url: DatabaseURL, migrations: [Migration], connections: Int, statementTimeout: Duration, logger: Logger) throws {
         self.url = url
         self.logger = logger
         StorageMetrics.register()
@@ -86,7 +93,8 @@ public final class PostgresStore: POSStore {
             try? eventLoops.syncShutdownGracefully()
             throw StorageError.cannotOpen(path: url.description, underlying: error)
         }
-        pool = ConnectionPool(configuration: configuration, capacity: connections, eventLoops: eventLoops, logger: logger)
+        pool = ConnectionPool(
+            configuration: configuration, capacity: connections, eventLoops: eventLoops, logger: logger, statementTimeout: statementTimeout)
         versionCheck = VersionCheck(configuration: configuration, eventLoops: eventLoops, logger: logger)
         threads = NIOThreadPool(numberOfThreads: connections)
         threads.start()
@@ -397,7 +405,8 @@ public final class PostgresStore: POSStore {
     /// it back (closed if it broke).
     private func withBoundSession<T>(isTransaction: Bool = false, _ body: (PostgresTransaction) throws -> T) throws -> T {
         let connection = try pool.lease()
-        let transaction = PostgresTransaction(session: Session(connection: connection, logger: logger), isTransaction: isTransaction)
+        let transaction = PostgresTransaction(
+            session: Session(connection: connection, logger: logger, timeout: pool.statementTimeout), isTransaction: isTransaction)
         bound.currentValue = transaction
         defer {
             bound.currentValue = nil
@@ -418,7 +427,7 @@ public final class PostgresStore: POSStore {
     /// Runs `body` with a session on a connection of `pool` (for migrations, before the store's threads run).
     private static func withSession<T>(_ pool: ConnectionPool, _ logger: Logger, _ body: (Session) throws -> T) throws -> T {
         let connection = try pool.lease()
-        let session = Session(connection: connection, logger: logger)
+        let session = Session(connection: connection, logger: logger, timeout: pool.statementTimeout)
         defer { pool.release(connection, broken: session.isBroken) }
         return try body(session)
     }

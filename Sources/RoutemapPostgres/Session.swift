@@ -22,9 +22,15 @@ final class Session {
     /// Queued statements, each with the check its result must pass.
     private var queued: [(answer: EventLoopFuture<PostgresQueryResult>, check: (PostgresQueryResult) throws -> Void)] = []
 
-    init(connection: PostgresConnection, logger: Logger) {
+    /// How long a statement may take before the connection is given up as dead (`nil`: as long
+    /// as it takes, for migrations). The server's `statement_timeout` on the store's
+    /// connections is under it (``serverTimeout(under:)``).
+    var timeout: Duration?
+
+    init(connection: PostgresConnection, logger: Logger, timeout: Duration?) {
         self.connection = connection
         self.logger = logger
+        self.timeout = timeout
     }
 
     /// Marks the connection broken, so the pool closes it instead of keeping it: for one to a
@@ -98,10 +104,31 @@ final class Session {
         }
     }
 
-    /// How long a statement may take before the connection is given up as dead: every
-    /// statement here is small, and without this a connection that went silent (a server gone
-    /// without closing it) would hold its thread forever.
-    static let statementTimeout: DispatchTimeInterval = .seconds(10)
+    /// How long a statement may take before the connection is given up as dead, unless a store
+    /// is told otherwise: every statement here is small, and without this a connection that
+    /// went silent (a server gone without closing it) would hold its thread forever.
+    static let defaultTimeout: Duration = .seconds(10)
+
+    /// The `statement_timeout` for connections whose client gives a statement `limit`: a second
+    /// under it (half, under two seconds). So a statement stuck waiting (on a row lock held
+    /// long) is cancelled by the server, which releases its backend and answers 57014 on a
+    /// connection still good, before the client gives the connection up: a client that closed
+    /// it first left the backend waiting on the lock, one more each time (an abandoned backend
+    /// counts against `max_connections` until the lock is released).
+    static func serverTimeout(under limit: Duration) -> Duration {
+        limit - min(.seconds(1), limit / 2)
+    }
+
+    /// Sets a new connection's `statement_timeout` to ``serverTimeout(under:)`` of `limit`,
+    /// unless the database's (or role's) own is shorter already.
+    static func settingServerTimeout(under limit: Duration) -> PostgresQuery {
+        let milliseconds = serverTimeout(under: limit).milliseconds
+        return PostgresQuery(
+            unsafeSQL: """
+                SELECT set_config('statement_timeout', '\(milliseconds)', false) FROM pg_settings
+                WHERE name = 'statement_timeout' AND (setting::bigint = 0 OR setting::bigint > \(milliseconds))
+                """)
+    }
 
     private func wait(_ answer: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
         do {
@@ -109,14 +136,14 @@ final class Session {
             answer.whenComplete { result in outcome.set(result) }
             // In slices, looking at the connection in between: a statement written just as the
             // server closed the connection (a restart) may never be answered nor failed.
-            let deadline = DispatchTime.now() + Self.statementTimeout
+            let deadline = timeout.map { DispatchTime.now() + .nanoseconds($0.nanoseconds) }
             while true {
-                if let result = outcome.wait(until: min(deadline, .now() + .milliseconds(50))) { return try result.get() }
+                if let result = outcome.wait(until: min(deadline ?? .distantFuture, .now() + .milliseconds(50))) { return try result.get() }
                 if connection.isClosed {
                     isBroken = true
                     throw ConnectionLost(underlying: ClosedWhileWaiting())
                 }
-                if DispatchTime.now() >= deadline {
+                if let deadline, DispatchTime.now() >= deadline {
                     isBroken = true
                     throw ConnectionLost(underlying: StatementTimedOut())
                 }
@@ -153,7 +180,7 @@ struct ClosedWhileWaiting: Error, CustomStringConvertible {
     var description: String { "the connection closed before the statement was answered" }
 }
 
-/// A statement's answer that did not come within ``Session/statementTimeout``.
+/// A statement's answer that did not come within ``Session/timeout``.
 struct StatementTimedOut: Error, CustomStringConvertible {
     var description: String { "no answer from PostgreSQL within the statement timeout" }
 }
@@ -173,4 +200,15 @@ private final class Outcome: Sendable {
         guard done.wait(timeout: deadline) == .success else { return nil }
         return result.withLock { $0 }
     }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds.
+    var nanoseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    }
+
+    /// The duration in whole milliseconds.
+    var milliseconds: Int { nanoseconds / 1_000_000 }
 }

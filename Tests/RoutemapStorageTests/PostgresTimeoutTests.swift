@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import RoutemapDomain
 @testable import RoutemapPostgres
 import RoutemapTestSupport
@@ -47,5 +48,58 @@ struct PostgresTimeoutTests {
         #expect(try till.bill(id: bill.id, device: device).version == bill.version)
         #expect(try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1).lines.count == 1)
         #expect(try backend(of: store) == connection)
+    }
+
+    @Test("the store's connections get a statement_timeout a second under its limit, unless the database's is shorter")
+    func serverTimeoutSet() async throws {
+        let database = try await TestDatabase()
+        let url = try #require(database.url)
+        for (databaseSetting, expected) in [(nil, "1s"), ("'500ms'", "500ms"), ("'1min'", "1s")] {
+            if let databaseSetting { try TestPostgres.alterDatabase(url, "SET statement_timeout = \(databaseSetting)") }
+            let store = try PostgresStore(
+                url: #require(DatabaseURL(url)), migrations: StorageFixtures.postgresMigrations(), connections: 1,
+                statementTimeout: .seconds(2), logger: Logger(label: "test"))
+            defer { store.close() }
+            let setting = try store.inspecting("the timeout") { try $0.rows("SHOW statement_timeout").first?.decode(String.self) }
+            #expect(setting == expected, "database: \(databaseSetting ?? "none")")
+        }
+    }
+
+    @Test("a row locked longer than the store waits: the server cancels each statement first (timedOut), so no backend is left waiting on the lock, and the connection is kept")
+    func serverGivesUpFirst() async throws {
+        let database = try await TestDatabase()
+        let url = try #require(database.url)
+        let device = database.device
+        let bill = try await database.till().openBill(device: device)
+        // Waits 2 s for a statement, so the server's statement_timeout is 1 s.
+        let store = try PostgresStore(
+            url: #require(DatabaseURL(url)), migrations: StorageFixtures.postgresMigrations(), connections: 1, statementTimeout: .seconds(2),
+            logger: Logger(label: "test"))
+        defer { store.close() }
+        let till = Till(store: store, taxRate: StorageFixtures.rate875, currency: .usd)
+        let connection = try backend(of: store)
+
+        let holder = try BackgroundSession(url, holding: "SELECT 1 FROM bills WHERE id = '\(bill.id)' FOR UPDATE")
+        defer { holder.end() }
+        let start = ContinuousClock.now
+        let results = await concurrentResults(3) { _ in
+            _ = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
+        }
+        for result in results {
+            guard case .failure(let error) = result else {
+                Issue.record("a write went through a locked bill")
+                continue
+            }
+            #expect((error as? StoreUnavailable)?.reason == .timedOut, "\(error)")
+        }
+        // A second each, one after the other on the one connection (not 2 s, then 2 s more on a new one).
+        #expect(ContinuousClock.now - start < .seconds(5))
+        // A client that gave up first would have left each backend waiting, until the lock is released.
+        let waiting = try TestPostgres.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
+        #expect(waiting == "0")
+        #expect(try backend(of: store) == connection)
+        holder.end()
+
+        #expect(try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1).lines.count == 1)
     }
 }
