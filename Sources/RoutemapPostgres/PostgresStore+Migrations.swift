@@ -15,8 +15,21 @@ extension PostgresStore {
     /// before applying anything, a database that has applied migrations not in `migrations`
     /// (a newer binary's), and a pending migration that begins or ends a transaction itself
     /// (its `COMMIT` would commit half of it).
+    ///
+    /// A migration takes as long as it takes (an index built on a big table), and a node that
+    /// starts while another migrates waits for it: so no time limit here, neither the session's
+    /// nor the server's `statement_timeout`, nor a `lock_timeout` on the migration lock (the
+    /// migrations' own statements keep the database's). The session's connection is closed
+    /// afterwards rather than kept without its limits.
     static func apply(_ migrations: [Migration], on session: Session) throws -> [String] {
-        try wrapping("taking the migration lock") { try session.rows("SELECT pg_advisory_lock(\(migrationLock))") }
+        session.timeout = nil
+        defer { session.giveUp() }
+        try wrapping("taking the migration lock") {
+            try session.rows("SET statement_timeout = 0")
+            try session.rows("SET lock_timeout = 0")
+            try session.rows("SELECT pg_advisory_lock(\(migrationLock))")
+            try session.rows("RESET lock_timeout")
+        }
         defer { _ = try? session.rows("SELECT pg_advisory_unlock(\(migrationLock))") }
         let pending = try pendingMigrations(migrations, on: session)
         for migration in migrations where pending.contains(migration.id) {

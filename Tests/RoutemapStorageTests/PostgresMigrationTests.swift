@@ -1,6 +1,7 @@
 import Foundation
+import Logging
 import RoutemapDomain
-import RoutemapPostgres
+@testable import RoutemapPostgres
 @testable import RoutemapStorage
 import RoutemapTestSupport
 import Testing
@@ -250,6 +251,45 @@ struct PostgresMigrationTests {
         async let second = Task.detached { try PostgresStore.migrate(url: database, migrations: migrations) }.value
         let applied = try await [first, second]
         #expect(applied.flatMap { $0 }.sorted() == migrations.map(\.id))
+        #expect(try recordedIDs(url) == migrations.map(\.id))
+    }
+
+    /// A store on `database` that gives a statement one second (half a second on the server).
+    private func impatientStore(_ database: DatabaseURL, _ migrations: [Migration]) throws -> PostgresStore {
+        try PostgresStore(url: database, migrations: migrations, connections: 1, statementTimeout: .seconds(1), logger: Logger(label: "test"))
+    }
+
+    @Test("a migration takes as long as it takes: one longer than the store's statement limit (an index built on a big table) applies")
+    func slowMigration() throws {
+        let migrations = try StorageFixtures.postgresMigrations()
+        let slow = Migration(id: "9001_slow", sql: "SELECT pg_sleep(2); CREATE TABLE after_the_wait (id text PRIMARY KEY);")
+        let (url, database) = try newDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let store = try impatientStore(database, migrations + [slow])
+        store.close()
+        #expect(store.appliedMigrationIDs == migrations.map(\.id) + [slow.id])
+        #expect(try exists("after_the_wait", in: url))
+        // The store's other statements keep their limit on the server: the migrations' connection,
+        // without it, is not one of the store's.
+        let reopened = try impatientStore(database, migrations + [slow])
+        defer { reopened.close() }
+        #expect(try reopened.inspecting("the timeout") { try $0.rows("SHOW statement_timeout").first?.decode(String.self) } == "500ms")
+    }
+
+    @Test("a node starting while another holds the migration lock past the statement limit (and a lock_timeout) waits for it, then starts")
+    func waitsForTheMigrationLock() throws {
+        let migrations = try StorageFixtures.postgresMigrations()
+        let (url, database) = try newDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        try TestPostgres.alterDatabase(url, "SET lock_timeout = '200ms'")
+        // Another node migrating for 2 s.
+        let holder = try BackgroundSession(url, holding: "SELECT pg_advisory_lock(\(PostgresStore.migrationLock))", seconds: 2)
+        defer { holder.end() }
+        let start = ContinuousClock.now
+        let store = try impatientStore(database, migrations)
+        store.close()
+        #expect(ContinuousClock.now - start > .seconds(1), "the lock was not waited for")
+        #expect(store.appliedMigrationIDs == migrations.map(\.id))
         #expect(try recordedIDs(url) == migrations.map(\.id))
     }
 }
