@@ -13,9 +13,10 @@ struct DevicesCommand: AsyncParsableCommand {
         abstract: "List, enroll, revoke or re-key the devices of a database.",
         subcommands: [List.self, Enroll.self, Revoke.self, Rotate.self])
 
-    /// Opens the store of `options` (applying pending migrations, as `serve` would).
+    /// Opens the database of `options`, which must exist (applying pending migrations, as
+    /// `serve` would).
     static func open(_ options: StoreOptions) throws -> OpenedStore {
-        try options.open(connections: 1)
+        try options.openExisting(connections: 1)
     }
 
     struct List: AsyncParsableCommand {

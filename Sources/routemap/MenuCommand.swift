@@ -17,7 +17,7 @@ struct MenuCommand: AsyncParsableCommand {
     /// A till on the store of `options` (applying pending migrations, as `serve` would); new
     /// items are priced in `ROUTEMAP_CURRENCY` (or USD).
     static func open(_ options: StoreOptions) throws -> (OpenedStore, Till) {
-        let store = try options.open(connections: 1)
+        let store = try options.openExisting(connections: 1)
         let currency = (try? Settings.currency.resolve(nil)) ?? Settings.currency.defaultValue()
         return (store, Till(store: store.store, taxRate: Settings.taxRate.defaultValue(), currency: currency))
     }

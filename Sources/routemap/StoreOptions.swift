@@ -39,6 +39,25 @@ struct StoreOptions: ParsableArguments {
         try MigrationLoader.load(directory: try resolvedMigrationsDirectory(postgres: postgres))
     }
 
+    /// Opens the database a server uses, for a command that acts on it (`devices`, `menu`): as
+    /// ``open(connections:checkpointPages:logger:)``, but an SQLite path must hold a routemap
+    /// database already. Otherwise one line on standard error, and exit 66 (no file) or 65
+    /// (not a routemap database), as `backup` refuses them.
+    func openExisting(connections: Int) throws -> OpenedStore {
+        if try resolvedDatabaseURL() == nil {
+            do {
+                try SQLiteStore.requireExistingDatabase(at: resolvedDatabasePath)
+            } catch {
+                FileHandle.standardError.write(Data("routemap: \(error)\n".utf8))
+                switch error {
+                case .missing: throw ExitCode(66)  // EX_NOINPUT
+                case .notRoutemap: throw ExitCode(65)  // EX_DATAERR
+                }
+            }
+        }
+        return try open(connections: connections)
+    }
+
     /// Opens the store these options name, applying its pending migrations. `connections` is
     /// PostgreSQL's, `checkpointPages` SQLite's.
     func open(

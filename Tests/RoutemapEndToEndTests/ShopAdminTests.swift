@@ -45,6 +45,28 @@ struct ShopAdminTests {
         #expect(!listed.output.contains("rmt_"))
     }
 
+    @Test("`routemap devices` and `routemap menu` act on an existing routemap database only: a missing path is 66, another program's file 65, and neither is created nor changed")
+    func commandsNeedTheDatabase() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let typo = directory.appendingPathComponent("shop.sqilte").path
+        let foreign = directory.appendingPathComponent("notes.sqlite").path
+        try DatabaseQueue(path: foreign).write { try $0.execute(sql: "CREATE TABLE notes (text TEXT)") }
+        let migrations = ["--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
+        for command in [["devices", "list"], ["devices", "enroll", "--name", "Owner"], ["menu", "list"]] {
+            let missing = try runRoutemap(command + ["--db", typo] + migrations)
+            #expect(missing.status == 66, "\(command): \(missing.output)")
+            #expect(missing.output.contains("routemap: no database at \(typo)"), "\(missing.output)")
+            #expect(!FileManager.default.fileExists(atPath: typo), "\(command) created a database at a mistyped path")
+            let other = try runRoutemap(command + ["--db", foreign] + migrations)
+            #expect(other.status == 65, "\(command): \(other.output)")
+            #expect(other.output.contains("is not a routemap database"), "\(other.output)")
+            let tables = try DatabaseQueue(path: foreign).read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+            #expect(tables == ["notes"], "\(command) changed another program's file: \(tables)")
+        }
+    }
+
     @Test("`routemap devices revoke` on the database file: the running server refuses the token within its recheck interval")
     func revokeFromTheCommandLine() throws {
         let process = try RoutemapProcess()
