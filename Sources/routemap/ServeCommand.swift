@@ -76,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
         MallocArenas.limitToTwoPerCore()
 
         let webClient = try self.webClient.load()
+        if try store.resolvedDatabaseURL() == nil { try ServerFileLock.take(store.resolvedDatabasePath) }
         let database = try store.open(
             connections: settings.databaseConnections, checkpointPages: settings.checkpointPages, logger: Logger(label: "routemap.postgres"))
         let till = Till(store: database.store, taxRate: settings.taxRate, currency: settings.currency)

@@ -67,6 +67,20 @@ struct ShopAdminTests {
         }
     }
 
+    @Test("a second `routemap serve` on a file a server uses stops with one line (exit 75); the first serves on, and the commands meant for beside it still work", .enabled(if: !TestPostgres.isEnabled))
+    func oneServerPerFile() throws {
+        let process = try RoutemapProcess()
+        defer { process.cleanUp() }
+        let migrations = ["--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
+        let second = try runRoutemap(["serve", "--port", "0", "--enrollment-code", RoutemapProcess.enrollmentCode] + process.databaseArguments + migrations)
+        #expect(second.status == 75, "\(second.output)")
+        #expect(
+            second.output.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "routemap: another routemap serve is using \(process.databasePath): run one server per database file (several nodes run on PostgreSQL)")
+        #expect(try process.client().request("GET", "/v1/launch").status == 200)
+        #expect(try runRoutemap(["menu", "list"] + process.databaseArguments + migrations).status == 0)
+    }
+
     @Test("`routemap devices revoke` on the database file: the running server refuses the token within its recheck interval")
     func revokeFromTheCommandLine() throws {
         let process = try RoutemapProcess()
