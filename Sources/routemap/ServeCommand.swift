@@ -53,6 +53,18 @@ struct ServeCommand: AsyncParsableCommand {
     /// runtime waits after SIGTERM before it kills the process (`docker stop`'s default).
     static let gracePeriod = Duration.seconds(7)
 
+    /// Throws unless every item on the menu is priced in `currency`: a bill takes items in its
+    /// till's currency only, so any other item would be listed and refused on every add.
+    static func checkMenuCurrency(of till: Till, _ currency: Currency) throws {
+        let others = try till.menu().filter { $0.currency != currency }
+        guard let first = others.first else { return }
+        let names = others.prefix(3).map(\.id).joined(separator: ", ") + (others.count > 3 ? ", …" : "")
+        throw SettingError(
+            source: "--currency (ROUTEMAP_CURRENCY)",
+            allowed: "the menu's currency, \(first.currency.rawValue) (\(others.count) items on it are priced in it: \(names); retire them with `routemap menu retire` to change currency)",
+            given: currency.rawValue)
+    }
+
     func run() async throws {
         let settings: ServeSettings
         do {
@@ -80,6 +92,13 @@ struct ServeCommand: AsyncParsableCommand {
         let database = try store.open(
             connections: settings.databaseConnections, checkpointPages: settings.checkpointPages, logger: Logger(label: "routemap.postgres"))
         let till = Till(store: database.store, taxRate: settings.taxRate, currency: settings.currency)
+        do {
+            try Self.checkMenuCurrency(of: till, settings.currency)
+        } catch let error as SettingError {
+            try? database.close()
+            FileHandle.standardError.write(Data("routemap: \(error)\n".utf8))
+            throw ExitCode.validationFailure
+        }
         let sampler = MetricsSampler(registry: registry, store: database, logger: logger)
         let metrics = MetricsEndpoint(token: settings.metricsToken) { [sampler] in
             await sampler.sample()

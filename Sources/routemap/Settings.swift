@@ -44,7 +44,7 @@ enum Settings {
         parse: { Int($0).flatMap(TaxRate.init(basisPoints:)) })
     static let currency = Setting<Currency>(
         flag: "currency", environment: "ROUTEMAP_CURRENCY", defaultText: "`USD`", allowed: "an ISO 4217 code such as USD",
-        summary: "Currency of new bills.", defaultValue: { Currency(rawValue: "USD")! }, parse: Currency.init(rawValue:))
+        summary: "Currency of new bills; every item on the menu must be priced in it (start-up stops otherwise).", defaultValue: { Currency(rawValue: "USD")! }, parse: Currency.init(rawValue:))
     static let connectionTimeout = Setting<Int>.integer(
         "connection-timeout", "ROUTEMAP_CONNECTION_TIMEOUT", default: 30, in: Allowed.connectionTimeout, note: "0 = never",
         "Seconds before an idle connection closes.")

@@ -228,6 +228,11 @@ struct ObservabilityTests {
             (["--host", "localhost"], [:], "routemap: --host must be a numeric IPv4 or IPv6 address, not 'localhost'"),
             (["--migrations", "/nonexistent"], [:], "routemap: --migrations must be an existing directory, not '/nonexistent'"),
             ([], ["ROUTEMAP_MIGRATIONS": "/nonexistent"], "routemap: ROUTEMAP_MIGRATIONS must be an existing directory, not '/nonexistent'"),
+            // The demo menu's items are priced in USD: a bill in euros could take none of them.
+            (
+                ["--currency", "EUR"], [:],
+                "routemap: --currency (ROUTEMAP_CURRENCY) must be the menu's currency, USD (18 items on it are priced in it: espresso, americano, latte, …; retire them with `routemap menu retire` to change currency), not 'EUR'"
+            ),
         ] as [([String], [String: String], String)] {
             let result = try runRoutemap(["serve", "--port", "0"] + arguments, environment: environment)
             #expect(result.status == 64, "\(arguments) \(environment): exit \(result.status)")
