@@ -12,6 +12,8 @@ public struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
         /// The database server gave up on a statement: a lock held too long by another
         /// transaction, or a statement past the server's time limit.
         case timedOut
+        /// The disk the database is on is full: writes fail until space is freed (reads go on).
+        case diskFull
     }
 
     public let reason: Reason
@@ -31,6 +33,7 @@ public struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
         case .unreachable: "The database is unavailable: \(detail)"
         case .contention: "The database kept refusing a transaction for concurrent ones: \(detail)"
         case .timedOut: "The database gave up on a statement in time: \(detail)"
+        case .diskFull: "The database's disk is full: \(detail)"
         }
     }
 }

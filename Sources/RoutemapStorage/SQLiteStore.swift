@@ -135,7 +135,9 @@ public final class SQLiteStore: POSStore {
     /// another runs are committed together (``WriteQueue``), each in a savepoint of its own;
     /// `full` durability switches the writer to `synchronous = FULL` for the commit of its
     /// batch, then back to `NORMAL`. Errors from `body` come out unchanged; GRDB's own (begin,
-    /// commit) come out as ``StorageError/database(operation:underlying:)``.
+    /// commit) come out as ``StorageError/database(operation:underlying:)``; a full disk, from
+    /// either, as ``StoreUnavailable`` (`diskFull`: the operator's to fix, not a bug, and the
+    /// same request succeeds once there is space).
     public func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
         try await writeTransaction(durability: durability) { transaction in try body(transaction) }
     }
@@ -144,6 +146,10 @@ public final class SQLiteStore: POSStore {
     func writeTransaction<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (SQLiteTransaction) throws -> T) async throws -> T {
         do {
             return try await writes.perform(needsFullSync: durability == .full, body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw StoreUnavailable(.diskFull, detail: "a write transaction: \(error)", retryAfterSeconds: 5)
+        } catch StorageError.database(let operation, let underlying as DatabaseError) where underlying.resultCode == .SQLITE_FULL {
+            throw StoreUnavailable(.diskFull, detail: "\(operation): \(underlying)", retryAfterSeconds: 5)
         } catch let error as DatabaseError {
             throw StorageError.database(operation: "a write transaction", underlying: error)
         }

@@ -124,6 +124,35 @@ struct SQLiteStoreTests {
         #expect(try store.bill(id: bill.id) == nil)
     }
 
+    @Test("a full disk is StoreUnavailable (diskFull, 503 to a client), not a bug's error; nothing is written, and writes go on once there is room", .enabled(if: !TestDatabase.onPostgres, "about SQLite itself"))
+    func diskFull() async throws {
+        let database = try await TestDatabase()
+        let store = database.sqlite
+        // The file may not grow: as if the disk were full.
+        let pages = try await store.writeTables(durability: .normal) { db in
+            let count = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(count)")
+            return count
+        }
+        #expect(pages > 0)
+        let lines = (0..<200).map { _ in String(repeating: "x", count: 200) }
+        do {
+            try await store.writeTables(durability: .normal) { db in
+                for (index, text) in lines.enumerated() {
+                    try db.execute(sql: "INSERT INTO menu_categories (id, name, position) VALUES (?, ?, ?)", arguments: ["full_\(index)", text, 1000 + index])
+                }
+            }
+            Issue.record("the writes fit in a file that may not grow")
+        } catch let error as StoreUnavailable {
+            #expect(error.reason == .diskFull, "\(error)")
+        }
+        #expect(try store.readTables("counting") { try Int.fetchOne($0, sql: "SELECT count(*) FROM menu_categories WHERE id LIKE 'full_%'") } == 0)
+        try await store.writeTables(durability: .normal) { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
+        try await store.writeTables(durability: .normal) { db in
+            try db.execute(sql: "INSERT INTO menu_categories (id, name, position) VALUES ('full_ok', 'Fine', 5000)")
+        }
+    }
+
     @Test("the newest unpaid bill of a device: open or checked out, latest created, ties to the later insert, its own only")
     func newestUnpaid() async throws {
         let database = try await TestDatabase()
