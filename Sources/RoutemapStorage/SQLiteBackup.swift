@@ -126,6 +126,8 @@ public enum SQLiteBackup {
             try reader.close()
         } catch let failure as Failure {
             throw failure
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw Failure.notARoutemapDatabase(path: source)  // Not even SQLite.
         } catch {
             throw Failure.failed(operation: "copying \(source)", reason: "\(error)")
         }

@@ -191,6 +191,13 @@ struct BackupInputTests {
         #expect(notOurs.status == 65, "\(notOurs.output)")
         #expect(notOurs.output.contains("not a routemap database"), "\(notOurs.output)")
         #expect(!FileManager.default.fileExists(atPath: path("copy.sqlite")))
+        // Nor is a file that is not SQLite at all.
+        let text = path("notes.txt")
+        try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: text))
+        let notSQLite = try runRoutemap(["backup", path("copy.sqlite"), "--db", text])
+        #expect(notSQLite.status == 65, "\(notSQLite.output)")
+        #expect(notSQLite.output.contains("not a routemap database"), "\(notSQLite.output)")
+        #expect(!FileManager.default.fileExists(atPath: path("copy.sqlite")))
     }
 
     @Test("migrate --dry-run lists pending migrations and changes nothing")
