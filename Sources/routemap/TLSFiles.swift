@@ -11,9 +11,9 @@ enum TLSFiles {
         case (nil, nil):
             return nil
         case (_?, nil):
-            throw SettingError(source: "--tls-cert", allowed: "given with --tls-key", given: nil)
+            throw SettingError(source: "--tls-cert (ROUTEMAP_TLS_CERT)", allowed: "given with --tls-key (ROUTEMAP_TLS_KEY)", given: nil)
         case (nil, _?):
-            throw SettingError(source: "--tls-key", allowed: "given with --tls-cert", given: nil)
+            throw SettingError(source: "--tls-key (ROUTEMAP_TLS_KEY)", allowed: "given with --tls-cert (ROUTEMAP_TLS_CERT)", given: nil)
         case (let certificate?, let key?):
             guard TLSCredentials.isSupported else { throw TLSFileError(message: "this libmicrohttpd was built without TLS") }
             return TLSCredentials(certificatePEM: try read(certificate, "--tls-cert"), privateKeyPEM: try read(key, "--tls-key"))

@@ -214,7 +214,11 @@ struct ShopAdminTests {
     func tlsRefusals() throws {
         let alone = try runRoutemap(["serve", "--port", "0", "--tls-cert", "/nonexistent.pem"])
         #expect(alone.status == 64, "\(alone.output)")
-        #expect(alone.output.contains("routemap: --tls-cert must be given with --tls-key"), "\(alone.output)")
+        #expect(alone.output.contains("routemap: --tls-cert (ROUTEMAP_TLS_CERT) must be given with --tls-key (ROUTEMAP_TLS_KEY)"), "\(alone.output)")
+        // Set by the environment alone, the line names the variables too.
+        let fromEnvironment = try runRoutemap(["serve", "--port", "0"], environment: ["ROUTEMAP_TLS_CERT": "/nonexistent.pem"])
+        #expect(fromEnvironment.status == 64, "\(fromEnvironment.output)")
+        #expect(fromEnvironment.output.contains("ROUTEMAP_TLS_CERT") && fromEnvironment.output.contains("ROUTEMAP_TLS_KEY"), "\(fromEnvironment.output)")
         let missing = try runRoutemap(["serve", "--port", "0", "--tls-cert", "/nonexistent.pem", "--tls-key", "/nonexistent.key"])
         #expect(missing.status == 1, "\(missing.output)")
         #expect(missing.output.contains("routemap: --tls-cert: cannot read '/nonexistent.pem'"), "\(missing.output)")
