@@ -209,7 +209,7 @@ struct ObservabilityTests {
         }
     }
 
-    @Test("an IPv6 address is written in brackets in the URL it serves at", .enabled(if: ipv6Works()))
+    @Test("an IPv6 address is written in brackets in the URL it serves at", .enabled(if: ipv6LoopbackWorks()))
     func ipv6URL() throws {
         let server = try RoutemapProcess(arguments: ["--host", "::1"])
         defer { server.cleanUp() }
@@ -280,17 +280,4 @@ struct Exposition {
 
 extension JSON {
     fileprivate var encodedText: String { String(decoding: encoded(), as: UTF8.self) }
-}
-
-/// Whether this machine can bind the IPv6 loopback address.
-private func ipv6Works() -> Bool {
-    let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    var address = sockaddr_in6()
-    address.sin6_family = sa_family_t(AF_INET6)
-    address.sin6_addr = in6addr_loopback
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0 }
-    }
 }
