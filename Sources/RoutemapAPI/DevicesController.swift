@@ -3,9 +3,16 @@ import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `POST /v1/devices`: enrolls a device with its role's enrollment code and hands it its token,
 /// once. Each role has its own code (`role` in the body, `till` when absent). Wrong codes are
-/// counted per client address (the peer's, or the one a trusted proxy forwards): after a few in
+/// counted per client address (the peer's, or the one a trusted proxy forwards; an IPv6 /64 counts
+/// as one address): after a few in
 /// a minute the address gets 429 until the minute is over, so a code cannot be guessed by trying.
 struct DevicesController {
     let directory: DeviceDirectory
@@ -22,6 +29,20 @@ struct DevicesController {
         self.wrongCodes = RateLimiter(rate: Double(Self.wrongCodesPerMinute) / 60, burst: Double(Self.wrongCodesPerMinute))
     }
 
+    /// What wrong codes are counted under: the client's address; for IPv6, its /64 network,
+    /// since one client commonly holds a whole /64 and counting its addresses apart would not
+    /// limit it (an IPv4-mapped address counts as its IPv4 address).
+    static func wrongCodeKey(_ address: String) -> String {
+        var network = in6_addr()
+        guard address.contains(":"), inet_pton(AF_INET6, address, &network) == 1 else { return address }
+        let bytes = withUnsafeBytes(of: &network) { Array($0) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+            return bytes[12...].map(String.init).joined(separator: ".")
+        }
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes[..<8].flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self) + "::/64"
+    }
+
     func register(on router: inout Router<APIContext>) {
         router.open(.POST, "/v1/devices", enroll)
     }
@@ -36,7 +57,7 @@ struct DevicesController {
         }
         let code = try body.string("enrollmentCode", maxLength: 200)
         let role = body.value("role") == nil ? DeviceRole.till : try body.choice("role", of: DeviceRole.self)
-        let address = trustedProxies.clientAddress(of: request) ?? "unknown"
+        let address = Self.wrongCodeKey(trustedProxies.clientAddress(of: request) ?? "unknown")
         if let wait = wrongCodes.wouldRefuse(address) {
             throw Problem.tooManyRequests("Too many wrong enrollment codes from this address; try again later.", retryAfter: wait)
         }

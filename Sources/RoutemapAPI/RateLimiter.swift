@@ -13,20 +13,33 @@ final class RateLimiter: Sendable {
     private let burst: Double
     private let buckets = Mutex<[String: Bucket]>([:])
     private let clock: @Sendable () -> Double
-    private static let maxKeys = 100_000
+    /// Keys tracked at most (memory stays bounded whatever keys clients make up).
+    private let maxKeys: Int
 
-    /// - Parameters: rate: tokens regained per second (> 0); burst: bucket size (≥ 1).
-    init(rate: Double, burst: Double, clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
+    /// - Parameters: rate: tokens regained per second (> 0); burst: bucket size (≥ 1);
+    ///   maxKeys: keys tracked at most.
+    init(
+        rate: Double, burst: Double, maxKeys: Int = 100_000, clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
+    ) {
         self.rate = rate
         self.burst = max(1, burst)
+        self.maxKeys = max(1, maxKeys)
         self.clock = clock
     }
 
     /// Spends one token of `key`: `nil` when allowed, else the whole seconds to wait.
+    ///
+    /// With `maxKeys` keys tracked, a new key first drops the buckets that have refilled (a
+    /// full bucket is the same as none); if every bucket is still spending, the new key is
+    /// refused for a second rather than the table emptied, which would hand every key a full
+    /// bucket again (a client making up keys, say many addresses, would reset its own limit).
     func spend(_ key: String) -> Int? {
         let now = clock()
         return buckets.withLock { buckets in
-            if buckets.count >= Self.maxKeys, buckets[key] == nil { buckets.removeAll(keepingCapacity: true) }
+            if buckets.count >= maxKeys, buckets[key] == nil {
+                buckets = buckets.filter { refilled($0.value, at: now).tokens < burst }
+                if buckets.count >= maxKeys { return 1 }
+            }
             var bucket = refilled(buckets[key], at: now)
             defer { buckets[key] = bucket }
             if let wait = wait(for: bucket) { return wait }

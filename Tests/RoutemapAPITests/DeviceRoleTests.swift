@@ -3,7 +3,10 @@ import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON
 import RoutemapTestSupport
+import Synchronization
 import Testing
+
+@testable import RoutemapAPI
 
 /// Roles, the manager's device endpoints and revocation, through the API's pipeline.
 @Suite("Devices and roles")
@@ -168,5 +171,35 @@ struct DeviceRoleTests {
         expectProblem(same, 429, "too_many_requests")
         let other = await Self.enroll(api, name: "Front", code: InProcessAPI.enrollmentCode, from: "10.0.0.2", forwardedFor: "203.0.113.8")
         #expect(other.status == 201, "\(other.text)")
+    }
+
+    @Test("wrong codes from one IPv6 /64 count as one address (a client holds the whole /64); another /64, or an IPv4 client, is apart")
+    func wrongCodesPerIPv6Network() async throws {
+        let api = try await InProcessAPI()
+        for attempt in 0..<5 {
+            let response = await Self.enroll(api, name: "Guess", code: "wrong-code-\(attempt)", from: "2001:db8:1:2::\(attempt + 1)")
+            expectProblem(response, 401, "unauthorized")
+        }
+        // Another address of the same /64, even with the right code: refused.
+        expectProblem(await Self.enroll(api, name: "Guess", code: InProcessAPI.enrollmentCode, from: "2001:db8:1:2:ffff::9"), 429, "too_many_requests")
+        #expect(await Self.enroll(api, name: "Front", code: InProcessAPI.enrollmentCode, from: "2001:db8:1:3::1").status == 201)
+        #expect(await Self.enroll(api, name: "Back", code: InProcessAPI.enrollmentCode, from: "::ffff:192.0.2.7").status == 201)
+    }
+
+    @Test("the rate limiter's table stays bounded without resetting anyone: full buckets make room; while all are spending, a new key waits")
+    func rateLimiterTable() {
+        let now = Mutex(0.0)
+        let limiter = RateLimiter(rate: 1, burst: 1, maxKeys: 3, clock: { now.withLock { $0 } })
+        for key in ["a", "b", "c"] { #expect(limiter.spend(key) == nil) }
+        // Three keys spending: a fourth is refused, and the three keep their state (no reset).
+        #expect(limiter.spend("d") == 1)
+        #expect(limiter.spend("a") != nil, "a's spent bucket was reset")
+        // Once they have refilled, they are the same as absent: room for the new key.
+        now.withLock { $0 = 5 }
+        #expect(limiter.spend("d") == nil)
+        #expect(limiter.spend("d") != nil)
+        #expect(RoutemapAPI.DevicesController.wrongCodeKey("2001:db8:1:2::1") == "20010db800010002::/64")
+        #expect(RoutemapAPI.DevicesController.wrongCodeKey("::ffff:192.0.2.7") == "192.0.2.7")
+        #expect(RoutemapAPI.DevicesController.wrongCodeKey("192.0.2.7") == "192.0.2.7")
     }
 }
