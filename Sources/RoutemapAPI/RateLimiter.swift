@@ -11,7 +11,7 @@ final class RateLimiter: Sendable {
 
     private let rate: Double
     private let burst: Double
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Mutex<(table: [String: Bucket], prunedAt: Double)>(([:], -.infinity))
     private let clock: @Sendable () -> Double
     /// Keys tracked at most (memory stays bounded whatever keys clients make up).
     private let maxKeys: Int
@@ -33,15 +33,18 @@ final class RateLimiter: Sendable {
     /// full bucket is the same as none); if every bucket is still spending, the new key is
     /// refused for a second rather than the table emptied, which would hand every key a full
     /// bucket again (a client making up keys, say many addresses, would reset its own limit).
+    /// The table is pruned at most once a second, so new keys cannot make every request walk it.
     func spend(_ key: String) -> Int? {
         let now = clock()
-        return buckets.withLock { buckets in
-            if buckets.count >= maxKeys, buckets[key] == nil {
-                buckets = buckets.filter { refilled($0.value, at: now).tokens < burst }
-                if buckets.count >= maxKeys { return 1 }
+        return buckets.withLock { state in
+            if state.table.count >= maxKeys, state.table[key] == nil {
+                guard now - state.prunedAt >= 1 else { return 1 }
+                state.prunedAt = now
+                state.table = state.table.filter { refilled($0.value, at: now).tokens < burst }
+                if state.table.count >= maxKeys { return 1 }
             }
-            var bucket = refilled(buckets[key], at: now)
-            defer { buckets[key] = bucket }
+            var bucket = refilled(state.table[key], at: now)
+            defer { state.table[key] = bucket }
             if let wait = wait(for: bucket) { return wait }
             bucket.tokens -= 1
             return nil
@@ -51,8 +54,8 @@ final class RateLimiter: Sendable {
     /// `nil` when `key` has a token left, else the whole seconds until it has one; spends nothing.
     func wouldRefuse(_ key: String) -> Int? {
         let now = clock()
-        return buckets.withLock { buckets in
-            wait(for: refilled(buckets[key], at: now))
+        return buckets.withLock { state in
+            wait(for: refilled(state.table[key], at: now))
         }
     }
 
