@@ -37,8 +37,7 @@ final class DeviceAuthenticator: Sendable {
     ///   asked again (how soon another process's revocation takes effect).
     init(directory: DeviceDirectory, revalidateAfter: Duration = .seconds(1)) {
         self.directory = directory
-        let (seconds, attoseconds) = revalidateAfter.components
-        self.revalidateAfter = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        self.revalidateAfter = revalidateAfter.nanoseconds
     }
 
     /// What authentication found at once.

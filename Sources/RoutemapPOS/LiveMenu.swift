@@ -29,8 +29,7 @@ final class LiveMenu: Sendable {
         let revision = try till.menuRevision()
         let catalog = MenuCatalog(items: try till.menu(), categories: try till.menuCategories(), generation: 0)
         state = Mutex(State(catalog: catalog, revision: revision, checkedAt: CoarseClock.nanoseconds()))
-        let (seconds, attoseconds) = recheckAfter.components
-        self.recheckAfter = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        self.recheckAfter = recheckAfter.nanoseconds
         if !till.readsAreImmediate {
             // Ends with the menu: it holds the menu only while it checks.
             Task { [weak self, till] in

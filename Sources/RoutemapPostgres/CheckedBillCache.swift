@@ -245,7 +245,7 @@ final class VersionCheck: Sendable {
 
     /// Closes `connection` unless cancelled within ``timeout`` (which fails what waits on it).
     private static func watch(_ connection: PostgresConnection) -> Scheduled<Void> {
-        connection.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout.nanoseconds))) {
+        connection.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) {
             let _: EventLoopFuture<Void> = connection.close()
         }
     }

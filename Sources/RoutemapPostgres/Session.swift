@@ -136,7 +136,7 @@ final class Session {
             answer.whenComplete { result in outcome.set(result) }
             // In slices, looking at the connection in between: a statement written just as the
             // server closed the connection (a restart) may never be answered nor failed.
-            let deadline = timeout.map { DispatchTime.now() + .nanoseconds($0.nanoseconds) }
+            let deadline = timeout.map { DispatchTime.now() + .nanoseconds(Int($0.nanoseconds)) }
             while true {
                 if let result = outcome.wait(until: min(deadline ?? .distantFuture, .now() + .milliseconds(50))) { return try result.get() }
                 if connection.isClosed {
@@ -200,15 +200,4 @@ private final class Outcome: Sendable {
         guard done.wait(timeout: deadline) == .success else { return nil }
         return result.withLock { $0 }
     }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds.
-    var nanoseconds: Int {
-        let (seconds, attoseconds) = components
-        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-    }
-
-    /// The duration in whole milliseconds.
-    var milliseconds: Int { nanoseconds / 1_000_000 }
 }

@@ -1,5 +1,6 @@
 import Logging
 import Prometheus
+import RoutemapDomain
 import RoutemapHTTP
 import Synchronization
 
@@ -88,13 +89,5 @@ final class RequestTelemetry: RequestObserver {
                 namespace: "routemap", subsystem: "http", metricName: "request_duration", unitName: "seconds",
                 helpText: "Time from a request's head arriving to its answer being queued, by route pattern."),
             labels: [("route", route)], buckets: Self.latencyBuckets)
-    }
-}
-
-extension Duration {
-    /// The whole nanoseconds in this duration.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
