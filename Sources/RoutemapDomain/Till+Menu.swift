@@ -69,7 +69,7 @@ extension Till {
         let item = MenuItem(
             id: draft.id, name: draft.name, category: draft.category, priceMinor: draft.priceMinor, currency: currency,
             available: draft.available)
-        return try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) { transaction, _ in
+        return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             guard try !transaction.menuItemExists(id: item.id) else { throw POSError.menuItemExists(item.id) }
             guard try transaction.menuCategory(id: item.category) != nil else { throw POSError.unknownCategory(item.category) }
             try transaction.insertMenuItem(item)
@@ -82,8 +82,7 @@ extension Till {
     public func changeMenuItem(id: String, _ patch: MenuItemPatch, device: String, idempotency: IdempotencyKey<MenuItem>?)
         async throws -> IdempotentOutcome<MenuItem>
     {
-        try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) {
-            transaction, _ in
+        try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             let item = try Self.listedItem(id, in: transaction)
             let changed = item.applying(patch)
             if changed.category != item.category, try transaction.menuCategory(id: changed.category) == nil {
@@ -100,8 +99,7 @@ extension Till {
         -> IdempotentOutcome<MenuItem>
     {
         let now = timestamp()
-        return try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) {
-            transaction, _ in
+        return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             let item = try Self.listedItem(id, in: transaction)
             try transaction.retireMenuItem(id: item.id, at: now)
             return item
@@ -112,7 +110,7 @@ extension Till {
     public func createMenuCategory(_ category: MenuCategory, device: String, idempotency: IdempotencyKey<MenuCategory>?) async throws
         -> IdempotentOutcome<MenuCategory>
     {
-        try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) { transaction, _ in
+        try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             guard try !transaction.menuCategoryExists(id: category.id) else { throw POSError.menuCategoryExists(category.id) }
             try transaction.insertMenuCategory(category)
             return category
@@ -123,8 +121,7 @@ extension Till {
     public func renameMenuCategory(id: String, name: String, device: String, idempotency: IdempotencyKey<MenuCategory>?) async throws
         -> IdempotentOutcome<MenuCategory>
     {
-        try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) {
-            transaction, _ in
+        try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             let category = try Self.listedCategory(id, in: transaction)
             let renamed = MenuCategory(id: category.id, name: name)
             if renamed != category { try transaction.updateMenuCategory(renamed) }
@@ -138,8 +135,7 @@ extension Till {
         -> IdempotentOutcome<MenuCategory>
     {
         let now = timestamp()
-        return try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) {
-            transaction, _ in
+        return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             let category = try Self.listedCategory(id, in: transaction)
             guard try transaction.menuItemCount(category: category.id) == 0 else { throw POSError.categoryNotEmpty(category.id) }
             try transaction.retireMenuCategory(id: category.id, at: now)

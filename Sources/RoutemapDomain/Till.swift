@@ -45,7 +45,7 @@ public struct Till: Sendable {
 
     /// ``openBill(device:)`` under an idempotency key (see ``IdempotencyKey``).
     public func openBill(device: String, idempotency: IdempotencyKey<Bill>?) async throws -> IdempotentOutcome<Bill> {
-        try await write(device: device, durability: .normal, idempotency: idempotency, load: { _ in () }) { transaction, _ in
+        try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             let bill = try makeBill(device: device)
             try transaction.insert(bill)
             return bill
@@ -215,6 +215,18 @@ public struct Till: Sendable {
             return try idempotency.perform(device: device, now: timestamp(), in: transaction) { try body(transaction, input) }
         }
         return try result.get()
+    }
+
+    /// ``write(device:durability:idempotency:load:_:)`` for a use case with nothing to load
+    /// before the key is looked up: `body` reads what it works on itself (after the key, so a
+    /// retry replays even when the change removed it, as a retirement does).
+    func write<Outcome: Sendable>(
+        device: String, durability: Durability, idempotency: IdempotencyKey<Outcome>?,
+        _ body: @escaping @Sendable (any POSTransaction) throws -> Outcome
+    ) async throws -> IdempotentOutcome<Outcome> {
+        try await write(device: device, durability: durability, idempotency: idempotency, load: { _ in () }) { transaction, _ in
+            try body(transaction)
+        }
     }
 
     /// The outcome of a use case run without a key.
