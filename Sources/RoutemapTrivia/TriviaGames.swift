@@ -32,17 +32,13 @@ package struct TriviaGames: Sendable {
     package func start(
         device deviceId: String, difficulty: Difficulty, category: String?, now: Date = Date(), idempotency: IdempotencyKey<Started>?
     ) async throws -> IdempotentOutcome<Started> {
-        var found: TriviaCategory?
-        if let category {
-            found = bank.category(id: category)
-            guard found != nil else {
-                if let recorded = try await earlierAnswer(idempotency, device: deviceId, now: now) { return .replayed(recorded) }
-                throw TriviaError.unknownCategory(category)
-            }
-        }
-        let matching = bank.questions(difficulty, category: category)
+        let found = category.flatMap { bank.category(id: $0) }
+        let unknown = category != nil && found == nil
+        let matching = unknown ? [] : bank.questions(difficulty, category: category)
         guard !matching.isEmpty else {
+            // Nothing to save, so no transaction to check the key in: checked here.
             if let recorded = try await earlierAnswer(idempotency, device: deviceId, now: now) { return .replayed(recorded) }
+            if unknown, let category { throw TriviaError.unknownCategory(category) }
             return .performed(.noQuestions(difficulty: difficulty, category: found), recorded: nil)
         }
         let asked = matching.shuffled().prefix(Self.questionsPerGame).map { question in
