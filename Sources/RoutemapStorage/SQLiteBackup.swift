@@ -81,7 +81,15 @@ public enum SQLiteBackup {
     ) throws -> Summary {
         let sourceURL = URL(fileURLWithPath: source).standardizedFileURL.resolvingSymlinksInPath()
         let destinationURL = URL(fileURLWithPath: destination).standardizedFileURL
-        guard FileManager.default.fileExists(atPath: sourceURL.path) else { throw Failure.databaseMissing(path: source) }
+        do {
+            try SQLiteStore.requireExistingDatabase(at: sourceURL.path, busyTimeout: busyTimeout)
+        } catch {
+            switch error {
+            case .missing: throw Failure.databaseMissing(path: source)
+            case .notRoutemap: throw Failure.notARoutemapDatabase(path: source)
+            case .unreadable(_, let reason): throw Failure.failed(operation: "reading \(source)", reason: reason)
+            }
+        }
         let directory = destinationURL.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -118,16 +126,11 @@ public enum SQLiteBackup {
             let reader = try DatabaseQueue(path: source, configuration: sourceConfiguration)
             copied = try DatabaseQueue(path: path)
             try reader.read { database in
-                guard try database.tableExists("grdb_migrations") else { throw Failure.notARoutemapDatabase(path: source) }
                 try copied.writeWithoutTransaction { destination in
                     try database.backup(to: destination)
                 }
             }
             try reader.close()
-        } catch let failure as Failure {
-            throw failure
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw Failure.notARoutemapDatabase(path: source)  // Not even SQLite.
         } catch {
             throw Failure.failed(operation: "copying \(source)", reason: "\(error)")
         }

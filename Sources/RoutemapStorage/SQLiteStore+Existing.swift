@@ -8,6 +8,8 @@ extension SQLiteStore {
         case missing(path: String)
         /// A file without routemap's migrations table: another program's, or not SQLite.
         case notRoutemap(path: String)
+        /// A file that could not be read (permissions, a lock held past the wait).
+        case unreadable(path: String, reason: String)
 
         public var description: String {
             switch self {
@@ -15,18 +17,28 @@ extension SQLiteStore {
                 "no database at \(path) (`routemap serve` or `routemap migrate` makes one)"
             case .notRoutemap(let path):
                 "\(path) is not a routemap database (it has no grdb_migrations table)"
+            case .unreadable(let path, let reason):
+                "cannot read \(path): \(reason)"
             }
         }
     }
 
     /// Throws unless `path` is a database routemap's migrations made: for the commands that act
-    /// on a server's database (`devices`, `menu`), which must not create one where a path has a
-    /// typo, nor migrate another program's file.
-    public static func requireExistingDatabase(at path: String) throws(NotAnExistingDatabase) {
+    /// on a server's database (`devices`, `menu`, `backup`), which must not create one where a
+    /// path has a typo, nor change or copy another program's file.
+    public static func requireExistingDatabase(at path: String, busyTimeout: TimeInterval = 5) throws(NotAnExistingDatabase) {
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
         var configuration = Configuration()
         configuration.readonly = true
-        let isRoutemap = try? DatabaseQueue(path: path, configuration: configuration).read { try $0.tableExists("grdb_migrations") }
-        guard isRoutemap == true else { throw .notRoutemap(path: path) }
+        configuration.busyMode = .timeout(busyTimeout)
+        let isRoutemap: Bool
+        do {
+            isRoutemap = try DatabaseQueue(path: path, configuration: configuration).read { try $0.tableExists("grdb_migrations") }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw .notRoutemap(path: path)  // Not even SQLite.
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+        guard isRoutemap else { throw .notRoutemap(path: path) }
     }
 }

@@ -41,8 +41,8 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the database a server uses, for a command that acts on it (`devices`, `menu`): as
     /// ``open(connections:checkpointPages:logger:)``, but an SQLite path must hold a routemap
-    /// database already. Otherwise one line on standard error, and exit 66 (no file) or 65
-    /// (not a routemap database), as `backup` refuses them.
+    /// database already. Otherwise one line on standard error, and exit 66 (no file, or one that
+    /// cannot be read) or 65 (not a routemap database), as `backup` refuses them.
     func openExisting(connections: Int) throws -> OpenedStore {
         if try resolvedDatabaseURL() == nil {
             do {
@@ -50,7 +50,7 @@ struct StoreOptions: ParsableArguments {
             } catch {
                 FileHandle.standardError.write(Data("routemap: \(error)\n".utf8))
                 switch error {
-                case .missing: throw ExitCode(66)  // EX_NOINPUT
+                case .missing, .unreadable: throw ExitCode(66)  // EX_NOINPUT
                 case .notRoutemap: throw ExitCode(65)  // EX_DATAERR
                 }
             }
