@@ -9,23 +9,22 @@ enum InstalledDirectory {
     /// variable; a value it refuses, such as an empty one, throws), else the first of the
     /// installed and source-tree directories that exists; throws naming the places it looked.
     static func locate(_ name: String, setting: Setting<String?>, flagValue: String?) throws -> URL {
-        if let explicit = try setting.resolve(flagValue) {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: explicit, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw SettingError(source: flagValue != nil ? "--\(setting.flag)" : setting.environment, allowed: "an existing directory", given: explicit)
-            }
+        if let explicit = try setting.resolve(flagValue) {  // The setting refuses a path that is not a directory.
             return URL(fileURLWithPath: explicit, isDirectory: true)
         }
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let installed = executable.deletingLastPathComponent()
             .appendingPathComponent("../share/routemap/\(name)", isDirectory: true).standardizedFileURL
-        for candidate in [installed, URL(fileURLWithPath: name, isDirectory: true)] {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                return candidate
-            }
+        for candidate in [installed, URL(fileURLWithPath: name, isDirectory: true)] where exists(candidate.path) {
+            return candidate
         }
         throw ValidationError(
             "No \(name) directory found (looked in \(installed.path) and ./\(name)). Pass --\(setting.flag) or set \(setting.environment).")
+    }
+
+    /// Whether `path` names a directory that exists.
+    @Sendable static func exists(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 }

@@ -209,6 +209,7 @@ struct ServeSettings: Sendable {
         _ = try Settings.database.resolve(command.store.databasePath)
         _ = try command.store.resolvedDatabaseURL()
         _ = try command.store.resolvedMigrationsDirectory()
+        _ = try Settings.publicDirectory.resolve(command.webClient.publicDirectory)
         databaseConnections = try Settings.databaseConnections.resolve(command.databaseConnections)
         checkpointPages = try Settings.checkpointPages.resolve(command.checkpointPages)
         http.host = try Settings.host.resolve(command.host)

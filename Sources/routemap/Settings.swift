@@ -28,13 +28,13 @@ enum Settings {
         "SQLite: write-ahead log pages (4 KiB each) that start a checkpoint, run off the writer. More: fewer syncs and a larger log file.")
     static let migrations = Setting<String?>(
         flag: "migrations", environment: "ROUTEMAP_MIGRATIONS",
-        defaultText: "`<binary>/../share/routemap/Migrations` if present, else `./Migrations`", allowed: "a directory",
-        summary: "Directory of `NNNN_name.sql` migrations.", defaultValue: { nil }, parse: optionalText(allowing: { !$0.isEmpty }))
+        defaultText: "`<binary>/../share/routemap/Migrations` if present, else `./Migrations`", allowed: "an existing directory",
+        summary: "Directory of `NNNN_name.sql` migrations.", defaultValue: { nil }, parse: optionalText(allowing: InstalledDirectory.exists))
     static let publicDirectory = Setting<String?>(
         flag: "public", environment: "ROUTEMAP_PUBLIC",
-        defaultText: "`<binary>/../share/routemap/Public` if present, else `./Public`", allowed: "a directory",
+        defaultText: "`<binary>/../share/routemap/Public` if present, else `./Public`", allowed: "an existing directory",
         summary: "The [web client](#web-client)'s files, read once at start-up (a missing one stops it).", defaultValue: { nil },
-        parse: optionalText(allowing: { !$0.isEmpty }))
+        parse: optionalText(allowing: InstalledDirectory.exists))
     static let threads = Setting<Int>.integer(
         "threads", "ROUTEMAP_THREADS", default: HTTPServerConfiguration.defaultThreads, defaultText: "2 × cores", in: Allowed.threads,
         "HTTP worker threads: they read requests and run immediate handlers (a write waits for its commit without one).")

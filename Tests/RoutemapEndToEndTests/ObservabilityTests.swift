@@ -228,6 +228,7 @@ struct ObservabilityTests {
             (["--host", "localhost"], [:], "routemap: --host must be a numeric IPv4 or IPv6 address, not 'localhost'"),
             (["--migrations", "/nonexistent"], [:], "routemap: --migrations must be an existing directory, not '/nonexistent'"),
             ([], ["ROUTEMAP_MIGRATIONS": "/nonexistent"], "routemap: ROUTEMAP_MIGRATIONS must be an existing directory, not '/nonexistent'"),
+            (["--public", "/nonexistent"], [:], "routemap: --public must be an existing directory, not '/nonexistent'"),
             // The demo menu's items are priced in USD: a bill in euros could take none of them.
             (
                 ["--currency", "EUR"], [:],
