@@ -4,9 +4,9 @@
 // navigate, resolve and the registry: every control performs an action its screen declares
 // (screen.actions), and every answer's `navigation` steps are performed in order. An answer's
 // `stack` is kept to send back as `from`; after an answer without one, the page moves its stack
-// by the steps, by docs/navigation.md's rules (the one piece of navigation it computes). See README.md ("Screen actions") and
-// docs/navigation.md. It serves the point of sale, or with `?app=NAME` another app of the server
-// (`?app=trivia`).
+// by the steps, by docs/navigation.md's rules (the one piece of navigation it computes). See
+// README.md ("Screen actions") and docs/navigation.md. It serves the point of sale, or with
+// `?app=NAME` another app of the server (`?app=trivia`).
 'use strict';
 
 (() => {

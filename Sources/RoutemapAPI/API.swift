@@ -123,8 +123,9 @@ public struct API: Sendable {
 extension POSError: ProblemConvertible {}
 
 /// 503 `database_unavailable` with `Retry-After`: the database did not answer or is read-only,
-/// gave up on a statement, kept refusing the transaction for concurrent ones, or its disk is full. Nothing changed; the same request may be sent again (a
-/// payment with the same `Idempotency-Key`, which replays it if it did commit).
+/// gave up on a statement, kept refusing the transaction for concurrent ones, or its disk is
+/// full. Nothing changed; the same request may be sent again (a payment with the same
+/// `Idempotency-Key`, which replays it if it did commit).
 extension StoreUnavailable: ProblemConvertible {
     public var problem: Problem {
         Problem(

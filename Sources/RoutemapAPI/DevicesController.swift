@@ -11,9 +11,9 @@ import Darwin
 
 /// `POST /v1/devices`: enrolls a device with its role's enrollment code and hands it its token,
 /// once. Each role has its own code (`role` in the body, `till` when absent). Wrong codes are
-/// counted per client address (the peer's, or the one a trusted proxy forwards; an IPv6 /64 counts
-/// as one address): after a few in
-/// a minute the address gets 429 until the minute is over, so a code cannot be guessed by trying.
+/// counted per client address (the peer's, or the one a trusted proxy forwards; an IPv6 /64
+/// counts as one address): after a few in a minute the address gets 429 until the minute is
+/// over, so a code cannot be guessed by trying.
 struct DevicesController {
     let directory: DeviceDirectory
     let enrollmentCodes: [DeviceRole: String]

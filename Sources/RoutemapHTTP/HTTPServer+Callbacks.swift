@@ -15,10 +15,11 @@ extension HTTPServer {
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
 
         guard let existing = requestContext.pointee else {
+            let tracked = server.tracked(connection)
             // Answered already by `screen(uri:on:)`: close without reading on.
-            if server.tracked(connection)?.answeredOutside.load(ordering: .relaxed) == true { return CMHD_NO }
+            if tracked?.answeredOutside.load(ordering: .relaxed) == true { return CMHD_NO }
             let state = server.begin(connection: connection, url: url, method: method, version: version)
-            if let tracked = server.tracked(connection), case let bytes = tracked.refusedTargetBytes.load(ordering: .relaxed), bytes > 0 {
+            if let tracked, case let bytes = tracked.refusedTargetBytes.load(ordering: .relaxed), bytes > 0 {
                 // Its query was cut by `screen(uri:on:)`: 414, and the connection closes.
                 state.targetTooLong = (bytes, tracked.refusedTargetArguments.load(ordering: .relaxed))
                 state.answerEarly = true

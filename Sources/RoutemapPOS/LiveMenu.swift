@@ -33,7 +33,7 @@ final class LiveMenu: Sendable {
         if !till.readsAreImmediate {
             // Ends with the menu: it holds the menu only while it checks.
             Task { [weak self, till] in
-                while !Task.isCancelled {
+                while true {
                     try? await Task.sleep(for: recheckAfter)
                     guard let self else { return }
                     _ = try? await till.reading { self.recheck() }
