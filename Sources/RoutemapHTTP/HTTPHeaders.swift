@@ -31,6 +31,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         fields.filter { HTTPHeaders.sameName($0.name, name) }.map(\.value)
     }
 
+    /// How many fields are named `name` (without collecting their values: for checks made on
+    /// every request).
+    public func count(of name: String) -> Int {
+        fields.count { HTTPHeaders.sameName($0.name, name) }
+    }
+
     /// Appends a field, keeping any others of the same name.
     public mutating func add(name: String, value: String) {
         fields.append((name: name, value: value))

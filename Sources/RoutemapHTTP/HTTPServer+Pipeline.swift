@@ -22,7 +22,7 @@ extension HTTPServer {
         if headers.invalid { state.badRequest = state.badRequest ?? "A header field is not valid UTF-8." }
         state.headers = HTTPHeaders(fields: headers.fields)
         state.id = RequestID.take(from: state.headers[RequestID.headerName])
-        if let version, strcmp(version, "HTTP/1.1") == 0, state.headers.values(for: "Host").count != 1 {
+        if let version, strcmp(version, "HTTP/1.1") == 0, state.headers.count(of: "Host") != 1 {
             // RFC 9112 section 3.2: exactly one Host field in an HTTP/1.1 request.
             state.badRequest = state.badRequest ?? "An HTTP/1.1 request needs exactly one Host header field."
         }
@@ -182,18 +182,19 @@ extension HTTPServer {
     /// the connection's end, swallowing the requests after it); a proxy in front might pick
     /// another and see a different next request (smuggling).
     static func framingConflict(_ headers: HTTPHeaders) -> String? {
-        let codings = headers.values(for: "Transfer-Encoding")
-        if !codings.isEmpty {
-            let listed = codings.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { $0.trimmingASCIIWhitespace() }
-            guard listed.count == 1, listed[0].lowercased() == "chunked" else {
+        // Most requests send neither field: looked for first, without collecting values.
+        let hasCodings = headers["Transfer-Encoding"] != nil
+        if hasCodings {
+            let listed = headers.values(for: "Transfer-Encoding").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            guard listed.count == 1, listed[0].trimmingASCIIWhitespace().lowercased() == "chunked" else {
                 return "The only Transfer-Encoding accepted is chunked."
             }
         }
-        let lengths = headers.values(for: "Content-Length")
-        guard !lengths.isEmpty else { return nil }
-        if !codings.isEmpty {
+        guard headers["Content-Length"] != nil else { return nil }
+        if hasCodings {
             return "Content-Length and Transfer-Encoding must not both be sent."
         }
+        let lengths = headers.values(for: "Content-Length")
         let distinct = Set(lengths.flatMap { $0.split(separator: ",") }.map { $0.trimmingASCIIWhitespace() })
         return distinct.count > 1 ? "The Content-Length fields disagree." : nil
     }
