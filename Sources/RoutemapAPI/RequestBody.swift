@@ -114,7 +114,7 @@ package struct RequestBody {
 
     /// The body as it is read: without its `null` members, which count as absent. So
     /// `{"tenderedMinor": null}` and `{}` are one request to an idempotency key.
-    package var meaning: JSON { .object(JSONObject(object.keys.compactMap { name in object[name].flatMap { $0.isNull ? nil : (name, $0) } })) }
+    package var meaning: JSON { .object(JSONObject(object.filter { !$0.value.isNull })) }
 
     /// The raw member, `nil` when absent or `null`, for members whose shape varies.
     package func value(_ name: String) -> JSON? {
