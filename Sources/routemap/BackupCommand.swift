@@ -37,16 +37,14 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         guard try store.resolvedDatabaseURL() == nil else {
             // PostgreSQL has its own tools, which a managed service runs for you.
-            FileHandle.standardError.write(Data("routemap: backup copies a SQLite database; back up PostgreSQL with pg_dump or your provider's backups\n".utf8))
-            throw ExitCode(64)
+            throw refusal("backup copies a SQLite database; back up PostgreSQL with pg_dump or your provider's backups", exitStatus: 64)
         }
         let database = store.resolvedDatabasePath
         let summary: SQLiteBackup.Summary
         do {
             summary = try SQLiteBackup.copy(databaseAt: database, to: path, replacing: force, busyTimeout: busyTimeout)
         } catch let failure as SQLiteBackup.Failure {
-            FileHandle.standardError.write(Data("routemap: backup: \(failure)\n".utf8))
-            throw ExitCode(Self.exitStatus(for: failure))
+            throw refusal("backup: \(failure)", exitStatus: Self.exitStatus(for: failure))
         }
         print(
             "routemap: backed up \(database) to \(path): \(summary.bytes) bytes, "

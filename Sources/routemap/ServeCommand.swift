@@ -71,11 +71,9 @@ struct ServeCommand: AsyncParsableCommand {
             settings = try ServeSettings(self)
         } catch let error as SettingError {
             // One line naming the setting and what it allows; nothing has started.
-            FileHandle.standardError.write(Data("routemap: \(error)\n".utf8))
-            throw ExitCode.validationFailure
+            throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
         } catch {
-            FileHandle.standardError.write(Data("routemap: \(error)\n".utf8))
-            throw ExitCode.failure
+            throw refusal("\(error)", exitStatus: ExitCode.failure.rawValue)
         }
         Self.bootstrapLogging(settings)
         let logger = Logger(label: "routemap")
@@ -96,8 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
             try Self.checkMenuCurrency(of: till, settings.currency)
         } catch let error as SettingError {
             try? database.close()
-            FileHandle.standardError.write(Data("routemap: \(error)\n".utf8))
-            throw ExitCode.validationFailure
+            throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
         }
         let sampler = MetricsSampler(registry: registry, store: database, logger: logger)
         let metrics = MetricsEndpoint(token: settings.metricsToken) { [sampler] in

@@ -18,8 +18,7 @@ enum ServerFileLock {
     static func take(_ path: String) throws {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            FileHandle.standardError.write(Data("routemap: cannot open the database \(path): \(String(cString: strerror(errno)))\n".utf8))
-            throw ExitCode.failure
+            throw refusal("cannot open the database \(path): \(String(cString: strerror(errno)))", exitStatus: 1)
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let reason = errno
@@ -28,8 +27,7 @@ enum ServerFileLock {
                 reason == EWOULDBLOCK
                 ? "another routemap serve is using \(path): run one server per database file (several nodes run on PostgreSQL)"
                 : "cannot lock the database \(path): \(String(cString: strerror(reason)))"
-            FileHandle.standardError.write(Data("routemap: \(why)\n".utf8))
-            throw ExitCode(75)
+            throw refusal(why, exitStatus: 75)  // EX_TEMPFAIL
         }
         // The descriptor stays open, and the lock held, until the process exits.
     }

@@ -48,10 +48,9 @@ struct StoreOptions: ParsableArguments {
             do {
                 try SQLiteStore.requireExistingDatabase(at: resolvedDatabasePath)
             } catch {
-                FileHandle.standardError.write(Data("routemap: \(error)\n".utf8))
                 switch error {
-                case .missing, .unreadable: throw ExitCode(66)  // EX_NOINPUT
-                case .notRoutemap: throw ExitCode(65)  // EX_DATAERR
+                case .missing, .unreadable: throw refusal(error, exitStatus: 66)  // EX_NOINPUT
+                case .notRoutemap: throw refusal(error, exitStatus: 65)  // EX_DATAERR
                 }
             }
         }
