@@ -235,7 +235,8 @@ struct ObservabilityTests {
                 "routemap: --currency (ROUTEMAP_CURRENCY) must be the menu's currency, USD (18 items on it are priced in it: espresso, americano, latte, …; retire them with `routemap menu retire` to change currency), not 'EUR'"
             ),
         ] as [([String], [String: String], String)] {
-            let result = try runRoutemap(["serve", "--port", "0"] + arguments, environment: environment)
+            // A refused start exits at once; one that wrongly starts is killed after 30 s, and fails here.
+            let result = try runRoutemap(["serve", "--port", "0"] + arguments, environment: environment, timeout: 30)
             #expect(result.status == 64, "\(arguments) \(environment): exit \(result.status)")
             #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == line, "\(arguments) \(environment)")
         }

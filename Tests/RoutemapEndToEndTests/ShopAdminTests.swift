@@ -72,7 +72,9 @@ struct ShopAdminTests {
         let process = try RoutemapProcess()
         defer { process.cleanUp() }
         let migrations = ["--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
-        let second = try runRoutemap(["serve", "--port", "0", "--enrollment-code", RoutemapProcess.enrollmentCode] + process.databaseArguments + migrations)
+        // Refused at once; a second server that wrongly starts is killed after 30 s, and fails here.
+        let second = try runRoutemap(
+            ["serve", "--port", "0", "--enrollment-code", RoutemapProcess.enrollmentCode] + process.databaseArguments + migrations, timeout: 30)
         #expect(second.status == 75, "\(second.output)")
         #expect(
             second.output.trimmingCharacters(in: .whitespacesAndNewlines)
