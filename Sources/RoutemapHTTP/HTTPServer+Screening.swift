@@ -12,17 +12,24 @@ extension HTTPServer {
     /// Connection memory libmicrohttpd 0.9.75 spends on each query argument: one header
     /// record (56 bytes on 64-bit) with the pool's alignment.
     static let memoryPerQueryArgument = 64
-    /// Connection memory left for everything else when the query is parsed.
+    /// Connection memory left for the rest of the request line beside a long target.
     static let memoryHeadroom = 4096
+    /// Connection memory left for libmicrohttpd's own records beside the query's.
+    static let recordHeadroom = 1024
 
     /// Refuses, with 414 `uri_too_long`, a request target whose query has more arguments than
-    /// libmicrohttpd can record in the connection's memory (`connectionMemoryLimit`; about 400
+    /// libmicrohttpd can record in the connection's memory (`connectionMemoryLimit`; 240
     /// short arguments in 32 KiB).
     ///
     /// libmicrohttpd 0.9.75 parses the query into the connection's memory pool before any
     /// handler runs, and when the pool runs out there it logs "Not enough memory in pool to
     /// allocate header record", decides on 431 but sends nothing, and leaves the connection
-    /// open: the client waits until it gives up (measured here with a plain C server too). It
+    /// open: the client waits until it gives up (measured here with a plain C server too). The
+    /// query's records share the pool with the read buffer, which holds at least half of it
+    /// then (libmicrohttpd starts it there) and more for a longer target; what the buffer
+    /// holds beyond the target (headers sent with it) cannot be given back. So the query must
+    /// fit beside a buffer of that size whatever follows the target: a budget from the target
+    /// alone let 350 arguments with 8 KiB of headers go unanswered. It
     /// calls the URI log callback with the raw target just before; there the query is cut (so
     /// there is nothing to run out of memory on) and the connection is marked, so that its
     /// request, should libmicrohttpd get that far, never reaches the router.
@@ -43,7 +50,8 @@ extension HTTPServer {
             arguments += 1
             cursor = ampersand
         }
-        let needed = arguments * Self.memoryPerQueryArgument + length + Self.memoryHeadroom
+        let readBuffer = max(configuration.connectionMemoryLimit / 2, length + Self.memoryHeadroom)
+        let needed = readBuffer + arguments * Self.memoryPerQueryArgument + Self.recordHeadroom
         guard needed > configuration.connectionMemoryLimit, let tracked = tracked(connection) else { return }
         tracked.refusedTargetArguments.store(arguments, ordering: .relaxed)
         tracked.refusedTargetBytes.store(max(length, 1), ordering: .relaxed)

@@ -43,7 +43,7 @@ struct HostileClientTests {
     }
 
     @Test(
-        "a query with more arguments than the connection's memory holds gets 414 problem+json, never silence",
+        "a query with more arguments than the connection's memory holds gets 414 problem+json, never a wait, whatever headers follow",
         arguments: [8 * 1024, 32 * 1024])
     func tooManyQueryArguments(memoryLimit: Int) throws {
         let server = try RunningServer { $0.connectionMemoryLimit = memoryLimit }
@@ -53,30 +53,39 @@ struct HostileClientTests {
             ("&", stride(from: 10, through: memoryLimit / 2, by: memoryLimit / 128)),
             ("a=\(String(repeating: "v", count: 100))&", stride(from: 1, through: memoryLimit / 104, by: 3)),
         ]
+        // Headers sent with the target sit in libmicrohttpd's read buffer when it parses the
+        // query, beside its records: none, a few KiB, and nearly half the memory.
+        let headers = ["", "X-Pad: \(String(repeating: "h", count: memoryLimit / 8))\r\n",
+                       "X-Pad: \(String(repeating: "h", count: memoryLimit * 3 / 8))\r\n"]
         var refused = 0
         for (piece, counts) in shapes {
             for count in counts {
-                let raw = "GET /query?\(String(repeating: piece, count: count)) HTTP/1.1\r\nHost: x\r\n\r\n"
-                let client = try TestHTTPClient(port: server.port, timeout: .seconds(2))
-                try client.sendRaw(Array(raw.utf8))
-                let response: TestResponse
-                do {
-                    response = try client.readResponse()
-                } catch TestHTTPClientError.closedByPeer(let received) where received.isEmpty {
-                    Issue.record("\(count) × \(piece.prefix(4)): closed without an answer")
-                    continue
-                } catch {
-                    Issue.record("\(count) × \(piece.prefix(4)): \(error)")
-                    continue
-                }
-                switch response.status {
-                case 200: break
-                case 414 where response.header("Content-Type") == "application/problem+json":
-                    expectProblem(response, 414, "uri_too_long")
-                    #expect(response.header("Connection")?.lowercased() == "close")
-                    refused += 1
-                case 414, 431: break  // libmicrohttpd's own, for a target longer than the memory
-                default: Issue.record("\(count) × \(piece.prefix(4)): \(response.status)")
+                for header in headers {
+                    let raw = "GET /query?\(String(repeating: piece, count: count)) HTTP/1.1\r\nHost: x\r\n\(header)\r\n"
+                    let client = try TestHTTPClient(port: server.port, timeout: .seconds(2))
+                    try client.sendRaw(Array(raw.utf8))
+                    let response: TestResponse
+                    do {
+                        response = try client.readResponse()
+                    } catch TestHTTPClientError.closedByPeer(let received) where received.isEmpty {
+                        // libmicrohttpd closes at once, unanswered, a head that leaves its
+                        // records a few hundred bytes short, with or without a query: its own
+                        // edge. Without headers the target alone decides, and it is answered.
+                        if header.isEmpty { Issue.record("\(count) × \(piece.prefix(4)): closed without an answer") }
+                        continue
+                    } catch {
+                        Issue.record("\(count) × \(piece.prefix(4)), \(header.count) header bytes: \(error)")
+                        continue
+                    }
+                    switch response.status {
+                    case 200: break
+                    case 414 where response.header("Content-Type") == "application/problem+json":
+                        expectProblem(response, 414, "uri_too_long")
+                        #expect(response.header("Connection")?.lowercased() == "close")
+                        refused += 1
+                    case 414, 431: break  // libmicrohttpd's own, for a head longer than the memory
+                    default: Issue.record("\(count) × \(piece.prefix(4)), \(header.count) header bytes: \(response.status)")
+                    }
                 }
             }
         }
