@@ -55,7 +55,7 @@ public struct Navigator<Context>: Sendable {
         _ request: NavigationRequest, context: Context, client: ClientCapabilities = .everything, animated: Bool = true
     ) throws -> Navigation {
         try validate(request.from)
-        let from = request.from.entries.map(normalized)
+        let from = request.from.entries
         var walk = Walk(navigator: self, context: context, client: client, requested: request.input, animated: animated, stack: from)
         switch request.mode {
         case .to:
@@ -154,14 +154,6 @@ public struct Navigator<Context>: Sendable {
             guard let value = entry.inputs[name] else { return false }
             return requested[name].map { $0 == value } ?? true
         }
-    }
-
-    /// `entry` with only the inputs its route requires or provides.
-    private func normalized(_ entry: StackEntry) -> StackEntry {
-        guard let route = registry[entry.route] else { return entry }
-        var entry = entry
-        entry.inputs = entry.inputs.filter { route.requires.contains($0.key) || route.provides.contains($0.key) }
-        return entry
     }
 
     /// Whether `entry` starts a screen of the stack: the root, or pushed, presented or opened
