@@ -33,7 +33,7 @@ public enum SQLiteBackup {
         case notARoutemapDatabase(path: String)
         /// The destination exists and replacing it was not asked for.
         case destinationExists(path: String)
-        /// The destination is the database itself.
+        /// The destination is the database itself, or its `-wal`, `-shm` or `-journal` file.
         case destinationIsDatabase(path: String)
         /// The destination's directory does not exist or is not a directory.
         case destinationDirectoryMissing(path: String)
@@ -54,7 +54,7 @@ public enum SQLiteBackup {
             case .destinationExists(let path):
                 return "\(path) exists; pass --force to replace it"
             case .destinationIsDatabase(let path):
-                return "\(path) is the database itself; back up to another file"
+                return "\(path) is the database or one of its own files (-wal, -shm, -journal); back up to another file"
             case .destinationDirectoryMissing(let path):
                 return "the directory \(path) does not exist"
             case .destinationInUse(let path, let companion):
@@ -95,7 +95,13 @@ public enum SQLiteBackup {
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw Failure.destinationDirectoryMissing(path: directory.path)
         }
-        if destinationURL.resolvingSymlinksInPath().path == sourceURL.path {
+        // SQLite keeps the database's -wal, -shm and -journal beside the path it was opened by;
+        // replacing one of those under a running server loses what it holds.
+        let databaseFiles = Set([source, sourceURL.path].flatMap { path in
+            ["", "-wal", "-shm", "-journal"].map { URL(fileURLWithPath: path + $0).standardizedFileURL.path }
+        })
+        let resolvedDestination = destinationURL.resolvingSymlinksInPath().path
+        if databaseFiles.contains(destinationURL.path) || databaseFiles.contains(resolvedDestination) {
             throw Failure.destinationIsDatabase(path: destination)
         }
         for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: destinationURL.path + suffix) {

@@ -12,7 +12,7 @@ struct BackupCommand: ParsableCommand {
         discussion: """
             The copy is one snapshot: every transaction committed before the backup began, none \
             halfway. It is checked (PRAGMA integrity_check) before it appears at PATH. Exit \
-            status: 0 copied; 64 usage (PATH missing, PATH is the database); 65 not a routemap \
+            status: 0 copied; 64 usage (PATH missing, PATH is the database or its -wal, -shm or -journal); 65 not a routemap \
             database, or the copy fails its integrity check; 66 no database at --db; 73 PATH \
             exists (without --force), its directory is missing, or a -wal or -journal file is \
             beside it; 1 SQLite or the file system failed (a lock held past the busy timeout, \

@@ -170,7 +170,7 @@ struct BackupInputTests {
         #expect(menuItems > 0)
     }
 
-    @Test("backup refuses: no database (66, nothing created), the database itself (64), a missing directory (73), a file that is not a routemap database (65)")
+    @Test("backup refuses: no database (66, nothing created), the database itself or its -wal, -shm, -journal (64), a missing directory (73), a file that is not a routemap database (65)")
     func refusals() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let missing = try runRoutemap(["backup", path("copy.sqlite"), "--db", path("nothing.sqlite")])
@@ -182,6 +182,18 @@ struct BackupInputTests {
         let database = try migratedDatabase()
         let itself = try runRoutemap(["backup", database, "--force", "--db", database])
         #expect(itself.status == 64, "\(itself.output)")
+        // Nor its own files: a copy over its -wal would take every change not yet checkpointed.
+        let companions = ["-wal", "-shm", "-journal"]
+        let before = try companions.map { try? Data(contentsOf: URL(fileURLWithPath: database + $0)) }
+        for suffix in companions {
+            let own = try runRoutemap(["backup", database + suffix, "--force", "--db", database])
+            #expect(own.status == 64, "\(suffix): \(own.output)")
+            #expect(own.output.contains("one of its own files"), "\(own.output)")
+        }
+        #expect(try companions.map { try? Data(contentsOf: URL(fileURLWithPath: database + $0)) } == before)
+        try FileManager.default.createSymbolicLink(atPath: path("link.sqlite"), withDestinationPath: database)
+        let throughLink = try runRoutemap(["backup", database + "-wal", "--force", "--db", path("link.sqlite")])
+        #expect(throughLink.status == 64, "\(throughLink.output)")
         let noDirectory = try runRoutemap(["backup", path("no/such/dir/copy.sqlite"), "--db", database])
         #expect(noDirectory.status == 73, "\(noDirectory.output)")
 
