@@ -19,8 +19,8 @@ struct HealthcheckCommand: ParsableCommand {
             probe sends no secret and reads only the status.
             """)
 
-    @Option(help: "Server address. Default: 127.0.0.1")
-    var host = "127.0.0.1"
+    @Option(help: "Server address, IPv4 or IPv6. Env: ROUTEMAP_HOST (0.0.0.0 is probed at 127.0.0.1, :: at ::1). Default: 127.0.0.1")
+    var host: String?
 
     @Option(help: "Server port. Env: ROUTEMAP_PORT. Default: 8080")
     var port: UInt16?
@@ -33,8 +33,10 @@ struct HealthcheckCommand: ParsableCommand {
 
     func run() throws {
         let port = try port ?? Environment.integer("ROUTEMAP_PORT", as: UInt16.self) ?? 8080
-        var address = in_addr()
-        guard inet_pton(AF_INET, host, &address) == 1 else { throw ValidationError("not an IPv4 address: \(host)") }
+        let host = Self.probed(host ?? Environment.value(Settings.host.environment) ?? "127.0.0.1")
+        guard ProbeAddress(host, port: port) != nil else {
+            throw refusal("--host (ROUTEMAP_HOST) must be a numeric IPv4 or IPv6 address, not '\(host.prefix(60))'", exitStatus: 64)
+        }
         let knownTLS = tls || Environment.value(Settings.tlsCertificate.environment) != nil
         // Unhealthy (no answer, or not 200) is exit status 1 with one line, never a usage error.
         let status: Int
@@ -58,23 +60,30 @@ struct HealthcheckCommand: ParsableCommand {
         }
     }
 
-    /// The status code of `GET /healthz`, over a plain IPv4 socket or a TLS session on it.
+    /// The address to probe for a listening address: the loopback of its family for a
+    /// wildcard, the address itself otherwise (brackets around an IPv6 one dropped).
+    static func probed(_ listening: String) -> String {
+        let bare = listening.hasPrefix("[") && listening.hasSuffix("]") ? String(listening.dropFirst().dropLast()) : listening
+        switch bare {
+        case "0.0.0.0": return "127.0.0.1"
+        case "::": return "::1"
+        default: return bare
+        }
+    }
+
+    /// The status code of `GET /healthz`, over a plain socket or a TLS session on it.
     static func status(host: String, port: UInt16, timeout: Int, tls: Bool) throws(HealthcheckError) -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let address = ProbeAddress(host, port: port) else { throw HealthcheckError("not a numeric IP address: \(host)") }
+        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HealthcheckError("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var time = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw HealthcheckError("not an IPv4 address: \(host)") }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        guard address.connectSocket(fd) == 0 else {
+            throw HealthcheckError("cannot connect to \(address.authority): \(String(cString: strerror(errno)))")
         }
-        guard connected == 0 else { throw HealthcheckError("cannot connect to \(host):\(port): \(String(cString: strerror(errno)))") }
-        let request = Array("GET /healthz HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array("GET /healthz HTTP/1.1\r\nHost: \(address.authority)\r\nConnection: close\r\n\r\n".utf8)
         let answer: [UInt8]
         if tls {
             let session = try TLSClientSession(socket: fd)
@@ -90,9 +99,58 @@ struct HealthcheckCommand: ParsableCommand {
         // "HTTP/1.1 200 OK": the status is the second word.
         let words = String(decoding: answer, as: UTF8.self).split(separator: " ", maxSplits: 2)
         guard answer.starts(with: Array("HTTP/".utf8)), words.count >= 2, let status = Int(words[1]) else {
-            throw .notHTTP(answer.isEmpty ? "no answer from \(host):\(port)" : "not an HTTP answer from \(host):\(port)")
+            throw .notHTTP(answer.isEmpty ? "no answer from \(address.authority)" : "not an HTTP answer from \(address.authority)")
         }
         return status
+    }
+}
+
+/// A numeric IPv4 or IPv6 address and port to connect to.
+struct ProbeAddress {
+    private enum Storage {
+        case v4(sockaddr_in)
+        case v6(sockaddr_in6)
+    }
+    private let storage: Storage
+    /// `host:port`, with the IPv6 address in brackets: for the Host field and messages.
+    let authority: String
+
+    init?(_ host: String, port: UInt16) {
+        var v4 = sockaddr_in()
+        if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = port.bigEndian
+            storage = .v4(v4)
+            authority = "\(host):\(port)"
+            return
+        }
+        var v6 = sockaddr_in6()
+        guard inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 else { return nil }
+        v6.sin6_family = sa_family_t(AF_INET6)
+        v6.sin6_port = port.bigEndian
+        storage = .v6(v6)
+        authority = "[\(host)]:\(port)"
+    }
+
+    var family: Int32 {
+        switch storage {
+        case .v4: AF_INET
+        case .v6: AF_INET6
+        }
+    }
+
+    /// `connect(2)` of `descriptor` to the address.
+    func connectSocket(_ descriptor: Int32) -> Int32 {
+        switch storage {
+        case .v4(var address):
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        case .v6(var address):
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        }
     }
 }
 

@@ -209,11 +209,23 @@ struct ObservabilityTests {
         }
     }
 
-    @Test("an IPv6 address is written in brackets in the URL it serves at", .enabled(if: ipv6LoopbackWorks()))
+    @Test("an IPv6 address is written in brackets in the URL it serves at, and the health check probes it", .enabled(if: ipv6LoopbackWorks()))
     func ipv6URL() throws {
         let server = try RoutemapProcess(arguments: ["--host", "::1"])
         defer { server.cleanUp() }
         #expect(server.outputText.contains("routemap listening on http://[::1]:\(server.port)\n"), "\(server.outputText.prefix(400))")
+        // The health check reaches it: by flag, in brackets or not, and by the server's own
+        // ROUTEMAP_HOST (`::` is probed at ::1), as a container's HEALTHCHECK runs it.
+        let port = String(server.port)
+        for (arguments, environment) in [
+            (["--host", "::1", "--port", port], [:]), (["--host", "[::1]", "--port", port], [:]),
+            ([], ["ROUTEMAP_HOST": "::1", "ROUTEMAP_PORT": port]), ([], ["ROUTEMAP_HOST": "::", "ROUTEMAP_PORT": port]),
+        ] as [([String], [String: String])] {
+            let probe = try runRoutemap(["healthcheck"] + arguments, environment: environment)
+            #expect(probe.status == 0, "\(arguments) \(environment): \(probe.output)")
+        }
+        let notAnAddress = try runRoutemap(["healthcheck", "--host", "localhost", "--port", port])
+        #expect(notAnAddress.status == 64, "\(notAnAddress.output)")
     }
 
     @Test("a bad value stops start-up with one line naming the setting and what it allows")
