@@ -51,9 +51,14 @@ protocol SettingDescription: Sendable {
 }
 
 extension SettingDescription {
-    /// The `--help` text: summary, allowed values, environment variable and default.
+    /// The `--help` text: summary, allowed values, environment variable and default, as plain
+    /// text (the README's Markdown links keep their words, code spans lose their backticks).
     var helpText: String {
-        "\(summary) Allowed: \(allowed). Env: \(environment). Default: \(defaultText.filter { $0 != "`" })."
+        Self.plain("\(summary) Allowed: \(allowed). Env: \(environment). Default: \(defaultText).")
+    }
+
+    private static func plain(_ markdown: String) -> String {
+        markdown.replacing(/\[([^\]]+)\]\(#[^)]*\)/) { $0.output.1 }.filter { $0 != "`" }
     }
 
     /// The setting's row in the README's table.
