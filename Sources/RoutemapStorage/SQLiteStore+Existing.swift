@@ -41,4 +41,25 @@ extension SQLiteStore {
         }
         guard isRoutemap else { throw .notRoutemap(path: path) }
     }
+
+    /// Throws ``StorageError/foreignDatabase(path:tables:)`` when the SQLite file at `path`
+    /// holds tables but no routemap migrations; a missing file, an empty one and a database
+    /// without tables pass (migrating makes them routemap's). Read without changing the file.
+    static func refuseForeignDatabase(at path: String, busyTimeout: TimeInterval) throws {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        let tables: [String]
+        do {
+            tables = try DatabaseQueue(path: path, configuration: configuration).read { database in
+                guard try !database.tableExists("grdb_migrations") else { return [] }
+                return try String.fetchAll(
+                    database, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            }
+        } catch {
+            throw StorageError.cannotOpen(path: path, underlying: error)
+        }
+        if !tables.isEmpty { throw StorageError.foreignDatabase(path: path, tables: tables) }
+    }
 }

@@ -6,11 +6,13 @@ extension SQLiteStore {
     /// without changing anything (a read-only connection; a missing file is not created and
     /// has applied none): for `routemap migrate --dry-run`.
     ///
-    /// Throws ``StorageError/unknownMigrations(_:)`` when the database has applied migrations
+    /// Throws ``StorageError/foreignDatabase(path:tables:)`` for another program's database,
+    /// ``StorageError/unknownMigrations(_:)`` when the database has applied migrations
     /// that are not in `migrations`, and ``StorageError/transactionInMigration(id:statement:)``
     /// for a pending migration with a transaction statement of its own, as migrating would.
     public static func pendingMigrations(path: String, migrations: [Migration], busyTimeout: TimeInterval = 5) throws -> [String] {
         guard FileManager.default.fileExists(atPath: path) else { return try pendingIDs(migrations, applied: []) }
+        try refuseForeignDatabase(at: path, busyTimeout: busyTimeout)
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(busyTimeout)

@@ -49,6 +49,8 @@ public final class SQLiteStore: POSStore {
         configuration.prepareDatabase { database in
             try database.execute(sql: "PRAGMA synchronous = NORMAL")
         }
+        // Before the pool opens it, which would switch another program's file to WAL.
+        try Self.refuseForeignDatabase(at: path, busyTimeout: busyTimeout)
         let pool: DatabasePool
         let checkpointer: LogCheckpointer
         do {

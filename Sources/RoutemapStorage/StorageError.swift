@@ -3,6 +3,9 @@
 public enum StorageError: Error, CustomStringConvertible {
     /// The database file could not be opened or configured.
     case cannotOpen(path: String, underlying: any Error)
+    /// The file holds another program's tables and no routemap migrations: migrating would add
+    /// routemap's schema to it (a mistyped path), so it is left alone.
+    case foreignDatabase(path: String, tables: [String])
     /// The migrations directory could not be listed, or a file in it read.
     case cannotReadMigrations(path: String, underlying: any Error)
     /// The migrations directory holds no `NNNN_name.sql` file.
@@ -32,8 +35,8 @@ public enum StorageError: Error, CustomStringConvertible {
         case .cannotOpen(_, let underlying), .cannotReadMigrations(_, let underlying),
             .migrationFailed(_, let underlying), .database(_, let underlying):
             return underlying
-        case .noMigrations, .invalidMigrationName, .duplicateMigration, .unknownMigrations, .transactionInMigration, .invalidRow,
-            .staleBill:
+        case .foreignDatabase, .noMigrations, .invalidMigrationName, .duplicateMigration, .unknownMigrations, .transactionInMigration,
+            .invalidRow, .staleBill:
             return nil
         }
     }
@@ -42,6 +45,10 @@ public enum StorageError: Error, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, let underlying):
             return "Cannot open the database \(path): \(underlying)"
+        case .foreignDatabase(let path, let tables):
+            let names = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
+            return "\(path) is not a routemap database: it holds other tables (\(names)) and no routemap migrations; "
+                + "refusing to add routemap's schema to it"
         case .cannotReadMigrations(let path, let underlying):
             return "Cannot read migrations at \(path): \(underlying)"
         case .noMigrations(let directory):

@@ -13,8 +13,7 @@ struct DevicesCommand: AsyncParsableCommand {
         abstract: "List, enroll, revoke or re-key the devices of a database.",
         subcommands: [List.self, Enroll.self, Revoke.self, Rotate.self])
 
-    /// Opens the database of `options`, which must exist (applying pending migrations, as
-    /// `serve` would).
+    /// Opens the database of `options`, which must exist at this binary's latest migration.
     static func open(_ options: StoreOptions) throws -> OpenedStore {
         try options.openExisting(connections: 1)
     }
@@ -42,9 +41,11 @@ struct DevicesCommand: AsyncParsableCommand {
         @Option(help: "till or manager.") var role: String = "manager"
 
         func run() async throws {
-            guard let role = DeviceRole(rawValue: role) else { throw ValidationError("--role must be till or manager") }
+            guard let role = DeviceRole(rawValue: role) else {
+                throw refusal("--role must be till or manager", exitStatus: ExitCode.validationFailure.rawValue)
+            }
             guard (1...100).contains(name.count), !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw ValidationError("--name must be 1 to 100 characters without control characters")
+                throw refusal("--name must be 1 to 100 characters without control characters", exitStatus: ExitCode.validationFailure.rawValue)
             }
             let database = try DevicesCommand.open(store)
             defer { try? database.close() }
@@ -66,7 +67,7 @@ struct DevicesCommand: AsyncParsableCommand {
                 let device = try await DeviceDirectory(store: database.store).revoke(id: deviceId)
                 print("revoked \(device.id) (\(device.role.rawValue), \(device.name))")
             } catch DeviceError.deviceNotFound(let id) {
-                throw ValidationError("no device \(id)")
+                throw refusal("no device \(id)", exitStatus: 65)
             }
         }
     }
@@ -85,9 +86,9 @@ struct DevicesCommand: AsyncParsableCommand {
                 print("new token for \(device.id) (\(device.role.rawValue), \(device.name))")
                 print("token: \(token.value)")
             } catch DeviceError.deviceNotFound(let id) {
-                throw ValidationError("no device \(id)")
+                throw refusal("no device \(id)", exitStatus: 65)
             } catch DeviceError.deviceRevoked(let id) {
-                throw ValidationError("\(id) is revoked")
+                throw refusal("\(id) is revoked", exitStatus: 65)
             }
         }
     }

@@ -14,12 +14,51 @@ struct MenuCommand: AsyncParsableCommand {
         abstract: "List, add, change or retire the menu items and categories of a database.",
         subcommands: [List.self, Add.self, Set.self, Retire.self, Category.self])
 
-    /// A till on the store of `options` (applying pending migrations, as `serve` would); new
-    /// items are priced in `ROUTEMAP_CURRENCY` (or USD).
-    static func open(_ options: StoreOptions) throws -> (OpenedStore, Till) {
+    /// A till on the store of `options`, which must be at this binary's latest migration.
+    /// New items are priced in the currency given (`--currency`, else `ROUTEMAP_CURRENCY`),
+    /// else in the menu's, else in USD; one given that differs from the menu's stops the
+    /// command (exit 65): the server sells in one currency, and start-up refuses a mixed menu.
+    static func open(_ options: StoreOptions, currency flag: String? = nil) throws -> (OpenedStore, Till) {
+        let given: Currency?
+        do {
+            let isGiven = flag != nil || Environment.value(Settings.currency.environment) != nil
+            given = isGiven ? try Settings.currency.resolve(flag) : nil
+        } catch {
+            throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
+        }
         let store = try options.openExisting(connections: 1)
-        let currency = (try? Settings.currency.resolve(nil)) ?? Settings.currency.defaultValue()
+        let fallback = given ?? Settings.currency.defaultValue()
+        let onMenu = try Till(store: store.store, taxRate: Settings.taxRate.defaultValue(), currency: fallback).menu()
+        let menuCurrency = onMenu.first?.currency
+        if let given, let menuCurrency, given != menuCurrency {
+            try? store.close()
+            throw refusal(
+                "--currency (ROUTEMAP_CURRENCY) is \(given.rawValue), but the \(onMenu.count) items on the menu are priced in "
+                    + "\(menuCurrency.rawValue): the server sells in one currency (retire them first to change it)",
+                exitStatus: 65)  // EX_DATAERR
+        }
+        let currency = given ?? menuCurrency ?? fallback
         return (store, Till(store: store.store, taxRate: Settings.taxRate.defaultValue(), currency: currency))
+    }
+
+    /// A refusal (exit 65) of a change the menu does not allow: an id taken, an item or
+    /// category not on it, a category still in use.
+    static func run<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as POSError {
+            let message: String
+            switch error {
+            case .menuItemExists(let id): message = "a menu item '\(id)' exists or existed"
+            case .menuItemNotFound(let id): message = "no menu item '\(id)' on the menu"
+            case .unknownCategory(let id): message = "no category '\(id)' on the menu (add it first: routemap menu category add)"
+            case .menuCategoryExists(let id): message = "a category '\(id)' exists or existed"
+            case .menuCategoryNotFound(let id): message = "no category '\(id)' on the menu"
+            case .categoryNotEmpty(let id): message = "items on the menu are in category '\(id)': move or retire them first"
+            default: throw error
+            }
+            throw refusal(message, exitStatus: 65)  // EX_DATAERR
+        }
     }
 
     /// What `routemap menu` acts as in the till's use cases (no idempotency key is recorded).
@@ -29,38 +68,22 @@ struct MenuCommand: AsyncParsableCommand {
         "\(item.id)\t\(item.category)\t\(item.name)\t\(item.priceMinor)\t\(item.currency.rawValue)\t\(item.available ? "available" : "unavailable")"
     }
 
-    static func run<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as POSError {
-            switch error {
-            case .menuItemExists(let id): throw ValidationError("a menu item '\(id)' exists or existed")
-            case .menuItemNotFound(let id): throw ValidationError("no menu item '\(id)' on the menu")
-            case .unknownCategory(let id): throw ValidationError("no category '\(id)' on the menu (add it first: routemap menu category add)")
-            case .menuCategoryExists(let id): throw ValidationError("a category '\(id)' exists or existed")
-            case .menuCategoryNotFound(let id): throw ValidationError("no category '\(id)' on the menu")
-            case .categoryNotEmpty(let id): throw ValidationError("items on the menu are in category '\(id)': move or retire them first")
-            default: throw error
-            }
-        }
-    }
-
     static func checkSlug(_ text: String, _ flag: String) throws {
         let allowed = text.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
         guard (1...64).contains(text.utf8.count), allowed, text.first != "-" else {
-            throw ValidationError("\(flag) must be 1 to 64 of a-z, 0-9 and '-', not starting with '-'")
+            throw refusal("\(flag) must be 1 to 64 of a-z, 0-9 and '-', not starting with '-'", exitStatus: ExitCode.validationFailure.rawValue)
         }
     }
 
     static func checkName(_ text: String) throws {
         guard (1...100).contains(text.unicodeScalars.count), !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw ValidationError("--name must be 1 to 100 characters without control characters")
+            throw refusal("--name must be 1 to 100 characters without control characters", exitStatus: ExitCode.validationFailure.rawValue)
         }
     }
 
     static func checkPrice(_ price: Int64) throws {
         guard MenuItem.priceRange.contains(price) else {
-            throw ValidationError("--price-minor must be \(MenuItem.priceRange.lowerBound) to \(MenuItem.priceRange.upperBound)")
+            throw refusal("--price-minor must be \(MenuItem.priceRange.lowerBound) to \(MenuItem.priceRange.upperBound)", exitStatus: ExitCode.validationFailure.rawValue)
         }
     }
 
@@ -83,13 +106,15 @@ struct MenuCommand: AsyncParsableCommand {
         @Option(help: "Its category (a-z, 0-9, '-').") var category: String
         @Option(help: "Its price in minor units (cents).") var priceMinor: Int64
         @Flag(help: "Add it marked unavailable.") var unavailable = false
+        @Option(help: "Its currency, an ISO 4217 code: the menu's. Env: ROUTEMAP_CURRENCY. Default: the menu's items', else USD.")
+        var currency: String?
 
         func run() async throws {
             try MenuCommand.checkSlug(id, "the id")
             try MenuCommand.checkSlug(category, "--category")
             try MenuCommand.checkName(name)
             try MenuCommand.checkPrice(priceMinor)
-            let (database, till) = try MenuCommand.open(store)
+            let (database, till) = try MenuCommand.open(store, currency: currency)
             defer { try? database.close() }
             let draft = MenuItemDraft(id: id, name: name, category: category, priceMinor: priceMinor, available: !unavailable)
             let outcome = try await MenuCommand.run {

@@ -16,7 +16,14 @@ struct MigrateCommand: ParsableCommand {
     var dryRun = false
 
     func run() throws {
-        let database = try target()
+        do {
+            try migrate(try target())
+        } catch let error as StorageError {
+            throw refusal(error)
+        }
+    }
+
+    private func migrate(_ database: Target) throws {
         if dryRun {
             let pending = try database.pending()
             guard !pending.isEmpty else {

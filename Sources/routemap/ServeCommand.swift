@@ -86,9 +86,15 @@ struct ServeCommand: AsyncParsableCommand {
         MallocArenas.limitToTwoPerCore()
 
         let webClient = try self.webClient.load()
-        if try store.resolvedDatabaseURL() == nil { try ServerFileLock.take(store.resolvedDatabasePath) }
-        let database = try store.open(
-            connections: settings.databaseConnections, checkpointPages: settings.checkpointPages, logger: Logger(label: "routemap.postgres"))
+        let createdFile = try store.resolvedDatabaseURL() == nil && ServerFileLock.take(store.resolvedDatabasePath)
+        let database: OpenedStore
+        do {
+            database = try store.open(
+                connections: settings.databaseConnections, checkpointPages: settings.checkpointPages, logger: Logger(label: "routemap.postgres"))
+        } catch {
+            if createdFile { ServerFileLock.removeIfEmpty(store.resolvedDatabasePath) }
+            throw error
+        }
         let till = Till(store: database.store, taxRate: settings.taxRate, currency: settings.currency)
         do {
             try Self.checkMenuCurrency(of: till, settings.currency)

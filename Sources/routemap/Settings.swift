@@ -13,7 +13,7 @@ enum Settings {
         "Address to listen on (`0.0.0.0` all IPv4, `::` all).", isAllowed: HTTPServerConfiguration.isBindable(host:))
     static let port = Setting<Int>.integer("port", "ROUTEMAP_PORT", default: 8080, in: 0...65_535, note: "0 picks a free port", "TCP port to listen on.")
     static let database = Setting<String>.text(
-        "db", "ROUTEMAP_DB", default: "routemap.sqlite", allowed: "a file path", "SQLite database file, created and migrated if missing.",
+        "db", "ROUTEMAP_DB", default: "routemap.sqlite", allowed: "a file path", "SQLite database file; `serve` and `migrate` create it if missing and migrate it, the other commands need it to exist.",
         isAllowed: { !$0.isEmpty })
     static let databaseURL = Setting<DatabaseURL?>(
         flag: "database-url", environment: "ROUTEMAP_DATABASE_URL", defaultText: "none: SQLite at `--db`",

@@ -36,15 +36,27 @@ struct StoreOptions: ParsableArguments {
     }
 
     func loadMigrations(postgres: Bool = false) throws -> [Migration] {
-        try MigrationLoader.load(directory: try resolvedMigrationsDirectory(postgres: postgres))
+        do {
+            return try MigrationLoader.load(directory: try resolvedMigrationsDirectory(postgres: postgres))
+        } catch let error as SettingError {
+            throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
+        } catch let error as StorageError {
+            throw refusal(error)
+        }
     }
 
     /// Opens the database a server uses, for a command that acts on it (`devices`, `menu`): as
-    /// ``open(connections:checkpointPages:logger:)``, but an SQLite path must hold a routemap
-    /// database already. Otherwise one line on standard error, and exit 66 (no file, or one that
-    /// cannot be read) or 65 (not a routemap database), as `backup` refuses them.
+    /// ``open(connections:checkpointPages:logger:)``, but the database must exist and be at
+    /// this binary's latest migration. Otherwise one line on standard error, and exit 66 (no
+    /// file, or one that cannot be read) or 65 (not a routemap database, or migrations pending:
+    /// applying them under a running older server would change its schema beneath it), as
+    /// `backup` refuses them.
     func openExisting(connections: Int) throws -> OpenedStore {
-        if try resolvedDatabaseURL() == nil {
+        let migrations: [Migration]
+        if let url = try resolvedDatabaseURL() {
+            migrations = try loadMigrations(postgres: true)
+            try refusePending(in: url.description) { try PostgresStore.pendingMigrations(url: url, migrations: migrations) }
+        } else {
             do {
                 try SQLiteStore.requireExistingDatabase(at: resolvedDatabasePath)
             } catch {
@@ -53,20 +65,43 @@ struct StoreOptions: ParsableArguments {
                 case .notRoutemap: throw refusal(error, exitStatus: 65)  // EX_DATAERR
                 }
             }
+            migrations = try loadMigrations()
+            try refusePending(in: resolvedDatabasePath) { try SQLiteStore.pendingMigrations(path: resolvedDatabasePath, migrations: migrations) }
         }
-        return try open(connections: connections)
+        return try open(connections: connections, migrations: migrations)
+    }
+
+    private func refusePending(in database: String, _ pending: () throws -> [String]) throws {
+        let ids: [String]
+        do {
+            ids = try pending()
+        } catch let error as StorageError {
+            throw refusal(error)
+        }
+        guard let first = ids.first else { return }
+        throw refusal(
+            "\(database) has \(ids.count) migration\(ids.count == 1 ? "" : "s") pending, from \(first): "
+                + "run `routemap migrate` (or start the server) first; this command changes no schema",
+            exitStatus: 65)  // EX_DATAERR
     }
 
     /// Opens the store these options name, applying its pending migrations. `connections` is
-    /// PostgreSQL's, `checkpointPages` SQLite's.
+    /// PostgreSQL's, `checkpointPages` SQLite's. A store that cannot be opened or migrated
+    /// stops the command with one line (``refusal(_:)``).
     func open(
         connections: Int = Settings.databaseConnections.defaultValue(), checkpointPages: Int = Settings.checkpointPages.defaultValue(),
-        logger: Logger = Logger(label: "routemap")
+        migrations: [Migration]? = nil, logger: Logger = Logger(label: "routemap")
     ) throws -> OpenedStore {
-        if let url = try resolvedDatabaseURL() {
-            return .postgres(try PostgresStore(url: url, migrations: try loadMigrations(postgres: true), connections: connections, logger: logger))
+        do {
+            if let url = try resolvedDatabaseURL() {
+                let migrations = try migrations ?? loadMigrations(postgres: true)
+                return .postgres(try PostgresStore(url: url, migrations: migrations, connections: connections, logger: logger))
+            }
+            let migrations = try migrations ?? loadMigrations()
+            return .sqlite(try SQLiteStore(path: resolvedDatabasePath, migrations: migrations, pagesPerCheckpoint: checkpointPages))
+        } catch let error as StorageError {
+            throw refusal(error)
         }
-        return .sqlite(try SQLiteStore(path: resolvedDatabasePath, migrations: try loadMigrations(), pagesPerCheckpoint: checkpointPages))
     }
 }
 

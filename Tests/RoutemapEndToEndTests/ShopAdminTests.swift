@@ -65,6 +65,42 @@ struct ShopAdminTests {
             let tables = try DatabaseQueue(path: foreign).read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
             #expect(tables == ["notes"], "\(command) changed another program's file: \(tables)")
         }
+        // Nor do `serve` and `migrate` turn it into one (a mistyped --db that names another file).
+        let before = try Data(contentsOf: URL(fileURLWithPath: foreign))
+        for command in [["serve", "--port", "0"], ["migrate"], ["migrate", "--dry-run"]] {
+            let refused = try runRoutemap(command + ["--db", foreign] + migrations, timeout: 30)
+            #expect(refused.status == 65, "\(command): \(refused.output)")
+            #expect(refused.output.contains("is not a routemap database: it holds other tables (notes)"), "\(refused.output)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: foreign)) == before, "\(command) changed another program's file")
+            #expect(!FileManager.default.fileExists(atPath: foreign + "-wal"), "\(command) opened it for writing")
+        }
+    }
+
+    @Test("`routemap devices` and `routemap menu` refuse a database with migrations pending (65) and change nothing: they never migrate beside a running older server", .enabled(if: !TestPostgres.isEnabled))
+    func commandsNeverMigrate() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-cli-\(UUID().uuidString)")
+        let older = directory.appendingPathComponent("older")
+        try FileManager.default.createDirectory(at: older, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shipped = RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations")
+        for file in try FileManager.default.contentsOfDirectory(atPath: shipped.path) where file.hasSuffix(".sql") && file < "0010" {
+            try FileManager.default.copyItem(at: shipped.appendingPathComponent(file), to: older.appendingPathComponent(file))
+        }
+        let database = directory.appendingPathComponent("shop.sqlite").path
+        #expect(try runRoutemap(["migrate", "--db", database, "--migrations", older.path]).status == 0)
+        func applied() throws -> [String] {
+            try DatabaseQueue(path: database).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
+        }
+        let before = try applied()
+        for command in [["devices", "list"], ["devices", "enroll", "--name", "Owner"], ["menu", "list"], ["menu", "category", "list"]] {
+            let refused = try runRoutemap(command + ["--db", database, "--migrations", shipped.path])
+            #expect(refused.status == 65, "\(command): \(refused.output)")
+            #expect(refused.output.contains("pending, from 0010_device_roles: run `routemap migrate`"), "\(refused.output)")
+            #expect(try applied() == before, "\(command) migrated the database")
+        }
+        #expect(try runRoutemap(["migrate", "--db", database, "--migrations", shipped.path]).status == 0)
+        let listed = try runRoutemap(["menu", "list", "--db", database, "--migrations", shipped.path])
+        #expect(listed.status == 0, "\(listed.output)")
     }
 
     @Test("a second `routemap serve` on a file a server uses stops with one line (exit 75); the first serves on, and the commands meant for beside it still work", .enabled(if: !TestPostgres.isEnabled))
@@ -318,8 +354,8 @@ struct LiveMenuEndToEndTests {
         #expect(set.status == 0, "\(set.output)")
         let retired = try runRoutemap(["menu", "retire", "bagel"] + arguments)
         #expect(retired.status == 0, "\(retired.output)")
-        #expect(try runRoutemap(["menu", "set", "bagel", "--price-minor", "1"] + arguments).status != 0)
-        #expect(try runRoutemap(["menu", "add", "latte", "--name", "x", "--category", "coffee", "--price-minor", "1"] + arguments).status != 0)
+        #expect(try runRoutemap(["menu", "set", "bagel", "--price-minor", "1"] + arguments).status == 65)
+        #expect(try runRoutemap(["menu", "add", "latte", "--name", "x", "--category", "coffee", "--price-minor", "1"] + arguments).status == 65)
         let deadline = Date().addingTimeInterval(3)
         var listing = try till.request("GET", "/v1/menu/items", headers: [("If-None-Match", etag)])
         while listing.status == 304, Date() < deadline {
@@ -338,6 +374,35 @@ struct LiveMenuEndToEndTests {
         #expect(list.output.contains("espresso\tcoffee\tEspresso\t325\tUSD\tavailable") && !list.output.contains("bagel"), "\(list.output)")
     }
 
+    @Test("`routemap menu add` prices an item in the menu's currency; another one given is refused (65, nothing added), a malformed one is 64", .enabled(if: !TestPostgres.isEnabled))
+    func currencyFromTheCommandLine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let arguments = ["--db", directory.appendingPathComponent("shop.sqlite").path, "--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
+        #expect(try runRoutemap(["migrate"] + arguments).status == 0)
+        func run(_ words: [String], _ environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+            try runRoutemap(["menu"] + words + arguments, environment: environment)
+        }
+        let scone = ["add", "scone", "--name", "Scone", "--category", "bakery", "--price-minor", "300"]
+        let euros = try run(scone + ["--currency", "EUR"])
+        #expect(euros.status == 65 && euros.output.contains("is EUR, but the 18 items on the menu are priced in USD"), "\(euros.output)")
+        let fromEnvironment = try run(scone, ["ROUTEMAP_CURRENCY": "EUR"])
+        #expect(fromEnvironment.status == 65, "\(fromEnvironment.output)")
+        let malformed = try run(scone, ["ROUTEMAP_CURRENCY": "euro"])
+        #expect(malformed.output == "routemap: ROUTEMAP_CURRENCY must be an ISO 4217 code such as USD, not 'euro'\n" && malformed.status == 64)
+        #expect(try !run(["list"]).output.contains("scone"))
+
+        // A menu retired to nothing takes a new currency, and then keeps it.
+        for line in try run(["list"]).output.split(separator: "\n") {
+            #expect(try run(["retire", String(line.prefix { $0 != "\t" })]).status == 0)
+        }
+        let first = try run(scone + ["--currency", "EUR"])
+        #expect(first.status == 0 && first.output.contains("scone\tbakery\tScone\t300\tEUR"), "\(first.output)")
+        let second = try run(["add", "bun", "--name", "Bun", "--category", "bakery", "--price-minor", "250"])
+        #expect(second.status == 0 && second.output.contains("\t250\tEUR"), "\(second.output)")
+    }
+
     @Test("`routemap menu category` on a running server's file: add, rename and retire a category; a non-empty or unknown one is refused and changes nothing")
     func categoriesFromTheCommandLine() throws {
         let process = try RoutemapProcess()
@@ -347,7 +412,7 @@ struct LiveMenuEndToEndTests {
         func run(_ words: [String]) throws -> (status: Int32, output: String) { try runRoutemap(["menu"] + words + arguments) }
 
         let unknown = try run(["add", "scone", "--name", "Scone", "--category", "bakes", "--price-minor", "300"])
-        #expect(unknown.status != 0 && unknown.output.contains("no category 'bakes'"), "\(unknown.output)")
+        #expect(unknown.status == 65 && unknown.output == "routemap: no category 'bakes' on the menu (add it first: routemap menu category add)\n", "\(unknown.output)")
         let added = try run(["category", "add", "bakes", "--name", "Bakes"])
         #expect(added.status == 0 && added.output.contains("added bakes\tBakes"), "\(added.output)")
         #expect(try run(["add", "scone", "--name", "Scone", "--category", "bakes", "--price-minor", "300"]).status == 0)
@@ -355,10 +420,10 @@ struct LiveMenuEndToEndTests {
         #expect(renamed.status == 0 && renamed.output.contains("renamed bakes\tFresh bakes"), "\(renamed.output)")
 
         let notEmpty = try run(["category", "retire", "bakes"])
-        #expect(notEmpty.status != 0 && notEmpty.output.contains("items on the menu are in category 'bakes'"), "\(notEmpty.output)")
+        #expect(notEmpty.status == 65 && notEmpty.output.contains("items on the menu are in category 'bakes'"), "\(notEmpty.output)")
         let missing = try run(["category", "rename", "nope", "--name", "x"])
-        #expect(missing.status != 0 && missing.output.contains("no category 'nope'"), "\(missing.output)")
-        #expect(try run(["category", "add", "Bad Id", "--name", "x"]).status != 0)
+        #expect(missing.status == 65 && missing.output.contains("no category 'nope'"), "\(missing.output)")
+        #expect(try run(["category", "add", "Bad Id", "--name", "x"]).status == 64)
 
         // The server sees the other process's changes within a second (the menu revision).
         let deadline = Date().addingTimeInterval(3)
@@ -374,7 +439,7 @@ struct LiveMenuEndToEndTests {
         let retired = try run(["category", "retire", "bakes"])
         #expect(retired.status == 0 && retired.output.contains("retired bakes"), "\(retired.output)")
         let again = try run(["category", "add", "bakes", "--name", "Bakes"])
-        #expect(again.status != 0 && again.output.contains("a category 'bakes' exists or existed"), "\(again.output)")
+        #expect(again.status == 65 && again.output.contains("a category 'bakes' exists or existed"), "\(again.output)")
         let list = try run(["category", "list"])
         #expect(list.status == 0 && list.output.contains("coffee\t") && !list.output.contains("bakes"), "\(list.output)")
     }
