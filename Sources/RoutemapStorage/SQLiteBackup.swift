@@ -31,6 +31,8 @@ public enum SQLiteBackup {
         case databaseMissing(path: String)
         /// The source is an SQLite file without routemap's migrations table.
         case notARoutemapDatabase(path: String)
+        /// The source could not be read (permissions, a lock held past the wait).
+        case databaseUnreadable(path: String, reason: String)
         /// The destination exists and replacing it was not asked for.
         case destinationExists(path: String)
         /// The destination is the database itself, or its `-wal`, `-shm` or `-journal` file.
@@ -51,6 +53,8 @@ public enum SQLiteBackup {
                 return "no database at \(path)"
             case .notARoutemapDatabase(let path):
                 return "\(path) is not a routemap database (it has no grdb_migrations table)"
+            case .databaseUnreadable(let path, let reason):
+                return "cannot read \(path): \(reason)"
             case .destinationExists(let path):
                 return "\(path) exists; pass --force to replace it"
             case .destinationIsDatabase(let path):
@@ -87,7 +91,7 @@ public enum SQLiteBackup {
             switch error {
             case .missing: throw Failure.databaseMissing(path: source)
             case .notRoutemap: throw Failure.notARoutemapDatabase(path: source)
-            case .unreadable(_, let reason): throw Failure.failed(operation: "reading \(source)", reason: reason)
+            case .unreadable(_, let reason): throw Failure.databaseUnreadable(path: source, reason: reason)
             }
         }
         let directory = destinationURL.deletingLastPathComponent()
@@ -111,7 +115,9 @@ public enum SQLiteBackup {
             throw Failure.destinationExists(path: destination)
         }
 
-        let temporary = directory.appendingPathComponent(".\(destinationURL.lastPathComponent).partial-\(UUID().uuidString)").path
+        let partial = ".\(destinationURL.lastPathComponent).partial-"
+        removeAbandonedCopies(in: directory.path, named: partial)
+        let temporary = directory.appendingPathComponent("\(partial)\(getpid())-\(UUID().uuidString)").path
         defer {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
         }
@@ -137,8 +143,10 @@ public enum SQLiteBackup {
                 }
             }
             try reader.close()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
+            throw Failure.integrityCheckFailed(problems: [error.message ?? "database disk image is malformed"])
         } catch {
-            throw Failure.failed(operation: "copying \(source)", reason: "\(error)")
+            throw Failure.failed(operation: "copying \(source)", reason: reason(error))
         }
         do {
             let summary = try copied.read { database -> Summary in
@@ -160,8 +168,34 @@ public enum SQLiteBackup {
                 migrationIDs: summary.migrationIDs, billCount: summary.billCount, paymentCount: summary.paymentCount, bytes: bytes)
         } catch let failure as Failure {
             throw failure
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
+            // Damage integrity_check cannot even walk: the source itself is damaged.
+            throw Failure.integrityCheckFailed(problems: [error.message ?? "database disk image is malformed"])
         } catch {
-            throw Failure.failed(operation: "checking the copy", reason: "\(error)")
+            throw Failure.failed(operation: "checking the copy", reason: reason(error))
+        }
+    }
+
+    /// What went wrong, in words: SQLite reports a full disk during a backup step with the
+    /// text of another call ("not an error").
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? DatabaseError else { return "\(error)" }
+        switch error.resultCode {
+        case .SQLITE_FULL: return "the disk is full (SQLite error 13)"
+        case .SQLITE_IOERR: return "an I/O error (SQLite error \(error.extendedResultCode.rawValue)): \(error.message ?? "")"
+        default: return "\(error)"
+        }
+    }
+
+    /// Removes the partial copies of backups that were killed before they cleaned up (their
+    /// process is gone): a nightly backup under `timeout` would otherwise leave a database's
+    /// worth of hidden files each time it was cut short.
+    private static func removeAbandonedCopies(in directory: String, named prefix: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid() else { continue }
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }  // Its backup may still be running.
+            try? FileManager.default.removeItem(atPath: directory + "/" + name)
         }
     }
 

@@ -13,7 +13,8 @@ struct BackupCommand: ParsableCommand {
             The copy is one snapshot: every transaction committed before the backup began, none \
             halfway. It is checked (PRAGMA integrity_check) before it appears at PATH. Exit \
             status: 0 copied; 64 usage (PATH missing, PATH is the database or its -wal, -shm or -journal); 65 not a routemap \
-            database, or the copy fails its integrity check; 66 no database at --db; 73 PATH \
+            database, or the copy fails its integrity check (a damaged database); 66 no database at --db, or one \
+            that cannot be read; 73 PATH \
             exists (without --force), its directory is missing, or a -wal or -journal file is \
             beside it; 1 SQLite or the file system failed (a lock held past the busy timeout, \
             a full disk). Nothing is left at PATH unless the status is 0.
@@ -57,7 +58,7 @@ struct BackupCommand: ParsableCommand {
         switch failure {
         case .destinationIsDatabase: return 64  // EX_USAGE
         case .notARoutemapDatabase, .integrityCheckFailed: return 65  // EX_DATAERR
-        case .databaseMissing: return 66  // EX_NOINPUT
+        case .databaseMissing, .databaseUnreadable: return 66  // EX_NOINPUT
         case .destinationExists, .destinationDirectoryMissing, .destinationInUse: return 73  // EX_CANTCREAT
         case .failed: return 1
         }

@@ -212,6 +212,39 @@ struct BackupInputTests {
         #expect(!FileManager.default.fileExists(atPath: path("copy.sqlite")))
     }
 
+    @Test("backup of a database with a damaged page is 65 (the data), not 1 (try again), and leaves nothing")
+    func damagedDatabase() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try migratedDatabase()
+        // Overwrite pages in the middle of the file: b-tree pages integrity_check cannot walk.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: database))
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size / 2)
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 12_288))
+        try handle.close()
+        let listing = try files()
+        let damaged = try runRoutemap(["backup", path("copy.sqlite"), "--db", database])
+        #expect(damaged.status == 65, "\(damaged.output)")
+        #expect(damaged.output.contains("integrity check"), "\(damaged.output)")
+        #expect(try files() == listing, "a failed backup left files behind")
+    }
+
+    @Test("backup removes the hidden copies of a killed backup to the same PATH, and only those whose process is gone")
+    func abandonedCopies() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try migratedDatabase()
+        // Process ids: one no process can have (above pid_max), and this test's own (running).
+        let abandoned = [".copy.sqlite.partial-99999999-A", ".copy.sqlite.partial-99999999-A-journal"]
+        let running = ".copy.sqlite.partial-\(getpid())-B"
+        let otherPath = ".other.sqlite.partial-99999999-C"
+        for name in abandoned + [running, otherPath] { try Data("partial".utf8).write(to: URL(fileURLWithPath: path(name))) }
+        let backup = try runRoutemap(["backup", path("copy.sqlite"), "--db", database])
+        #expect(backup.status == 0, "\(backup.output)")
+        let left = try files()
+        for name in abandoned { #expect(!left.contains(name), "\(name) is still there") }
+        #expect(left.contains(running) && left.contains(otherPath), "\(left)")
+    }
+
     @Test("migrate --dry-run lists pending migrations and changes nothing")
     func dryRun() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
