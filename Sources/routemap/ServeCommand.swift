@@ -22,31 +22,33 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var webClient: WebClientOptions
 
     // Each option is declared in `Settings` (flag, environment variable, default, allowed
-    // values, help); here it is only read, as text, and resolved by `ServeSettings`.
-    @Option(name: Settings.host.name, help: Settings.host.help) var host: String?
-    @Option(name: Settings.port.name, help: Settings.port.help) var port: String?
-    @Option(name: Settings.threads.name, help: Settings.threads.help) var threads: String?
-    @Option(name: Settings.databaseConnections.name, help: Settings.databaseConnections.help) var databaseConnections: String?
-    @Option(name: Settings.checkpointPages.name, help: Settings.checkpointPages.help) var checkpointPages: String?
-    @Option(name: Settings.taxRate.name, help: Settings.taxRate.help) var taxRateBps: String?
-    @Option(name: Settings.currency.name, help: Settings.currency.help) var currency: String?
-    @Option(name: Settings.connectionTimeout.name, help: Settings.connectionTimeout.help) var connectionTimeout: String?
-    @Option(name: Settings.maxBodyBytes.name, help: Settings.maxBodyBytes.help) var maxBodyBytes: String?
-    @Option(name: Settings.requestTimeout.name, help: Settings.requestTimeout.help) var requestTimeout: String?
-    @Option(name: Settings.maxRequestsInFlight.name, help: Settings.maxRequestsInFlight.help) var maxRequestsInFlight: String?
-    @Option(name: Settings.connectionLimit.name, help: Settings.connectionLimit.help) var connectionLimit: String?
-    @Option(name: Settings.perAddressConnectionLimit.name, help: Settings.perAddressConnectionLimit.help)
+    // values, help); here it is only read, as text, and resolved by `ServeSettings`. Each takes
+    // the next argument whatever it looks like, so `--port -1` is refused by the setting, in one
+    // line, not taken for an unknown flag.
+    @Option(name: Settings.host.name, parsing: .unconditional, help: Settings.host.help) var host: String?
+    @Option(name: Settings.port.name, parsing: .unconditional, help: Settings.port.help) var port: String?
+    @Option(name: Settings.threads.name, parsing: .unconditional, help: Settings.threads.help) var threads: String?
+    @Option(name: Settings.databaseConnections.name, parsing: .unconditional, help: Settings.databaseConnections.help) var databaseConnections: String?
+    @Option(name: Settings.checkpointPages.name, parsing: .unconditional, help: Settings.checkpointPages.help) var checkpointPages: String?
+    @Option(name: Settings.taxRate.name, parsing: .unconditional, help: Settings.taxRate.help) var taxRateBps: String?
+    @Option(name: Settings.currency.name, parsing: .unconditional, help: Settings.currency.help) var currency: String?
+    @Option(name: Settings.connectionTimeout.name, parsing: .unconditional, help: Settings.connectionTimeout.help) var connectionTimeout: String?
+    @Option(name: Settings.maxBodyBytes.name, parsing: .unconditional, help: Settings.maxBodyBytes.help) var maxBodyBytes: String?
+    @Option(name: Settings.requestTimeout.name, parsing: .unconditional, help: Settings.requestTimeout.help) var requestTimeout: String?
+    @Option(name: Settings.maxRequestsInFlight.name, parsing: .unconditional, help: Settings.maxRequestsInFlight.help) var maxRequestsInFlight: String?
+    @Option(name: Settings.connectionLimit.name, parsing: .unconditional, help: Settings.connectionLimit.help) var connectionLimit: String?
+    @Option(name: Settings.perAddressConnectionLimit.name, parsing: .unconditional, help: Settings.perAddressConnectionLimit.help)
     var perAddressConnectionLimit: String?
-    @Option(name: Settings.logLevel.name, help: Settings.logLevel.help) var logLevel: String?
-    @Option(name: Settings.logFormat.name, help: Settings.logFormat.help) var logFormat: String?
-    @Option(name: Settings.accessLog.name, help: Settings.accessLog.help) var accessLog: String?
-    @Option(name: Settings.enrollmentCode.name, help: Settings.enrollmentCode.help) var enrollmentCode: String?
-    @Option(name: Settings.managerEnrollmentCode.name, help: Settings.managerEnrollmentCode.help) var managerEnrollmentCode: String?
-    @Option(name: Settings.trustedProxy.name, help: Settings.trustedProxy.help) var trustedProxy: [String] = []
-    @Option(name: Settings.tlsCertificate.name, help: Settings.tlsCertificate.help) var tlsCertificate: String?
-    @Option(name: Settings.tlsKey.name, help: Settings.tlsKey.help) var tlsKey: String?
-    @Option(name: Settings.rateLimit.name, help: Settings.rateLimit.help) var rateLimit: String?
-    @Option(name: Settings.metricsToken.name, help: Settings.metricsToken.help) var metricsToken: String?
+    @Option(name: Settings.logLevel.name, parsing: .unconditional, help: Settings.logLevel.help) var logLevel: String?
+    @Option(name: Settings.logFormat.name, parsing: .unconditional, help: Settings.logFormat.help) var logFormat: String?
+    @Option(name: Settings.accessLog.name, parsing: .unconditional, help: Settings.accessLog.help) var accessLog: String?
+    @Option(name: Settings.enrollmentCode.name, parsing: .unconditional, help: Settings.enrollmentCode.help) var enrollmentCode: String?
+    @Option(name: Settings.managerEnrollmentCode.name, parsing: .unconditional, help: Settings.managerEnrollmentCode.help) var managerEnrollmentCode: String?
+    @Option(name: Settings.trustedProxy.name, parsing: .unconditionalSingleValue, help: Settings.trustedProxy.help) var trustedProxy: [String] = []
+    @Option(name: Settings.tlsCertificate.name, parsing: .unconditional, help: Settings.tlsCertificate.help) var tlsCertificate: String?
+    @Option(name: Settings.tlsKey.name, parsing: .unconditional, help: Settings.tlsKey.help) var tlsKey: String?
+    @Option(name: Settings.rateLimit.name, parsing: .unconditional, help: Settings.rateLimit.help) var rateLimit: String?
+    @Option(name: Settings.metricsToken.name, parsing: .unconditional, help: Settings.metricsToken.help) var metricsToken: String?
 
     /// How long a stop waits for requests in flight (then answers those still running 503):
     /// short enough that the checkpoint and close after it end within the 10 s a container
