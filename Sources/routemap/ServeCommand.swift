@@ -74,6 +74,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as SettingError {
             // One line naming the setting and what it allows; nothing has started.
             throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
+        } catch let error as TLSFileError {
+            throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
+        } catch let error as ValidationError {
+            // No migrations or public directory where none was named.
+            throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
         } catch {
             throw refusal("\(error)", exitStatus: ExitCode.failure.rawValue)
         }

@@ -234,6 +234,7 @@ struct ObservabilityTests {
             (["--threads", "0"], [:], "routemap: --threads must be 1 to 1024, not '0'"),
             // A negative number is the flag's value, not another flag.
             (["--port", "-1"], [:], "routemap: --port must be 0 to 65535 (0 picks a free port), not '-1'"),
+            (["--tls-cert", "/nonexistent.pem", "--tls-key", "/nonexistent.pem"], [:], "routemap: --tls-cert: cannot read '/nonexistent.pem'"),
             (["--max-body-bytes", "0"], [:], "routemap: --max-body-bytes must be 1 to 1073741824, not '0'"),
             ([], ["ROUTEMAP_LOG_FORMAT": "xml"], "routemap: ROUTEMAP_LOG_FORMAT must be one of json, text, not 'xml'"),
             // A secret's refused value is not repeated.
