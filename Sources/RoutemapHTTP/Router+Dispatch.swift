@@ -86,7 +86,7 @@ extension Router: HTTPResponder {
             return .answer(response(for: .badRequest(detail: detail)))
         }
         let resolution = resolve(request.method, request.path)
-        labels.route = resolution.endpoint?.route
+        labels.route = resolution.route
         let admitted: Admitted
         do {
             admitted = try admit(request, access(for: resolution))
@@ -119,7 +119,7 @@ extension Router: HTTPResponder {
     private func access(for resolution: Resolution) -> Context.Access {
         switch resolution {
         case .found(let endpoint, _): endpoint.access
-        case .methodNotAllowed(_, let accesses): accessForOtherMethods?(accesses) ?? defaultAccess
+        case .methodNotAllowed(_, let accesses, _): accessForOtherMethods?(accesses) ?? defaultAccess
         case .notFound: defaultAccess
         }
     }
@@ -196,18 +196,23 @@ extension Router {
     enum Resolution: Sendable {
         case found(Endpoint, parameters: [String: String])
         case notFound(Problem)
-        /// The path is known, with other methods: the accesses its endpoints declare.
-        case methodNotAllowed(Problem, accesses: [Context.Access])
+        /// The path is known, with other methods: the accesses its endpoints declare, and the
+        /// most specific pattern it matched.
+        case methodNotAllowed(Problem, accesses: [Context.Access], route: String)
 
-        var endpoint: Endpoint? {
-            if case .found(let endpoint, _) = self { return endpoint }
-            return nil
+        /// The pattern the path matched, for `RequestLabels.route`; `nil` when none did.
+        var route: String? {
+            switch self {
+            case .found(let endpoint, _): endpoint.route
+            case .methodNotAllowed(_, _, let route): route
+            case .notFound: nil
+            }
         }
 
         var refusal: Problem? {
             switch self {
             case .found: nil
-            case .notFound(let problem), .methodNotAllowed(let problem, _): problem
+            case .notFound(let problem), .methodNotAllowed(let problem, _, _): problem
             }
         }
     }
@@ -223,6 +228,7 @@ extension Router {
         }
         var allowed = Set<HTTPMethod>()
         var accesses: [Context.Access] = []
+        var matched: String?
         var utf8 = path
         let found = utf8.withUTF8 { bytes -> (Endpoint, [String: String])? in
             for route in routes {
@@ -232,12 +238,13 @@ extension Router {
                 }
                 allowed.formUnion(route.endpoints.keys)
                 accesses += route.endpoints.values.map(\.access)
+                matched = matched ?? route.pattern.text
             }
             return nil
         }
         if let (endpoint, parameters) = found { return .found(endpoint, parameters: parameters) }
-        if allowed.isEmpty { return .notFound(.notFound(detail: "There is nothing at \(path.prefix(200)).")) }
+        guard let matched else { return .notFound(.notFound(detail: "There is nothing at \(path.prefix(200)).")) }
         if allowed.contains(.GET) { allowed.insert(.HEAD) }
-        return .methodNotAllowed(.methodNotAllowed(allowed: Array(allowed)), accesses: accesses)
+        return .methodNotAllowed(.methodNotAllowed(allowed: Array(allowed)), accesses: accesses, route: matched)
     }
 }

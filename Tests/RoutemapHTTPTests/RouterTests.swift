@@ -92,6 +92,12 @@ struct RouterTests {
         let single = await router.respond(to: Request(method: .GET, path: "/items/7"))
         #expect(single.headers["Allow"] == "DELETE")
         #expect(await router.respond(to: Request(method: .OPTIONS, path: "/items")).status == .methodNotAllowed)
+        // Metrics and logs name the path's pattern, as for its other methods; 404 names none.
+        for (path, route) in [("/items/7", "/items/{id}"), ("/items", "/items"), ("/nothing", nil)] as [(String, String?)] {
+            var labels = RequestLabels()
+            _ = router.dispatch(Request(method: .PATCH, path: path), Reception(maxBodyBytes: 1024), labels: &labels)
+            #expect(labels.route == route, "\(path)")
+        }
     }
 
     @Test("HEAD runs the GET handler")
