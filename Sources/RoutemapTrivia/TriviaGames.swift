@@ -75,7 +75,8 @@ package struct TriviaGames: Sendable {
     }
 
     /// Records `answer` to question `questionId` of game `gameId`, in one transaction. The
-    /// questions are answered in order, each once, with one of its four choices; the game of
+    /// questions are answered in order, each once, with one of its four choices (in any
+    /// canonically equivalent Unicode spelling; the choice is recorded as shown); the game of
     /// another device is not found. Under an idempotency key of `deviceId`, a key recorded
     /// already replays its answer (a retried answer is not refused as answered twice). A refusal changes nothing; a state conflict (`409`) is recorded under the key,
     /// a validation failure is not.
@@ -93,8 +94,12 @@ package struct TriviaGames: Sendable {
             if let current = game.currentPosition, position != current {
                 throw TriviaError.questionNotCurrent(questionId: questionId, currentId: game.questions[current].question.id)
             }
-            guard game.questions[position].choices.contains(answer) else { throw TriviaError.answerNotAChoice(questionId: questionId) }
-            game.questions[position].record(answer: answer, at: now.roundedToMilliseconds)
+            // String's == is canonical equivalence: another Unicode spelling of a choice (a decomposed
+            // "ó") is that choice, and the game records the choice as shown, not the client's bytes.
+            guard let choice = game.questions[position].choices.first(where: { $0 == answer }) else {
+                throw TriviaError.answerNotAChoice(questionId: questionId)
+            }
+            game.questions[position].record(answer: choice, at: now.roundedToMilliseconds)
             if game.isFinished { game.finishedAt = now.roundedToMilliseconds }
             return (game, Answered(game: game, position: position))
         }

@@ -151,6 +151,38 @@ struct TriviaGameTests {
         #expect(afterFirst["score"] == 0)
     }
 
+    @Test("an answer in another Unicode spelling of a choice (decomposed) is that choice, and the game records it as the choice is shown")
+    func canonicallyEquivalentAnswer() async throws {
+        let server = try await TriviaServer()
+        let bank = try server.bank()
+        // Hard literature has exactly five questions, so every such game asks "Guernica", one of
+        // whose choices is "Joan Miró" with a precomposed ó (U+00F3).
+        let game = try await server.start("hard", "literature")["game"]!
+        let gameId = game["id"]!.string
+        let shown = "Joan Mir\u{F3}", decomposed = "Joan Miro\u{301}"
+        #expect(Array(shown.utf8) != Array(decomposed.utf8))
+        for question in game["questions"]!.array {
+            let stored = try #require(bank[question["id"]!.string])
+            let guernica = stored.id == "literature-hard-4"
+            let answered = await server.send(
+                "POST", "/v1/trivia/games/\(gameId)/answers",
+                json: ["questionId": .string(stored.id), "answer": .string(guernica ? decomposed : stored.correctAnswer)])
+            #expect(answered.status == 200, "\(answered.text)")
+            if guernica {
+                #expect(answered.json["result"]?["correct"] == false)
+                // JSON's == compares strings as Swift does, by canonical equivalence: compare the bytes.
+                #expect(answered.json["result"]?["answer"]?.stringValue.map { Array($0.utf8) } == Array(shown.utf8), "\(answered.text)")
+            }
+        }
+        let read = await server.get("/v1/trivia/games/\(gameId)").json
+        #expect(read["score"] == 4)
+        let guernica = try #require(read["questions"]?.array.first { $0["id"] == "literature-hard-4" })
+        let answer = Array(guernica["answer"]!.string.utf8)
+        #expect(answer == Array(shown.utf8), "recorded as the choice is shown, not as sent")
+        #expect(guernica["choices"]!.array.contains { Array($0.string.utf8) == answer }, "the answer is byte for byte one of the choices")
+        #expect(guernica["correct"] == false)
+    }
+
     @Test("another device's game is not found: not read, not answered, not opened by deep link; it stays as it was")
     func otherDevicesGame() async throws {
         let server = try await TriviaServer()
