@@ -27,6 +27,10 @@ package struct RequestBody {
         self.object = object
     }
 
+    private init(object: JSONObject) {
+        self.object = object
+    }
+
     /// A required non-empty string member.
     package func string(_ name: String, maxLength: Int = 200) throws -> String {
         let string = try anyString(name)
@@ -115,6 +119,13 @@ package struct RequestBody {
     /// The body as it is read: without its `null` members, which count as absent. So
     /// `{"tenderedMinor": null}` and `{}` are one request to an idempotency key.
     package var meaning: JSON { .object(JSONObject(object.filter { !$0.value.isNull })) }
+
+    /// The body without the member `name`, as if it were absent: for an endpoint that reads a
+    /// member's value as absent (its default spelled out), so that both are one request to an
+    /// idempotency key, as a `null` member is.
+    package func without(_ name: String) -> RequestBody {
+        RequestBody(object: JSONObject(object.filter { $0.key != name }))
+    }
 
     /// The raw member, `nil` when absent or `null`, for members whose shape varies.
     package func value(_ name: String) -> JSON? {

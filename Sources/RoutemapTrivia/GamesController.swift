@@ -35,7 +35,9 @@ struct GamesController {
         let difficulty = try body.choice("difficulty", of: Difficulty.self)
         let categoryText = try body.optionalText("category", maxCharacters: 64) ?? TriviaInput.anyCategory
         let category = categoryText == TriviaInput.anyCategory ? nil : categoryText
-        return try await app.idempotency.perform(request, body: body, device: device) { key in
+        // `category: "any"` is the same as leaving it out, also to an Idempotency-Key (as `null` is).
+        let keyed = category == nil ? body.without("category") : body
+        return try await app.idempotency.perform(request, body: keyed, device: device) { key in
             try await games.start(device: device.id, difficulty: difficulty, category: category, idempotency: key)
         } answer: { started in
             try startedResponse(started, device, client)

@@ -49,6 +49,29 @@ struct TriviaIdempotencyTests {
         #expect(try server.gameCount() == 2)
     }
 
+    @Test("category any is the same start to a key as no category (as null is): replayed either way round, not 422")
+    func explicitAnyCategory() async throws {
+        let server = try await TriviaServer()
+        let absent = await server.send("POST", "/v1/trivia/games", json: ["difficulty": "easy"], headers: [("Idempotency-Key", "absent")])
+        #expect(absent.status == 201, "\(absent.text)")
+        let explicit = await server.send(
+            "POST", "/v1/trivia/games", json: ["difficulty": "easy", "category": "any"], headers: [("Idempotency-Key", "explicit")])
+        #expect(explicit.status == 201, "\(explicit.text)")
+        let spellings: [JSON] = [["difficulty": "easy"], ["difficulty": "easy", "category": "any"], ["difficulty": "easy", "category": nil]]
+        for (key, first) in [("absent", absent), ("explicit", explicit)] {
+            for body in spellings {
+                let retry = await server.send("POST", "/v1/trivia/games", json: body, headers: [("Idempotency-Key", key)])
+                #expect(retry.status == 201, "\(key), \(body): \(retry.text)")
+                #expect(retry.header("Idempotent-Replayed") == "true")
+                #expect(retry.json == first.json)
+            }
+            // A category named is another request still.
+            let science: JSON = ["difficulty": "easy", "category": "science"]
+            expectProblem(await server.send("POST", "/v1/trivia/games", json: science, headers: [("Idempotency-Key", key)]), 422, "idempotency_key_reused")
+        }
+        #expect(try server.gameCount() == 2)
+    }
+
     @Test("a start that saves nothing (no question matches, or an unknown category) still checks its key")
     func keyOfAStartThatSavesNothing() async throws {
         let server = try await TriviaServer()
