@@ -35,9 +35,10 @@ extension Problem {
             detail: "The request body must be a JSON object, not \(found.kindName).")
     }
 
-    /// 404 `not_found` for a resource the path names.
+    /// 404 `not_found` for a resource the path names; the id echoed is cut to 64 characters, as
+    /// every echoed value is (a path may hold kilobytes).
     package static func notFound(_ what: String, _ id: String) -> Problem {
-        Problem.notFound(detail: "No \(what) with id '\(id)'.")
+        Problem.notFound(detail: "No \(what) with id '\(id.prefix(64))'.")
     }
 
     /// 503 `unavailable`: the database does not answer.

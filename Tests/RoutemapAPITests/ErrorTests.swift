@@ -58,7 +58,7 @@ struct ErrorTests {
         expectProblem(await server.send("POST", "/v1/bills/\(billId)/pay", json: ["method": "bitcoin", "amountMinor": 1]), 400, "invalid_field")
     }
 
-    @Test("404 not_found for unknown bills, lines and paths")
+    @Test("404 not_found for unknown bills, lines, payments and paths; an id in the detail cut to 64 characters")
     func notFound() async throws {
         let server = try await InProcessAPI()
         let billId = try await server.newBill()["id"]!.string
@@ -70,6 +70,17 @@ struct ErrorTests {
         expectProblem(await server.send("POST", "/v1/bills/bill_nope/pay", json: ["method": "card", "amountMinor": 0]), 404, "not_found")
         expectProblem(await server.get("/v1/nothing/here"), 404, "not_found")
         expectProblem(await server.get("/v1/bills/\(billId)/"), 404, "not_found")
+        // An id echoed in the detail is cut to 64 characters, as other echoed values are.
+        let long = String(repeating: "x", count: 3000)
+        for (method, path, what, id) in [
+            ("GET", "/v1/bills/bill_\(long)", "bill", "bill_\(long)"),
+            ("DELETE", "/v1/bills/\(billId)/items/line_\(long)", "bill line", "line_\(long)"),
+            ("GET", "/v1/payments/pay_\(long)", "payment", "pay_\(long)"),
+        ] {
+            let response = await server.send(method, path)
+            expectProblem(response, 404, "not_found")
+            #expect(response.json["detail"] == .string("No \(what) with id '\(id.prefix(64))'."), "\(response.text.prefix(200))")
+        }
     }
 
     @Test("405 method_not_allowed with Allow")

@@ -200,6 +200,20 @@ struct TriviaGameTests {
         #expect(await server.get("/v1/trivia/games/\(gameId)").json == game)
     }
 
+    @Test("an unknown game id is cut to 64 characters in the 404's detail, as every other echoed value is")
+    func longUnknownGameId() async throws {
+        let server = try await TriviaServer()
+        let long = "game_" + String(repeating: "x", count: 3000)
+        let detail = "No game with id '\(long.prefix(64))'."
+        for response in [
+            await server.get("/v1/trivia/games/\(long)"),
+            await server.send("POST", "/v1/trivia/games/\(long)/answers", json: ["questionId": "q", "answer": "a"]),
+        ] {
+            expectProblem(response, 404, "not_found")
+            #expect(response.json["detail"] == .string(detail), "\(response.text.prefix(200))")
+        }
+    }
+
     @Test("two answers to one question at once: one is recorded, the other refused")
     func racingAnswers() async throws {
         let server = try await TriviaServer()
