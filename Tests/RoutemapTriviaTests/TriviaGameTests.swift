@@ -240,6 +240,15 @@ struct TriviaGameTests {
         #expect(try server.gameCount() == 0)
     }
 
+    @Test("a difficulty outside the four: 400 invalid_field in a start's body, 404 not_found as a navigation input (deep link, navigate)")
+    func unknownDifficulty() async throws {
+        let server = try await TriviaServer()
+        expectProblem(await server.send("POST", "/v1/trivia/games", json: ["difficulty": "extreme"]), 400, "invalid_field")
+        expectProblem(await server.get("/v1/apps/trivia/resolve?url=trivia://play/extreme"), 404, "not_found")
+        expectProblem(await server.navigate(["from": "trivia", "to": "options", "input": ["difficulty": "extreme", "category": "any"]]), 404, "not_found")
+        #expect(try server.gameCount() == 0)
+    }
+
     @Test("an impossible filter: the server picks the no-data screen, saves nothing, and offers the way back")
     func noData() async throws {
         let server = try await TriviaServer()
