@@ -137,9 +137,9 @@ public final class SQLiteStore: POSStore {
     /// another runs are committed together (``WriteQueue``), each in a savepoint of its own;
     /// `full` durability switches the writer to `synchronous = FULL` for the commit of its
     /// batch, then back to `NORMAL`. Errors from `body` come out unchanged; GRDB's own (begin,
-    /// commit) come out as ``StorageError/database(operation:underlying:)``; a full disk, from
-    /// either, as ``StoreUnavailable`` (`diskFull`: the operator's to fix, not a bug, and the
-    /// same request succeeds once there is space).
+    /// commit) come out as ``StorageError/database(operation:underlying:)``; a full disk or a
+    /// lock another process held too long, from either, as ``StoreUnavailable`` (503 to a
+    /// client, who may send the same request again).
     public func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
         try await writeTransaction(durability: durability) { transaction in try body(transaction) }
     }
@@ -148,12 +148,25 @@ public final class SQLiteStore: POSStore {
     func writeTransaction<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (SQLiteTransaction) throws -> T) async throws -> T {
         do {
             return try await writes.perform(needsFullSync: durability == .full, body)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
-            throw StoreUnavailable(.diskFull, detail: "a write transaction: \(error)", retryAfterSeconds: 5)
-        } catch StorageError.database(let operation, let underlying as DatabaseError) where underlying.resultCode == .SQLITE_FULL {
-            throw StoreUnavailable(.diskFull, detail: "\(operation): \(underlying)", retryAfterSeconds: 5)
         } catch let error as DatabaseError {
-            throw StorageError.database(operation: "a write transaction", underlying: error)
+            throw Self.unavailable(error, "a write transaction") ?? StorageError.database(operation: "a write transaction", underlying: error)
+        } catch StorageError.database(let operation, let underlying as DatabaseError) {
+            throw Self.unavailable(underlying, operation) ?? StorageError.database(operation: operation, underlying: underlying)
+        }
+    }
+
+    /// SQLite's failures that are the operator's to fix or wait out, not a bug, after which the
+    /// same request succeeds: a full disk (`diskFull`), and another process holding the
+    /// database's lock past the busy timeout (`timedOut`: a `sqlite3` shell left in a
+    /// transaction, say). `nil` for any other.
+    private static func unavailable(_ error: DatabaseError, _ operation: String) -> StoreUnavailable? {
+        switch error.resultCode {
+        case .SQLITE_FULL:
+            StoreUnavailable(.diskFull, detail: "\(operation): \(error)", retryAfterSeconds: 5)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            StoreUnavailable(.timedOut, detail: "\(operation): another connection held the lock past the busy timeout: \(error)")
+        default:
+            nil
         }
     }
 
