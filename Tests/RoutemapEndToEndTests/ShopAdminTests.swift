@@ -393,10 +393,10 @@ struct LiveMenuEndToEndTests {
         #expect(malformed.output == "routemap: ROUTEMAP_CURRENCY must be an ISO 4217 code such as USD, not 'euro'\n" && malformed.status == 64)
         #expect(try !run(["list"]).output.contains("scone"))
 
-        // A menu retired to nothing takes a new currency, and then keeps it.
-        for line in try run(["list"]).output.split(separator: "\n") {
-            #expect(try run(["retire", String(line.prefix { $0 != "\t" })]).status == 0)
-        }
+        // A menu retired to nothing takes a new currency, and then keeps it. (`menu retire`, one
+        // process per item, is tested above; 18 of them here would hold a test thread for seconds.)
+        #expect(try run(["retire", "espresso"]).status == 0)
+        try DatabaseQueue(path: arguments[1]).write { try $0.execute(sql: "UPDATE menu_items SET retired_at = '2026-01-01T00:00:00.000Z' WHERE retired_at IS NULL") }
         let first = try run(scone + ["--currency", "EUR"])
         #expect(first.status == 0 && first.output.contains("scone\tbakery\tScone\t300\tEUR"), "\(first.output)")
         let second = try run(["add", "bun", "--name", "Bun", "--category", "bakery", "--price-minor", "250"])

@@ -27,12 +27,17 @@ struct SuspendedHandlerTests {
     @Test("past the limit of waiting requests the answer is 503 overloaded with Retry-After, at once")
     func backpressure() async throws {
         let gate = Gate(), finished = Counter()
-        let server = try RunningServer(router: Self.router(gate, finished: finished)) { $0.requestsInFlightLimit = 2 }
+        // A request timeout far beyond the test's: handlers run on Swift concurrency's few
+        // threads, which other suites' blocking tests can hold for seconds on a 2-core machine.
+        let server = try RunningServer(router: Self.router(gate, finished: finished)) {
+            $0.requestsInFlightLimit = 2
+            $0.requestTimeout = 120
+        }
         let first = try server.client(), second = try server.client()
         try first.sendRaw(Array("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         try second.sendRaw(Array("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         let http = server.server
-        try await eventually { http.requestsWaiting == 2 }
+        try await eventually({ http.requestsWaiting == 2 }, state: { "(waiting: \(http.requestsWaiting), timed out: \(http.handlersTimedOut))" })
         // Connected only now: on a loaded machine the wait above may outlast an idle timeout.
         let third = try server.client()
         let refused = try await blocking { try third.request("GET", "/wait") }
@@ -73,7 +78,7 @@ struct SuspendedHandlerTests {
     @Test("a client that leaves while its handler runs: the work completes, the answer is dropped, nothing is left waiting")
     func disconnect() async throws {
         let gate = Gate(), finished = Counter()
-        let server = try RunningServer(router: Self.router(gate, finished: finished))
+        let server = try RunningServer(router: Self.router(gate, finished: finished)) { $0.requestTimeout = 120 }
         let client = try server.client()
         try client.sendRaw(Array("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         try await eventually { [http = server.server] in http.requestsWaiting == 1 }
@@ -170,13 +175,17 @@ private struct HandedOver<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// Waits up to five seconds for `condition`.
-func eventually(_ condition: @escaping @Sendable () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    // Generous: a liveness wait, which a machine busy with other test suites can stretch.
-    let deadline = ContinuousClock.now + .seconds(20)
+/// Waits up to 60 seconds for `condition`, checking it every 10 ms: generous, since the work
+/// it waits for runs on Swift concurrency's threads, which other suites' blocking tests can
+/// hold for seconds on a 2-core machine. `state` describes what was seen instead.
+func eventually(
+    _ condition: @escaping @Sendable () -> Bool, state: @escaping @Sendable () -> String = { "" },
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let deadline = ContinuousClock.now + .seconds(60)
     while !condition() {
         guard ContinuousClock.now < deadline else {
-            Issue.record("the condition did not hold within 20 s", sourceLocation: sourceLocation)
+            Issue.record("the condition did not hold within 60 s \(state())", sourceLocation: sourceLocation)
             return
         }
         try await Task.sleep(for: .milliseconds(10))

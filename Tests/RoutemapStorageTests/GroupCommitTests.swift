@@ -180,7 +180,7 @@ struct GroupCommitTests {
         #expect(inFile == ["bill_after", "bill_before", "bill_next"])
     }
 
-    @Test("a write that cannot begin (the file is locked past the busy timeout) fails with the database's error")
+    @Test("a write that cannot begin (the file is locked past the busy timeout) is StoreUnavailable (timedOut, 503 to a client), and the same write succeeds once the lock is free")
     func beginFails() async throws {
         let database = try await TestDatabase()
         // Another store on the file holds the write lock past the busy timeout.
@@ -189,13 +189,10 @@ struct GroupCommitTests {
         let held = try await HeldWriter(blocker)
         defer { held.open() }
         let device = database.device
-        let error = await #expect(throws: StorageError.self) {
+        let error = await #expect(throws: StoreUnavailable.self) {
             try await busy.write { try $0.insert(try bill("bill_busy", device: device)) }
         }
-        guard case .database? = error else {
-            Issue.record("expected a database error, got \(String(describing: error))")
-            return
-        }
+        #expect(error?.reason == .timedOut, "\(String(describing: error))")
         // Once the lock is free, the same store writes.
         try await held.release()
         try await busy.write { try $0.insert(try bill("bill_busy", device: device)) }

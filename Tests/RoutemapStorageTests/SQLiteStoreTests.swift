@@ -153,41 +153,6 @@ struct SQLiteStoreTests {
         }
     }
 
-    @Test("another process holding the write lock past the busy timeout is StoreUnavailable (timedOut, 503 to a client), and writes go on once it lets go", .enabled(if: !TestDatabase.onPostgres, "about SQLite itself"))
-    func lockHeldElsewhere() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("db.sqlite")
-        let store = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations(), busyTimeout: 0.2)
-        defer { try? store.close() }
-        // A `sqlite3` shell left in a write transaction: another connection's, on its own thread.
-        let shell = try DatabaseQueue(path: path)
-        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0)
-        Thread {
-            try? shell.inTransaction(.immediate) { db in
-                try db.execute(sql: "UPDATE menu_categories SET name = name")
-                holding.signal()
-                release.wait()
-                return .rollback
-            }
-            released.signal()
-        }.start()
-        holding.wait()
-        do {
-            try await store.writeTables(durability: .normal) { db in
-                try db.execute(sql: "INSERT INTO menu_categories (id, name, position) VALUES ('locked', 'Locked', 5000)")
-            }
-            Issue.record("wrote while another connection held the write lock")
-        } catch let error as StoreUnavailable {
-            #expect(error.reason == .timedOut, "\(error)")
-        }
-        release.signal()
-        released.wait()
-        try shell.close()
-        try await store.writeTables(durability: .normal) { db in
-            try db.execute(sql: "INSERT INTO menu_categories (id, name, position) VALUES ('locked', 'Locked', 5000)")
-        }
-    }
-
     @Test("the newest unpaid bill of a device: open or checked out, latest created, ties to the later insert, its own only")
     func newestUnpaid() async throws {
         let database = try await TestDatabase()
