@@ -16,6 +16,9 @@ import Foundation
 /// is an error. In `body` a string that is exactly one placeholder becomes the value with its
 /// JSON type, other strings get the values' text, and a member (or array element) whose
 /// placeholder has no value is left out. A header whose placeholder has no value is left out.
+///
+/// A walk (`POST` to the app's `navigate`) keeps the template's `from` here;
+/// `NavigationSession.perform(_:)` replaces it with the session's stack when it sends it.
 public struct ActionRequest: Sendable, Hashable {
     /// The action's name (`pay`).
     public var name: String
@@ -25,6 +28,10 @@ public struct ActionRequest: Sendable, Hashable {
     public var body: JSONValue?
     public var headers: [String: String]
     public var intent: UserIntent
+    /// The route of the screen whose control sends it (set by `NavigationSession.prepare`); nil
+    /// when not known. `NavigationSession.perform(_:)` gives that screen the focus before it
+    /// sends a walk (`POST …/navigate`) from it.
+    public var route: RouteID?
 
     /// Where placeholders take their values from.
     public struct Values: Sendable {
@@ -51,8 +58,9 @@ public struct ActionRequest: Sendable, Hashable {
         public var placeholder: String
     }
 
-    /// Fills `action` from `values`, with `intent`'s key for `{idempotencyKey}`.
-    public init(action: ScreenAction, values: Values, intent: UserIntent = UserIntent()) throws {
+    /// Fills `action` from `values`, with `intent`'s key for `{idempotencyKey}`; `route` is the
+    /// route of the screen that offers it, when known.
+    public init(action: ScreenAction, values: Values, intent: UserIntent = UserIntent(), route: RouteID? = nil) throws {
         let filler = PlaceholderFiller(values: values, idempotencyKey: intent.idempotencyKey)
         name = action.name
         method = action.method
@@ -64,6 +72,7 @@ public struct ActionRequest: Sendable, Hashable {
         }
         self.headers = headers
         self.intent = intent
+        self.route = route
     }
 }
 

@@ -159,6 +159,33 @@ struct NavigationModel: Sendable {
         }
     }
 
+    /// The gestures that give `route` the focus when the top screen shows it but does not list
+    /// it (a tab or embedded route beside the focus, or inside one that is not listed), as a
+    /// user's tap in its column would: from its outermost unlisted container down to it, a
+    /// `selectTab` or `replace` without a screen (each keeps what is shown, and its entry takes
+    /// the inputs of the screen shown). Empty when the top screen lists `route` already; nil
+    /// when it is not on display.
+    func focusGestures(on route: RouteID) -> [Step]? {
+        if listingOnTop(route) != nil { return [] }
+        guard shownScreen(of: route, in: topLayer) != nil else { return nil }
+        var gestures: [Step] = []
+        var current = route
+        var seen: Set<RouteID> = []
+        while seen.insert(current).inserted {  // a parent loop (never served) ends here
+            guard let declared = routes[current] else { return nil }
+            switch declared.presentation {
+            case .tab: gestures.insert(Step(op: .selectTab, route: current), at: 0)
+            case .embed: gestures.insert(Step(op: .replace, route: current), at: 0)
+            default: return nil
+            }
+            guard let parent = declared.parent else { return nil }
+            if listingOnTop(parent) != nil { return gestures }
+            guard shownScreen(of: parent, in: topLayer) != nil else { return nil }
+            current = parent
+        }
+        return nil
+    }
+
     /// Takes `entries` as the stack (an answer's `stack` the steps did not lead to), keeping
     /// the screens of the layers that stay.
     mutating func adopt(stack entries: [StackEntry]) {

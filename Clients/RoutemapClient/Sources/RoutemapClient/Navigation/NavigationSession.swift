@@ -180,7 +180,8 @@ public actor NavigationSession {
         guard let action = shown.screen.action(named: name) else { throw SessionError.actionNotOffered(action: name, route: route) }
         let inputs = screensOnDisplay.map(\.screen.inputs).filter { !$0.isEmpty }
         return try ActionRequest(
-            action: action, values: ActionRequest.Values(inputs: inputs, item: item, entered: values, payload: shown.screen.payload), intent: intent)
+            action: action, values: ActionRequest.Values(inputs: inputs, item: item, entered: values, payload: shown.screen.payload), intent: intent,
+            route: route)
     }
 
     /// Fills the action a declarative screen's `button` sends, for one user intent: its `item`
@@ -195,14 +196,43 @@ public actor NavigationSession {
 
     /// Sends a filled action and follows the navigation of its answer. A problem+json answer is
     /// thrown as a `Problem`, and nothing on screen changes.
+    ///
+    /// A walk (`POST` to this app's `navigate`, as `chooseDifficulty` or `showBills` are) is sent
+    /// from where the app is: its `from` is the session's stack when it is sent, whatever stack
+    /// the template names (docs/navigation.md: a client sends its own stack as `from`). When the
+    /// action's screen is on display but not listed on the stack (a column beside the focus,
+    /// after a back gesture), the session first gives it the focus, as the user's tap in it
+    /// does, so the walk starts from what that screen shows.
     @discardableResult
     public func perform(_ request: ActionRequest) async throws -> ActionResult {
         try await serially {
             _ = try started()
-            let answer = try await client.send(request)
+            let answer = try await client.send(try fromHere(request))
             guard let navigation = try answer.navigation() else { return ActionResult(answer: answer, outcome: nil) }
             return ActionResult(answer: answer, outcome: try await follow(navigation))
         }
+    }
+
+    /// `request`, when it is a walk of this app, with the session's stack as its `from` (after
+    /// the focus moved to the action's screen, when that screen is on display but not listed).
+    private func fromHere(_ request: ActionRequest) throws -> ActionRequest {
+        guard isWalk(request), case .object(var body) = request.body else { return request }
+        if let route = request.route, let gestures = model?.focusGestures(on: route), !gestures.isEmpty,
+            case .fits(let focused) = try trial(gestures)
+        {
+            model = focused
+        }
+        body["from"] = try JSONValue(encoding: stack)
+        var walk = request
+        walk.body = .object(body)
+        return walk
+    }
+
+    /// Whether `request` is a `POST` to this app's `navigate` (`/v1/apps/{app}/navigate`, or
+    /// `/v1/navigate`, where the server also serves its first app's) with an object body.
+    private func isWalk(_ request: ActionRequest) -> Bool {
+        guard request.method == .post, case .object = request.body else { return false }
+        return request.path == "/v1/navigate" || client.app.map { request.path == "/v1/apps/\(APIClient.segment($0))/navigate" } == true
     }
 
     // MARK: Following
