@@ -13,6 +13,9 @@
 ///   tries again (reading the registry again first).
 /// - When the performer fails a step, the session stops there and throws `StepFailed`; its state
 ///   is what the steps before it made.
+/// - A screen action the server performed is never reported as a failure: `perform(_:)` returns
+///   its `ActionResult`, and a failure while following its navigation (a resync that could not
+///   read launch, a failed step) is the result's `navigationFailure`.
 /// - One navigation at a time: a call made while another runs waits for it.
 public actor NavigationSession {
     public let client: APIClient
@@ -85,11 +88,21 @@ public actor NavigationSession {
         public var resyncReason: String?
     }
 
-    /// A screen action's answer and what its navigation did.
+    /// A screen action's answer and what its navigation did. `perform(_:)` returns one whenever
+    /// the server performed the action, even when following its navigation failed.
     public struct ActionResult: Sendable {
+        /// The server's answer: the action happened (a game started, a payment taken).
         public var answer: ActionAnswer
-        /// Nil when the answer had no navigation.
+        /// What following the answer's navigation did. Nil when the answer had no navigation,
+        /// or when following it failed (`navigationFailure`).
         public var outcome: Outcome?
+        /// Why the answer's navigation was not followed to its end, though the action was
+        /// performed: the registry or launch could not be read for a resync (a `Problem` such
+        /// as `too_many_requests`, a lost connection), launch's steps did not fit
+        /// (`StepDoesNotFit`), the performer failed a step (`StepFailed`: the steps before it
+        /// were performed), or the navigation did not decode. The screen then does not show the
+        /// action's effect: call `launch()` (or navigate) to show it. Nil when it was followed.
+        public var navigationFailure: (any Error)?
     }
 
     // MARK: Navigating
@@ -195,7 +208,10 @@ public actor NavigationSession {
     }
 
     /// Sends a filled action and follows the navigation of its answer. A problem+json answer is
-    /// thrown as a `Problem`, and nothing on screen changes.
+    /// thrown as a `Problem`, and nothing on screen changes. Once the server has performed the
+    /// action, this returns its result: a failure while following the answer's navigation
+    /// (a resync that could not read launch, a step the performer failed) is the result's
+    /// `navigationFailure`, never thrown, so the answer (the game started, the payment) is not lost.
     ///
     /// A walk (`POST` to this app's `navigate`, as `chooseDifficulty` or `showBills` are) is sent
     /// from where the app is: its `from` is the session's stack when it is sent, whatever stack
@@ -208,8 +224,13 @@ public actor NavigationSession {
         try await serially {
             _ = try started()
             let answer = try await client.send(try fromHere(request))
-            guard let navigation = try answer.navigation() else { return ActionResult(answer: answer, outcome: nil) }
-            return ActionResult(answer: answer, outcome: try await follow(navigation))
+            // The server performed the action: from here on, failures are the result's.
+            do {
+                guard let navigation = try answer.navigation() else { return ActionResult(answer: answer, outcome: nil) }
+                return ActionResult(answer: answer, outcome: try await follow(navigation))
+            } catch {
+                return ActionResult(answer: answer, outcome: nil, navigationFailure: error)
+            }
         }
     }
 
