@@ -9,8 +9,12 @@ import Foundation
 /// - It sends the device's bearer token (`enroll` keeps the one it gets) and the app's
 ///   capabilities headers on every request.
 /// - Requests that may be repeated (GET, and those with an `Idempotency-Key`) are retried after a
-///   lost connection or timeout, and after `409 idempotency_key_in_flight`, with the same key.
-/// - A problem+json answer is thrown as a `Problem` (its `code` says what went wrong).
+///   lost connection or timeout, after `409 idempotency_key_in_flight`, and after a `503`
+///   `overloaded`, `timed_out` or `database_unavailable` once its `Retry-After` has passed (when
+///   it is at most `RetryPolicy.maxRetryAfter`), with the same key: a change the server may
+///   have made is then replayed, not made twice.
+/// - A problem+json answer is thrown as a `Problem` (its `code` says what went wrong; its
+///   `retryAfterSeconds`, for a 429 or a 503, when to try again).
 public actor APIClient {
     public let baseURL: URL
     /// The app whose navigation endpoints this client uses (`/v1/apps/{app}/launch`, …); nil:
@@ -28,10 +32,15 @@ public actor APIClient {
         public var maxAttempts: Int
         /// The wait before the second attempt; doubled for each further one.
         public var delay: Duration
+        /// The longest `Retry-After` of a `503` the client waits for before sending the request
+        /// again (it waits that long, or `delay`'s wait when that is longer); a 503 asking for
+        /// longer is thrown, with its `retryAfterSeconds`.
+        public var maxRetryAfter: Duration
 
-        public init(maxAttempts: Int = 3, delay: Duration = .milliseconds(200)) {
+        public init(maxAttempts: Int = 3, delay: Duration = .milliseconds(200), maxRetryAfter: Duration = .seconds(5)) {
             self.maxAttempts = max(1, maxAttempts)
             self.delay = delay
+            self.maxRetryAfter = maxRetryAfter
         }
     }
 
@@ -287,10 +296,19 @@ public actor APIClient {
                 for case (let name as String, let value as String) in response.allHeaderFields { fields[name] = value }
                 let answer = RawAnswer(status: response.statusCode, headers: fields, body: data)
                 if answer.isProblem {
-                    let problem = try Self.decode(Problem.self, answer)
-                    if repeatable, problem.code == .idempotencyKeyInFlight, attempt < retry.maxAttempts {
-                        try await pause(before: &attempt)
-                        continue
+                    var problem = try Self.decode(Problem.self, answer)
+                    if problem.retryAfterSeconds == nil, let header = answer.header("Retry-After") {
+                        problem.retryAfterSeconds = Int(header.trimmingCharacters(in: .whitespaces))
+                    }
+                    if repeatable, attempt < retry.maxAttempts {
+                        if problem.code == .idempotencyKeyInFlight {
+                            try await pause(before: &attempt)
+                            continue
+                        }
+                        if let wait = retryWait(after: problem) {
+                            try await pause(before: &attempt, atLeast: wait)
+                            continue
+                        }
                     }
                     throw problem
                 }
@@ -301,9 +319,19 @@ public actor APIClient {
         }
     }
 
-    private func pause(before attempt: inout Int) async throws {
-        try await Task.sleep(for: retry.delay * (1 << (attempt - 1)))
+    private func pause(before attempt: inout Int, atLeast minimum: Duration = .zero) async throws {
+        try await Task.sleep(for: max(minimum, retry.delay * (1 << (attempt - 1))))
         attempt += 1
+    }
+
+    /// How long to wait before sending again a repeatable request answered `problem`: a 503 the
+    /// spec says to retry after `Retry-After` (`overloaded`: nothing was done; `timed_out`,
+    /// `database_unavailable`: the change may have happened, and the same key replays it), when
+    /// that is at most `maxRetryAfter`; nil for anything else.
+    private func retryWait(after problem: Problem) -> Duration? {
+        guard problem.status == 503, [.overloaded, .timedOut, .databaseUnavailable].contains(problem.code) else { return nil }
+        let wait = Duration.seconds(max(0, problem.retryAfterSeconds ?? 0))
+        return wait <= retry.maxRetryAfter ? wait : nil
     }
 
     /// Failures after which the request may or may not have reached the server: worth a retry

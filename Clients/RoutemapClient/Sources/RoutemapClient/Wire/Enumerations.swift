@@ -177,6 +177,9 @@ public enum ProblemCode: OpenEnumeration {
     case managerOnly, deviceRevoked, menuItemExists, unknownCategory, menuCategoryExists, categoryNotEmpty
     case billSettled, lineQuantityLimit, tooManyLines
     case questionAlreadyAnswered, questionNotCurrent, questionNotInGame, answerNotAChoice, gameNotFinished, questionsAvailable
+    /// 503s (`Retry-After` says when to try again): too many requests waiting, an answer that
+    /// took too long (the change may still complete), the server stopping, the database not answering.
+    case overloaded, timedOut, shuttingDown, databaseUnavailable
     case unknown(String)
 
     public static let knownCases: [ProblemCode] = [
@@ -188,6 +191,7 @@ public enum ProblemCode: OpenEnumeration {
         .managerOnly, .deviceRevoked, .menuItemExists, .unknownCategory, .menuCategoryExists, .categoryNotEmpty,
         .billSettled, .lineQuantityLimit, .tooManyLines,
         .questionAlreadyAnswered, .questionNotCurrent, .questionNotInGame, .answerNotAChoice, .gameNotFinished, .questionsAvailable,
+        .overloaded, .timedOut, .shuttingDown, .databaseUnavailable,
     ]
 
     public var rawValue: String {
@@ -233,6 +237,10 @@ public enum ProblemCode: OpenEnumeration {
         case .answerNotAChoice: "answer_not_a_choice"
         case .gameNotFinished: "game_not_finished"
         case .questionsAvailable: "questions_available"
+        case .overloaded: "overloaded"
+        case .timedOut: "timed_out"
+        case .shuttingDown: "shutting_down"
+        case .databaseUnavailable: "database_unavailable"
         case .unknown(let value): value
         }
     }

@@ -17,7 +17,9 @@ public struct Problem: WireObjectWithKeys {
     /// `payload_too_large`: the largest body accepted, in bytes; `line_quantity_limit`: the most
     /// a line holds; `too_many_lines`: the most lines a bill holds.
     public var limit: Int?
-    /// `too_many_requests`: seconds to wait.
+    /// Seconds to wait before trying again: `too_many_requests`'s member, and, for an answer
+    /// without it (a 503: `overloaded`, `timed_out`, `shutting_down`, `database_unavailable`),
+    /// the answer's `Retry-After` header, which `APIClient` copies here.
     public var retryAfterSeconds: Int?
     /// `missing_input`: the input's name.
     public var input: String?
