@@ -290,6 +290,7 @@ public actor APIClient {
         }
         var attempt = 1
         while true {
+            try Task.checkCancellation()  // a cancelled task sends nothing (more)
             do {
                 let (data, response) = try await transport.send(request)
                 var fields: [String: String] = [:]

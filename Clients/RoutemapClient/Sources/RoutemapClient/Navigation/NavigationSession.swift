@@ -17,12 +17,19 @@
 ///   its `ActionResult`, and a failure while following its navigation (a resync that could not
 ///   read launch, a failed step) is the result's `navigationFailure`.
 /// - One navigation at a time: a call made while another runs waits for it.
+/// - Cancelling the calling task stops a call before its request is sent (while it waits its
+///   turn, too): it throws `CancellationError`, and nothing is sent. Once an answer is in, its
+///   steps are performed to the end whatever happens to the task (the performer is not
+///   cancelled), so a cancellation never leaves half of an answer on screen.
 public actor NavigationSession {
     public let client: APIClient
     private let performer: any NavigationPerformer
     private var model: NavigationModel?
+    /// Whether a navigation holds the turn (see `serially`).
     private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// The calls waiting for the turn, first come first served, each with its number.
+    private var waiting: [(number: Int, turn: CheckedContinuation<Void, any Error>)] = []
+    private var waitersSoFar = 0
 
     public init(client: APIClient, performer: any NavigationPerformer) {
         self.client = client
@@ -329,11 +336,17 @@ public actor NavigationSession {
         return Outcome(performed: performed, resyncReason: reason)
     }
 
-    /// Performs `steps` in order through the performer, updating the state after each.
+    /// Performs `steps` in order through the performer, updating the state after each: all of
+    /// them, even when the calling task is cancelled meanwhile (in a task of its own, which the
+    /// caller's cancellation does not reach): the answer is in, and the server's state is what
+    /// it shows.
     private func perform(_ steps: [Step]) async throws -> [Step] {
+        try await Task { try await self.performAll(steps) }.value
+    }
+
+    private func performAll(_ steps: [Step]) async throws -> [Step] {
         for (index, step) in steps.enumerated() {
             do {
-                try Task.checkCancellation()
                 try await perform(step)
             } catch {
                 throw StepFailed(index: index, step: step, error: error)
@@ -374,15 +387,42 @@ public actor NavigationSession {
 
     // MARK: One at a time
 
+    /// Runs `body` when no other navigation runs, waiting for the turn first when one does.
+    /// A call cancelled before its turn comes (or as it comes) throws `CancellationError` without
+    /// running `body`, and hands the turn on.
     private func serially<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try Task.checkCancellation()
         if busy {
-            await withCheckedContinuation { waiting.append($0) }
+            try await waitForTurn()  // throws without the turn: nothing to hand on
         } else {
             busy = true
         }
-        defer {
-            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
-        }
+        defer { handTurnOn() }
+        try Task.checkCancellation()
         return try await body()
+    }
+
+    /// Waits until `handTurnOn` hands this call the turn, or throws `CancellationError` when the
+    /// task is cancelled first (the call leaves the queue without the turn).
+    private func waitForTurn() async throws {
+        waitersSoFar += 1
+        let number = waitersSoFar
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { waiting.append((number, $0)) }
+        } onCancel: {
+            Task { await self.withdraw(number) }
+        }
+    }
+
+    /// Takes the waiting call `number` out of the queue with `CancellationError`; nothing when it
+    /// is not waiting (its turn came first: it sees the cancellation itself and hands the turn on).
+    private func withdraw(_ number: Int) {
+        guard let index = waiting.firstIndex(where: { $0.number == number }) else { return }
+        waiting.remove(at: index).turn.resume(throwing: CancellationError())
+    }
+
+    /// Gives the turn to the first waiting call, or frees it.
+    private func handTurnOn() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().turn.resume() }
     }
 }

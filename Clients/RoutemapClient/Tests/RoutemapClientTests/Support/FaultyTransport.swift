@@ -55,9 +55,14 @@ struct FaultyTransport: HTTPTransport {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         switch await plan.fault(for: request) {
         case nil:
-            let answer = try await real.send(request)
-            await plan.note(request, "\(answer.1.statusCode)")
-            return answer
+            do {
+                let answer = try await real.send(request)
+                await plan.note(request, "\(answer.1.statusCode)")
+                return answer
+            } catch {
+                await plan.note(request, "failed: \(error)")
+                throw error
+            }
         case .unreachable:
             await plan.note(request, "unreachable")
             throw URLError(.networkConnectionLost)
