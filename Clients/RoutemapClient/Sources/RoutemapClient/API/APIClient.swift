@@ -205,7 +205,10 @@ public actor APIClient {
         try await decode(send(.post, navigation("navigate"), body: request))
     }
 
-    /// `GET /v1/resolve`: the walk from `from` (the launch stack when nil) to the screen `url` links to.
+    /// `GET /v1/resolve` (`/v1/apps/{app}/resolve`): the walk from `from` to the screen `url`
+    /// links to. Nil sends no `from`, which the server reads as the root's screen with no
+    /// embedded route listed (the point of sale's `tabBar,splitContainer`; trivia's `trivia`),
+    /// not as the launch stack: what the embedded screens show is then unknown to the walk.
     public func resolve(url: String, from: [StackEntry]? = nil) async throws -> NavigationAnswer {
         var query = ["url": url]
         if let from { query["from"] = String(decoding: try JSONEncoder.sorted.encode(from), as: UTF8.self) }
