@@ -61,11 +61,33 @@ public actor APIClient {
 
     // MARK: Devices
 
-    /// `POST /v1/devices`: enrolls this device with the store's code and keeps the token it gets.
+    /// `POST /v1/devices`: enrolls this device with its role's code (`role` nil: a till, with the
+    /// till code; `.manager`: with the manager code) and keeps the token it gets.
     @discardableResult
-    public func enroll(name: String, enrollmentCode: String) async throws -> EnrolledDevice {
+    public func enroll(name: String, enrollmentCode: String, role: DeviceRole? = nil) async throws -> EnrolledDevice {
         let device: EnrolledDevice = try await decode(
-            send(.post, "/v1/devices", body: EnrollRequest(name: name, enrollmentCode: enrollmentCode), authorized: false))
+            send(.post, "/v1/devices", body: EnrollRequest(name: name, enrollmentCode: enrollmentCode, role: role), authorized: false))
+        token = device.token
+        return device
+    }
+
+    /// `GET /v1/devices` (managers only): every device enrolled, oldest first, revoked ones too.
+    public func devices() async throws -> DeviceList {
+        try await decode(send(.get, "/v1/devices"))
+    }
+
+    /// `POST /v1/devices/{deviceId}/revoke` (managers only): its token stops working. Revoking
+    /// again answers the same, so it is retried like a keyed request.
+    public func revokeDevice(id: String) async throws -> RevokedDeviceAnswer {
+        try await decode(send(.post, "/v1/devices/\(Self.segment(id))/revoke", repeatable: true))
+    }
+
+    /// `POST /v1/devices/me/token`: a new token for this device, which the client keeps and uses
+    /// from now on (the old one works until the new one is first used). A lost answer is retried:
+    /// the old token still works, and rotating again replaces the unused new one.
+    @discardableResult
+    public func rotateToken() async throws -> EnrolledDevice {
+        let device: EnrolledDevice = try await decode(send(.post, "/v1/devices/me/token", repeatable: true))
         token = device.token
         return device
     }
@@ -79,6 +101,46 @@ public actor APIClient {
             .get, "/v1/menu/items", query: category.map { ["category": $0] } ?? [:], headers: ifNoneMatch.map { ["If-None-Match": $0] } ?? [:])
         if answer.status == 304 { return .notModified }
         return .modified(try decode(answer), etag: answer.header("ETag"))
+    }
+
+    /// `POST /v1/menu/items` (managers only): adds an item at the end of the menu.
+    public func createMenuItem(_ request: CreateMenuItemRequest, intent: UserIntent = UserIntent()) async throws -> Replayable<MenuItemAnswer> {
+        try await replayable(send(.post, "/v1/menu/items", body: request, intent: intent))
+    }
+
+    /// `PATCH /v1/menu/items/{itemId}` (managers only): changes the members `request` gives.
+    public func changeMenuItem(id: String, _ request: ChangeMenuItemRequest, intent: UserIntent = UserIntent()) async throws
+        -> Replayable<MenuItemAnswer>
+    {
+        try await replayable(send(.patch, "/v1/menu/items/\(Self.segment(id))", body: request, intent: intent))
+    }
+
+    /// `DELETE /v1/menu/items/{itemId}` (managers only): takes the item off the menu.
+    public func retireMenuItem(id: String, intent: UserIntent = UserIntent()) async throws -> Replayable<RetiredMenuItemAnswer> {
+        try await replayable(send(.delete, "/v1/menu/items/\(Self.segment(id))", intent: intent))
+    }
+
+    /// `GET /v1/menu/categories`. With `ifNoneMatch` (an earlier `etag`), unchanged categories
+    /// answer `.notModified`.
+    public func menuCategories(ifNoneMatch: String? = nil) async throws -> Conditional<MenuCategoryListing> {
+        let answer = try await send(.get, "/v1/menu/categories", headers: ifNoneMatch.map { ["If-None-Match": $0] } ?? [:])
+        if answer.status == 304 { return .notModified }
+        return .modified(try decode(answer), etag: answer.header("ETag"))
+    }
+
+    /// `POST /v1/menu/categories` (managers only): adds a category at the end of the menu.
+    public func createMenuCategory(_ category: MenuCategory, intent: UserIntent = UserIntent()) async throws -> Replayable<MenuCategoryAnswer> {
+        try await replayable(send(.post, "/v1/menu/categories", body: category, intent: intent))
+    }
+
+    /// `PATCH /v1/menu/categories/{categoryId}` (managers only): renames a category.
+    public func renameMenuCategory(id: String, name: String, intent: UserIntent = UserIntent()) async throws -> Replayable<MenuCategoryAnswer> {
+        try await replayable(send(.patch, "/v1/menu/categories/\(Self.segment(id))", body: RenameMenuCategoryRequest(name: name), intent: intent))
+    }
+
+    /// `DELETE /v1/menu/categories/{categoryId}` (managers only): takes an empty category off the menu.
+    public func retireMenuCategory(id: String, intent: UserIntent = UserIntent()) async throws -> Replayable<RetiredMenuCategoryAnswer> {
+        try await replayable(send(.delete, "/v1/menu/categories/\(Self.segment(id))", intent: intent))
     }
 
     // MARK: Bills
@@ -255,9 +317,11 @@ public actor APIClient {
         var replayed: Bool { header("Idempotent-Replayed") == "true" }
     }
 
+    /// Sends a request; `repeatable` (else: a GET, or one with an `intent`) says whether it is
+    /// safe to send again: after a lost connection, `409 idempotency_key_in_flight` or a 503 that asks for it.
     private func send(
         _ method: HTTPMethod, _ path: String, query: [String: String] = [:], body: (any Encodable & Sendable)? = nil, intent: UserIntent? = nil,
-        headers: [String: String] = [:], authorized: Bool = true
+        headers: [String: String] = [:], authorized: Bool = true, repeatable: Bool? = nil
     ) async throws -> RawAnswer {
         var headers = headers
         if let intent { headers["Idempotency-Key"] = intent.idempotencyKey }
@@ -268,7 +332,7 @@ public actor APIClient {
         }
         return try await send(
             method, path, query: query, rawBody: data, headers: headers, authorized: authorized,
-            repeatable: method == .get || intent != nil)
+            repeatable: repeatable ?? (method == .get || intent != nil))
     }
 
     private func send(

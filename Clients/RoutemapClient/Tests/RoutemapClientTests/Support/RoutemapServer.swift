@@ -8,6 +8,8 @@ import Testing
 /// temporary directory. Stopped (SIGTERM) and removed by `stop()`.
 final class RoutemapServer: Sendable {
     static let enrollmentCode = "client-tests-enrollment"
+    /// The code a manager's device enrolls with (`role` `manager`).
+    static let managerEnrollmentCode = "client-tests-manager-enrollment"
 
     let baseURL: URL
     private let process: Process
@@ -51,7 +53,8 @@ final class RoutemapServer: Sendable {
         process.executableURL = binary
         process.arguments = [
             "serve", "--port", "0", "--db", directory.appendingPathComponent("test.sqlite").path, "--migrations", Self.migrations.path,
-            "--public", Self.publicFiles.path, "--enrollment-code", Self.enrollmentCode, "--rate-limit", "0",
+            "--public", Self.publicFiles.path, "--enrollment-code", Self.enrollmentCode, "--manager-enrollment-code", Self.managerEnrollmentCode,
+            "--rate-limit", "0",
         ]
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ROUTEMAP_") }
         let output = Pipe()

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import RoutemapClient
+
+/// The device and menu management endpoints through `APIClient`, against the real server: a
+/// manager enrolled with the manager code manages the menu and the devices; a till cannot.
+@Suite("API client: devices and menu management, end to end")
+struct AdministrationTests {
+    /// A client of `server` enrolled as a manager.
+    private func manager(_ server: RoutemapServer) async throws -> APIClient {
+        let client = APIClient(baseURL: server.baseURL, retry: .init(maxAttempts: 3, delay: .milliseconds(50)))
+        let enrolled = try await client.enroll(name: "manager", enrollmentCode: RoutemapServer.managerEnrollmentCode, role: .manager)
+        #expect(enrolled.role == .manager)
+        return client
+    }
+
+    @Test("A manager lists the devices and revokes a till (again: the same answer); the till is refused from then on")
+    func devices() async throws {
+        let server = try RoutemapServer()
+        defer { server.stop() }
+        let manager = try await manager(server)
+        let till = try await server.enrolledClient()
+        await #expect { _ = try await till.devices() } throws: { ($0 as? Problem)?.code == .managerOnly }
+
+        let listed = try await manager.devices().devices
+        #expect(listed.map(\.role) == [.manager, .till])
+        #expect(listed.map(\.current) == [true, false])
+        let tillID = listed[1].deviceId
+        let revoked = try await manager.revokeDevice(id: tillID)
+        #expect(revoked.device.revoked && revoked.device.revokedAt != nil)
+        #expect(try await manager.revokeDevice(id: tillID).device.revokedAt == revoked.device.revokedAt)
+        await #expect { _ = try await till.launch() } throws: { ($0 as? Problem)?.code == .unauthorized }
+        await #expect { _ = try await manager.revokeDevice(id: "dev_unknown") } throws: { ($0 as? Problem)?.code == .notFound }
+    }
+
+    @Test("rotateToken: the client uses the new token, and the old one stops working once the new one is used")
+    func rotateToken() async throws {
+        let server = try RoutemapServer()
+        defer { server.stop() }
+        let till = try await server.enrolledClient()
+        let old = try #require(await till.token)
+        let rotated = try await till.rotateToken()
+        #expect(rotated.token != old)
+        #expect(await till.token == rotated.token)
+        _ = try await till.launch()
+        let withOld = APIClient(baseURL: server.baseURL, token: old)
+        await #expect { _ = try await withOld.launch() } throws: { ($0 as? Problem)?.code == .unauthorized }
+    }
+
+    @Test("A manager adds, changes and retires a category and an item (a retried change replays); tills see the menu change")
+    func menu() async throws {
+        let server = try RoutemapServer()
+        defer { server.stop() }
+        let manager = try await manager(server)
+        let till = try await server.enrolledClient()
+        await #expect {
+            _ = try await till.createMenuCategory(MenuCategory(id: "specials", name: "Specials"))
+        } throws: { ($0 as? Problem)?.code == .managerOnly }
+
+        let categoryIntent = UserIntent()
+        let category = try await manager.createMenuCategory(MenuCategory(id: "specials", name: "Specials"), intent: categoryIntent)
+        #expect(category.answer.category == MenuCategory(id: "specials", name: "Specials") && !category.replayed)
+        #expect(try await manager.createMenuCategory(MenuCategory(id: "specials", name: "Specials"), intent: categoryIntent).replayed)
+        #expect(try await manager.renameMenuCategory(id: "specials", name: "Today's specials").answer.category.name == "Today's specials")
+        guard case .modified(let categories, let etag) = try await till.menuCategories() else {
+            Issue.record("the first listing is not modified")
+            return
+        }
+        #expect(categories.categories.last == MenuCategory(id: "specials", name: "Today's specials"))
+        guard case .notModified = try await till.menuCategories(ifNoneMatch: etag) else {
+            Issue.record("the same categories again are modified")
+            return
+        }
+
+        let created = try await manager.createMenuItem(CreateMenuItemRequest(id: "hot-chocolate", name: "Hot Chocolate", category: "specials", priceMinor: 400))
+        #expect(created.answer.item.priceMinor == 400 && created.answer.item.available)
+        let changeIntent = UserIntent()
+        let changed = try await manager.changeMenuItem(id: "hot-chocolate", ChangeMenuItemRequest(priceMinor: 450), intent: changeIntent)
+        #expect(changed.answer.item.priceMinor == 450 && !changed.replayed)
+        #expect(try await manager.changeMenuItem(id: "hot-chocolate", ChangeMenuItemRequest(priceMinor: 450), intent: changeIntent).replayed)
+        guard case .modified(let specials, _) = try await till.menuItems(category: "specials") else {
+            Issue.record("the menu is not modified")
+            return
+        }
+        #expect(specials.items.map(\.id) == ["hot-chocolate"] && specials.items.first?.priceMinor == 450)
+
+        await #expect { _ = try await manager.retireMenuCategory(id: "specials") } throws: { ($0 as? Problem)?.code == .categoryNotEmpty }
+        let retired = try await manager.retireMenuItem(id: "hot-chocolate")
+        #expect(retired.answer.retired && retired.answer.item.id == "hot-chocolate")
+        #expect(try await manager.retireMenuCategory(id: "specials").answer.retired)
+        guard case .modified(let after, _) = try await till.menuItems() else {
+            Issue.record("the menu is not modified")
+            return
+        }
+        #expect(!after.items.contains { $0.id == "hot-chocolate" })
+    }
+}
