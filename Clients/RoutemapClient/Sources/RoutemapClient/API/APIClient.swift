@@ -181,27 +181,29 @@ public actor APIClient {
     }
 
     /// `POST /v1/bills/{billId}/items`. Every attempt of one tap sends the same `intent`, so a
-    /// retry never adds twice.
+    /// retry never adds twice (its answer is then `replayed`).
     public func addItem(billId: String, menuItemId: String, quantity: Int = 1, intent: UserIntent = UserIntent()) async throws
-        -> BillAndNavigation
+        -> Replayable<BillAndNavigation>
     {
-        try await decode(
+        try await replayable(
             send(
                 .post, "/v1/bills/\(Self.segment(billId))/items", body: AddItemRequest(menuItemId: menuItemId, quantity: quantity),
                 intent: intent))
     }
 
     /// `PATCH /v1/bills/{billId}/items/{lineId}`: sets a line's quantity.
-    public func updateItem(billId: String, lineId: String, quantity: Int, intent: UserIntent = UserIntent()) async throws -> BillAndNavigation {
-        try await decode(
+    public func updateItem(billId: String, lineId: String, quantity: Int, intent: UserIntent = UserIntent()) async throws
+        -> Replayable<BillAndNavigation>
+    {
+        try await replayable(
             send(
                 .patch, "/v1/bills/\(Self.segment(billId))/items/\(Self.segment(lineId))", body: UpdateItemRequest(quantity: quantity),
                 intent: intent))
     }
 
     /// `DELETE /v1/bills/{billId}/items/{lineId}`.
-    public func removeItem(billId: String, lineId: String, intent: UserIntent = UserIntent()) async throws -> BillAndNavigation {
-        try await decode(send(.delete, "/v1/bills/\(Self.segment(billId))/items/\(Self.segment(lineId))", intent: intent))
+    public func removeItem(billId: String, lineId: String, intent: UserIntent = UserIntent()) async throws -> Replayable<BillAndNavigation> {
+        try await replayable(send(.delete, "/v1/bills/\(Self.segment(billId))/items/\(Self.segment(lineId))", intent: intent))
     }
 
     /// `POST /v1/bills/{billId}/checkout`.
@@ -210,8 +212,8 @@ public actor APIClient {
     }
 
     /// `POST /v1/bills/{billId}/checkout/cancel`.
-    public func cancelCheckout(billId: String, intent: UserIntent = UserIntent()) async throws -> BillAndNavigation {
-        try await decode(send(.post, "/v1/bills/\(Self.segment(billId))/checkout/cancel", intent: intent))
+    public func cancelCheckout(billId: String, intent: UserIntent = UserIntent()) async throws -> Replayable<BillAndNavigation> {
+        try await replayable(send(.post, "/v1/bills/\(Self.segment(billId))/checkout/cancel", intent: intent))
     }
 
     /// `POST /v1/bills/{billId}/pay`. Pass the same `intent` to every attempt of one payment.

@@ -7,7 +7,7 @@ import Testing
 /// read back, and a line add retried as the same intent.
 @Suite("Open orders through the client, end to end")
 struct OpenOrdersTests {
-    @Test("Two tables: list (paged), resume (replayed with the same intent), void, pay and read the payment back")
+    @Test("Two tables: list (paged), resume, add, change, remove and cancel checkout (each replayed with the same intent), void, pay and read the payment back")
     func twoTables() async throws {
         let app = try await AppFixture()
         defer { app.stop() }
@@ -36,9 +36,24 @@ struct OpenOrdersTests {
         await #expect(throws: Problem.self) { try await client.void(billId: second, reason: "again") }
 
         let add = UserIntent()
-        _ = try await client.addItem(billId: first, menuItemId: "latte", intent: add)
-        _ = try await client.addItem(billId: first, menuItemId: "latte", intent: add)
+        #expect(try await !client.addItem(billId: first, menuItemId: "latte", intent: add).replayed)
+        #expect(try await client.addItem(billId: first, menuItemId: "latte", intent: add).replayed)
         #expect(try await client.bill(id: first).lines.map(\.quantity) == [1], "the retried add applied once")
+
+        // Every keyed bill change says whether its answer was a replay.
+        let line = try #require(try await client.bill(id: first).lines.first).lineId
+        let change = UserIntent()
+        #expect(try await !client.updateItem(billId: first, lineId: line, quantity: 2, intent: change).replayed)
+        #expect(try await client.updateItem(billId: first, lineId: line, quantity: 2, intent: change).replayed)
+        let espresso = try await client.addItem(billId: first, menuItemId: "espresso").answer.bill.lines.first { $0.menuItemId == "espresso" }
+        let removal = UserIntent()
+        let removed = try await client.removeItem(billId: first, lineId: try #require(espresso).lineId, intent: removal)
+        #expect(!removed.replayed && removed.answer.bill.lines.map(\.menuItemId) == ["latte"])
+        #expect(try await client.removeItem(billId: first, lineId: try #require(espresso).lineId, intent: removal).replayed)
+        _ = try await client.checkout(billId: first)
+        let cancel = UserIntent()
+        #expect(try await !client.cancelCheckout(billId: first, intent: cancel).replayed)
+        #expect(try await client.cancelCheckout(billId: first, intent: cancel).replayed)
 
         let bill = try await client.checkout(billId: first).answer.bill
         let paid = try await client.pay(billId: first, PayRequest(method: .card, amountMinor: bill.totalMinor), intent: UserIntent()).answer

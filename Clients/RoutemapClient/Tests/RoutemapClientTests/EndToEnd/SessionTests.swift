@@ -47,7 +47,7 @@ struct SessionTests {
         // Another part of the app checks out and cancels by itself; the cancel's steps
         // (dismiss the summary, replace the bill) meet a screen with no summary.
         _ = try await app.client.checkout(billId: bill)
-        let cancel = try await app.client.cancelCheckout(billId: bill)
+        let cancel = try await app.client.cancelCheckout(billId: bill).answer
         let outcome = try await app.session.follow(answer: cancel)
         #expect(outcome.resyncReason?.contains("dismiss orderSummary") == true)
         #expect(
