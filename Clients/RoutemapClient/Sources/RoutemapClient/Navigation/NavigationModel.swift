@@ -272,27 +272,27 @@ struct NavigationModel: Sendable {
 public struct DisplayedScreen: Sendable, Hashable {
     public var route: RouteID
     public var screen: Screen
-    /// The stack index of the layer it is shown in.
-    public var layer: Int
+    /// The stack index of the layer it is shown in (the session's bookkeeping).
+    var layer: Int
     /// Opened by a `sub` walk.
     public var sub: Bool
-    /// Grows with each screen shown: a later screen has a larger one.
-    public var order: Int
+    /// Grows with each screen shown: a later screen has a larger one (the session's bookkeeping).
+    var order: Int
 }
 
 /// The registry as the navigation model reads it: each route's parent, presentation and slots.
 /// Equal when the registries are (a registry read again tells whether a deploy changed it).
-public struct RouteMap: Sendable, Equatable {
+struct RouteMap: Sendable, Equatable {
     private let routes: [RouteID: Route]
 
-    public init(_ routes: [Route]) {
+    init(_ routes: [Route]) {
         self.routes = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The registry from `GET /v1/routes`.
-    public init(tree: RouteTree) { self.init(tree.allRoutes) }
+    init(tree: RouteTree) { self.init(tree.allRoutes) }
 
-    public subscript(id: RouteID) -> Route? { routes[id] }
+    subscript(id: RouteID) -> Route? { routes[id] }
 
     /// Pushed: declared `push`.
     func isPushed(_ entry: StackEntry) -> Bool { routes[entry.route]?.presentation == .push }

@@ -15,7 +15,7 @@ public enum DeviceRole: OpenEnumeration {
 }
 
 /// A device as `GET /v1/devices` lists it (no token).
-public struct ListedDevice: WireObjectWithKeys {
+public struct ListedDevice: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var deviceId: String
     public var name: String
     public var role: DeviceRole
@@ -27,25 +27,25 @@ public struct ListedDevice: WireObjectWithKeys {
     /// Whether this is the calling device.
     public var current: Bool
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case deviceId, name, role, createdAt, revoked, revokedAt, current }
+    enum CodingKeys: String, CodingKey, CaseIterable { case deviceId, name, role, createdAt, revoked, revokedAt, current }
 }
 
 /// `GET /v1/devices`.
-public struct DeviceList: WireObjectWithKeys {
+public struct DeviceList: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var devices: [ListedDevice]
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case devices }
+    enum CodingKeys: String, CodingKey, CaseIterable { case devices }
 }
 
 /// `POST /v1/devices/{deviceId}/revoke`.
-public struct RevokedDeviceAnswer: WireObjectWithKeys {
+public struct RevokedDeviceAnswer: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var device: ListedDevice
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case device }
+    enum CodingKeys: String, CodingKey, CaseIterable { case device }
 }
 
 /// `POST /v1/menu/items`.
-public struct CreateMenuItemRequest: WireObjectWithKeys {
+public struct CreateMenuItemRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var id: String
     public var name: String
     public var category: String
@@ -61,11 +61,11 @@ public struct CreateMenuItemRequest: WireObjectWithKeys {
         self.available = available
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, available }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, available }
 }
 
 /// `PATCH /v1/menu/items/{itemId}`: the members to change.
-public struct ChangeMenuItemRequest: WireObjectWithKeys {
+public struct ChangeMenuItemRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var name: String?
     public var category: String?
     public var priceMinor: Int64?
@@ -78,26 +78,26 @@ public struct ChangeMenuItemRequest: WireObjectWithKeys {
         self.available = available
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case name, category, priceMinor, available }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, category, priceMinor, available }
 }
 
 /// The answer of creating or changing a menu item.
-public struct MenuItemAnswer: WireObjectWithKeys {
+public struct MenuItemAnswer: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var item: MenuItem
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case item }
+    enum CodingKeys: String, CodingKey, CaseIterable { case item }
 }
 
 /// `DELETE /v1/menu/items/{itemId}`: the item as it was on the menu.
-public struct RetiredMenuItemAnswer: WireObjectWithKeys {
+public struct RetiredMenuItemAnswer: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var item: MenuItem
     public var retired: Bool
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case item, retired }
+    enum CodingKeys: String, CodingKey, CaseIterable { case item, retired }
 }
 
 /// A section of the menu; items name theirs by `id`. Also `POST /v1/menu/categories`' body.
-public struct MenuCategory: WireObjectWithKeys {
+public struct MenuCategory: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var id: String
     public var name: String
 
@@ -106,36 +106,36 @@ public struct MenuCategory: WireObjectWithKeys {
         self.name = name
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case id, name }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name }
 }
 
 /// `PATCH /v1/menu/categories/{categoryId}`.
-public struct RenameMenuCategoryRequest: WireObjectWithKeys {
+public struct RenameMenuCategoryRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var name: String
 
     public init(name: String) { self.name = name }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case name }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name }
 }
 
 /// The answer of creating or renaming a category.
-public struct MenuCategoryAnswer: WireObjectWithKeys {
+public struct MenuCategoryAnswer: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var category: MenuCategory
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case category }
+    enum CodingKeys: String, CodingKey, CaseIterable { case category }
 }
 
 /// `GET /v1/menu/categories`.
-public struct MenuCategoryListing: WireObjectWithKeys {
+public struct MenuCategoryListing: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var categories: [MenuCategory]
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case categories }
+    enum CodingKeys: String, CodingKey, CaseIterable { case categories }
 }
 
 /// `DELETE /v1/menu/categories/{categoryId}`.
-public struct RetiredMenuCategoryAnswer: WireObjectWithKeys {
+public struct RetiredMenuCategoryAnswer: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var category: MenuCategory
     public var retired: Bool
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case category, retired }
+    enum CodingKeys: String, CodingKey, CaseIterable { case category, retired }
 }

@@ -1,32 +1,32 @@
 /// `POST /v1/devices`'s answer: the device and its bearer token, shown this once.
-public struct EnrolledDevice: WireObjectWithKeys {
+public struct EnrolledDevice: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var deviceId: String
     public var name: String
     public var role: DeviceRole
     public var token: String
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case deviceId, name, role, token }
+    enum CodingKeys: String, CodingKey, CaseIterable { case deviceId, name, role, token }
 }
 
 /// `GET /v1/menu/items`.
-public struct MenuListing: WireObjectWithKeys {
+public struct MenuListing: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var items: [MenuItem]
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case items }
+    enum CodingKeys: String, CodingKey, CaseIterable { case items }
 }
 
 /// A bill endpoint's answer: the bill and the steps that show it.
-public struct BillAndNavigation: WireObjectWithKeys, NavigatingAnswer {
+public struct BillAndNavigation: Codable, Sendable, Hashable, WireObjectWithKeys, NavigatingAnswer {
     public var bill: Bill
     public var navigation: [Step]
 
     public var stack: [StackEntry]? { nil }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case bill, navigation }
+    enum CodingKeys: String, CodingKey, CaseIterable { case bill, navigation }
 }
 
 /// `POST /v1/bills/{billId}/pay`'s answer.
-public struct PaymentAnswer: WireObjectWithKeys, NavigatingAnswer {
+public struct PaymentAnswer: Codable, Sendable, Hashable, WireObjectWithKeys, NavigatingAnswer {
     public var payment: Payment
     /// The paid bill.
     public var bill: Bill
@@ -36,11 +36,11 @@ public struct PaymentAnswer: WireObjectWithKeys, NavigatingAnswer {
 
     public var stack: [StackEntry]? { nil }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case payment, bill, nextBill, navigation }
+    enum CodingKeys: String, CodingKey, CaseIterable { case payment, bill, nextBill, navigation }
 }
 
 /// `POST /v1/bills/{billId}/void`'s answer.
-public struct VoidAnswer: WireObjectWithKeys, NavigatingAnswer {
+public struct VoidAnswer: Codable, Sendable, Hashable, WireObjectWithKeys, NavigatingAnswer {
     /// The voided bill.
     public var bill: Bill
     /// The device's current bill afterwards, which the bill screen now shows.
@@ -49,11 +49,11 @@ public struct VoidAnswer: WireObjectWithKeys, NavigatingAnswer {
 
     public var stack: [StackEntry]? { nil }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case bill, nextBill, navigation }
+    enum CodingKeys: String, CodingKey, CaseIterable { case bill, nextBill, navigation }
 }
 
 /// `GET /v1/launch`, `POST /v1/navigate`, `GET /v1/resolve`: the steps and the stack after them.
-public struct NavigationAnswer: WireObjectWithKeys, NavigatingAnswer {
+public struct NavigationAnswer: Codable, Sendable, Hashable, WireObjectWithKeys, NavigatingAnswer {
     public var navigation: [Step]
     public var stack: [StackEntry]?
 
@@ -68,7 +68,7 @@ public struct NavigationAnswer: WireObjectWithKeys, NavigatingAnswer {
         stack = try container.decode([StackEntry].self, forKey: .stack)
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case navigation, stack }
+    enum CodingKeys: String, CodingKey, CaseIterable { case navigation, stack }
 }
 
 /// An answer that carries navigation steps (and, for walks and launch, the stack after them).
@@ -79,8 +79,8 @@ public protocol NavigatingAnswer: Sendable {
 }
 
 /// `GET /healthz`.
-public struct HealthStatus: WireObjectWithKeys {
+public struct HealthStatus: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var status: String
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case status }
+    enum CodingKeys: String, CodingKey, CaseIterable { case status }
 }

@@ -12,37 +12,37 @@ public indirect enum Component: Sendable, Hashable, Codable {
     case unknown(type: String)
 
     /// A group of components under an optional heading.
-    public struct Section: WireObjectWithKeys {
+    public struct Section: Codable, Sendable, Hashable, WireObjectWithKeys {
         public var title: String?
         public var children: [Component]
-        public enum CodingKeys: String, CodingKey, CaseIterable { case title, children }
+        enum CodingKeys: String, CodingKey, CaseIterable { case title, children }
     }
 
     /// A line with a title, an optional second line and an optional trailing value.
-    public struct Row: WireObjectWithKeys {
+    public struct Row: Codable, Sendable, Hashable, WireObjectWithKeys {
         public var title: String
         public var detail: String?
         /// Trailing text, e.g. an amount.
         public var value: String?
-        public enum CodingKeys: String, CodingKey, CaseIterable { case title, detail, value }
+        enum CodingKeys: String, CodingKey, CaseIterable { case title, detail, value }
     }
 
-    public struct Text: WireObjectWithKeys {
+    public struct Text: Codable, Sendable, Hashable, WireObjectWithKeys {
         public var text: String
         public var style: TextStyle
-        public enum CodingKeys: String, CodingKey, CaseIterable { case text, style }
+        enum CodingKeys: String, CodingKey, CaseIterable { case text, style }
     }
 
-    public struct Image: WireObjectWithKeys {
+    public struct Image: Codable, Sendable, Hashable, WireObjectWithKeys {
         public var url: String
         /// Accessibility text.
         public var alt: String
-        public enum CodingKeys: String, CodingKey, CaseIterable { case url, alt }
+        enum CodingKeys: String, CodingKey, CaseIterable { case url, alt }
     }
 
     /// A button that sends the screen action named `action`. Prepare it with
     /// `NavigationSession.prepare(_:on:values:)`, which fills the action from `item` and `values`.
-    public struct Button: WireObjectWithKeys {
+    public struct Button: Codable, Sendable, Hashable, WireObjectWithKeys {
         public var title: String
         public var action: String
         public var style: ButtonStyle
@@ -50,7 +50,7 @@ public indirect enum Component: Sendable, Hashable, Codable {
         public var item: [String: JSONValue]?
         /// Values the button supplies for `{value.NAME}`; the app asks the user for the others.
         public var values: [String: JSONValue]?
-        public enum CodingKeys: String, CodingKey, CaseIterable { case title, action, style, item, values }
+        enum CodingKeys: String, CodingKey, CaseIterable { case title, action, style, item, values }
     }
 
     public enum TextStyle: OpenEnumeration {

@@ -1,5 +1,5 @@
 /// A menu item (`GET /v1/menu/items`, the menu screen's rows).
-public struct MenuItem: WireObjectWithKeys {
+public struct MenuItem: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var id: String
     public var name: String
     public var category: String
@@ -10,11 +10,11 @@ public struct MenuItem: WireObjectWithKeys {
     /// Unavailable items cannot be added to a bill.
     public var available: Bool
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, currency, available }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, currency, available }
 }
 
 /// One line of a bill.
-public struct BillLine: WireObjectWithKeys {
+public struct BillLine: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var lineId: String
     public var menuItemId: String
     /// The menu item's name.
@@ -24,11 +24,11 @@ public struct BillLine: WireObjectWithKeys {
     public var unitPriceMinor: Int64
     public var lineTotalMinor: Int64
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case lineId, menuItemId, name, quantity, unitPriceMinor, lineTotalMinor }
+    enum CodingKeys: String, CodingKey, CaseIterable { case lineId, menuItemId, name, quantity, unitPriceMinor, lineTotalMinor }
 }
 
 /// A bill; money in minor units of `currency`, totals computed by the server.
-public struct Bill: WireObjectWithKeys {
+public struct Bill: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var id: String
     public var status: BillStatus
     public var lines: [BillLine]
@@ -43,34 +43,34 @@ public struct Bill: WireObjectWithKeys {
     /// A paid bill's payment (`GET /v1/bills/{billId}` only).
     public var payment: Payment?
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case id, status, lines, subtotalMinor, taxMinor, totalMinor, currency, version, void, payment
     }
 }
 
 /// Why and when a bill was voided.
-public struct BillVoid: WireObjectWithKeys {
+public struct BillVoid: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var reason: String
     /// RFC 3339 date-time, as the server wrote it.
     public var voidedAt: String
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case reason, voidedAt }
+    enum CodingKeys: String, CodingKey, CaseIterable { case reason, voidedAt }
 }
 
 /// `GET /v1/bills`: a page of the device's open and checked-out bills, newest first (also the
 /// `billList` screen's payload, with its `components`).
-public struct BillList: WireObjectWithKeys {
+public struct BillList: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var bills: [BillListEntry]
     /// Present when more bills follow: the `cursor` of the next page.
     public var nextCursor: String?
     /// On the `billList` screen only: its component tree.
     public var components: [Component]?
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case bills, nextCursor, components }
+    enum CodingKeys: String, CodingKey, CaseIterable { case bills, nextCursor, components }
 }
 
 /// A listed bill, without its lines.
-public struct BillListEntry: WireObjectWithKeys {
+public struct BillListEntry: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var id: String
     public var status: BillStatus
     public var lineCount: Int
@@ -83,13 +83,13 @@ public struct BillListEntry: WireObjectWithKeys {
     /// The device's current bill (the one its bill screen shows).
     public var current: Bool
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case id, status, lineCount, subtotalMinor, taxMinor, totalMinor, currency, createdAt, current
     }
 }
 
 /// A payment of a bill.
-public struct Payment: WireObjectWithKeys {
+public struct Payment: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var id: String
     public var billId: String
     public var method: PaymentMethod
@@ -100,5 +100,5 @@ public struct Payment: WireObjectWithKeys {
     /// RFC 3339 date-time, as the server wrote it.
     public var createdAt: String
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case id, billId, method, amountMinor, tenderedMinor, changeMinor, createdAt }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, billId, method, amountMinor, tenderedMinor, changeMinor, createdAt }
 }

@@ -1,5 +1,5 @@
 /// An RFC 9457 problem+json answer: every routemap error, with its stable `code`.
-public struct Problem: WireObjectWithKeys {
+public struct Problem: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// `urn:routemap:problem:<code>`.
     public var type: String
     public var title: String
@@ -32,7 +32,7 @@ public struct Problem: WireObjectWithKeys {
     /// `question_not_current`: the question to answer first.
     public var currentQuestionId: String?
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case type, title, status, detail, code, field, menuItemId, category, expectedMinor, limit, retryAfterSeconds, input, route
         case routeGuard = "guard"
         case questionId, currentQuestionId

@@ -1,5 +1,5 @@
 /// `POST /v1/devices`: enroll a till with the store's enrollment code.
-public struct EnrollRequest: WireObjectWithKeys {
+public struct EnrollRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var name: String
     public var enrollmentCode: String
     /// `till` when absent; the code must be the role's.
@@ -11,11 +11,11 @@ public struct EnrollRequest: WireObjectWithKeys {
         self.role = role
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case name, enrollmentCode, role }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, enrollmentCode, role }
 }
 
 /// `POST /v1/bills/{billId}/items`.
-public struct AddItemRequest: WireObjectWithKeys {
+public struct AddItemRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var menuItemId: String
     public var quantity: Int
 
@@ -24,29 +24,29 @@ public struct AddItemRequest: WireObjectWithKeys {
         self.quantity = quantity
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case menuItemId, quantity }
+    enum CodingKeys: String, CodingKey, CaseIterable { case menuItemId, quantity }
 }
 
 /// `PATCH /v1/bills/{billId}/items/{lineId}`.
-public struct UpdateItemRequest: WireObjectWithKeys {
+public struct UpdateItemRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var quantity: Int
 
     public init(quantity: Int) { self.quantity = quantity }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case quantity }
+    enum CodingKeys: String, CodingKey, CaseIterable { case quantity }
 }
 
 /// `POST /v1/bills/{billId}/void`: why the bill is voided (1 to 200 characters).
-public struct VoidRequest: WireObjectWithKeys {
+public struct VoidRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var reason: String
 
     public init(reason: String) { self.reason = reason }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case reason }
+    enum CodingKeys: String, CodingKey, CaseIterable { case reason }
 }
 
 /// `POST /v1/bills/{billId}/pay`. `amountMinor` confirms the total the app showed.
-public struct PayRequest: WireObjectWithKeys {
+public struct PayRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var method: PaymentMethod
     public var amountMinor: Int64
     /// Cash handed over; nil means the amount. For card, nil or the amount.
@@ -58,11 +58,11 @@ public struct PayRequest: WireObjectWithKeys {
         self.tenderedMinor = tenderedMinor
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case method, amountMinor, tenderedMinor }
+    enum CodingKeys: String, CodingKey, CaseIterable { case method, amountMinor, tenderedMinor }
 }
 
 /// `POST /v1/navigate`: a walk from the app's stack.
-public struct NavigateRequest: WireObjectWithKeys {
+public struct NavigateRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var from: NavigationOrigin
     /// The target route; not needed for mode `parent`.
     public var to: RouteID?
@@ -77,7 +77,7 @@ public struct NavigateRequest: WireObjectWithKeys {
         self.input = input
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case from, to, mode, input }
+    enum CodingKeys: String, CodingKey, CaseIterable { case from, to, mode, input }
 }
 
 /// Where a walk starts: the app's stack, or one route id meaning that route's registered path.

@@ -2,7 +2,7 @@
 /// `GET /v1/routes`): where it sits and how it is shown. `NavigationSession` reads the registry
 /// when it starts, and again when the server's steps do not fit it, to place each step's route
 /// on its stack.
-public struct Route: WireObjectWithKeys {
+public struct Route: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var id: RouteID
     /// The route it is shown in or over; nil for the root.
     public var parent: RouteID?
@@ -27,7 +27,7 @@ public struct Route: WireObjectWithKeys {
     /// The precondition for showing it; a walk whose guard fails is 409 with the guard's code.
     public var routeGuard: RouteGuard?
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case id, parent, presentation, screenType, title, renderer, offersDeclarative, slots, requires, callerSupplied, provides, deepLinks,
             fallback, minimumAppVersion
         case routeGuard = "guard"
@@ -99,14 +99,14 @@ public struct Route: WireObjectWithKeys {
 }
 
 /// A route's precondition (`guard` of a route): shown only when it holds.
-public struct RouteGuard: WireObjectWithKeys {
+public struct RouteGuard: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var name: String
     /// The problem `code` of a walk whose guard fails.
     public var code: String
     /// When the route is shown, in words.
     public var summary: String
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case name, code, summary }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, code, summary }
 }
 
 /// A route and the routes under it (`GET /v1/routes`).
@@ -151,10 +151,10 @@ public struct RouteDetail: Sendable, Hashable, Codable {
 }
 
 /// `GET /v1/routes`.
-public struct RouteTreeAnswer: WireObjectWithKeys {
+public struct RouteTreeAnswer: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var root: RouteTree
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case root }
+    enum CodingKeys: String, CodingKey, CaseIterable { case root }
 }
 
 /// How a route is shown relative to its parent (named by `kind` on the wire).

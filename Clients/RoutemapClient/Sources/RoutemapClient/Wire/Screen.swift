@@ -1,5 +1,5 @@
 /// What a route shows: its type, who draws it, its data and the requests its controls send.
-public struct Screen: WireObjectWithKeys {
+public struct Screen: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var type: ScreenType
     public var renderer: Renderer
     public var title: String
@@ -22,7 +22,7 @@ public struct Screen: WireObjectWithKeys {
         self.inputs = inputs
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case type, renderer, title, payload, actions, inputs }
+    enum CodingKeys: String, CodingKey, CaseIterable { case type, renderer, title, payload, actions, inputs }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -59,22 +59,22 @@ public struct Screen: WireObjectWithKeys {
 }
 
 /// The menu screen's payload.
-public struct MenuPayload: WireObjectWithKeys {
+public struct MenuPayload: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var items: [MenuItem]
     /// The component tree, only when the screen is declarative (the app has no native menu).
     public var components: [Component]?
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case items, components }
+    enum CodingKeys: String, CodingKey, CaseIterable { case items, components }
 }
 
 /// The bill screen's payload when it is declarative (the app has no native bill screen): the
 /// bill's members and its component tree, side by side in one object.
-public struct DeclarativeBillPayload: WireObject {
+public struct DeclarativeBillPayload: Codable, Sendable, Hashable, WireObject {
     public var bill: Bill
     public var components: [Component]
 
     /// A bill's members but `payment` (a bill screen shows no payment), and `components`.
-    public static var memberNames: [String] { Bill.memberNames.filter { $0 != Bill.CodingKeys.payment.stringValue } + [ComponentsKey.components.stringValue] }
+    static var memberNames: [String] { Bill.memberNames.filter { $0 != Bill.CodingKeys.payment.stringValue } + [ComponentsKey.components.stringValue] }
 
     private enum ComponentsKey: String, CodingKey { case components }
 
@@ -96,7 +96,7 @@ public struct DeclarativeBillPayload: WireObject {
 }
 
 /// The order summary's payload: the checked-out bill's data and its declarative rendering.
-public struct OrderSummaryPayload: WireObjectWithKeys {
+public struct OrderSummaryPayload: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var billId: String
     public var lines: [BillLine]
     public var subtotalMinor: Int64
@@ -105,13 +105,13 @@ public struct OrderSummaryPayload: WireObjectWithKeys {
     public var currency: String
     public var components: [Component]
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case billId, lines, subtotalMinor, taxMinor, totalMinor, currency, components }
+    enum CodingKeys: String, CodingKey, CaseIterable { case billId, lines, subtotalMinor, taxMinor, totalMinor, currency, components }
 }
 
 /// A request a screen's control sends, as a template (README, "Screen actions"). Fill it with
 /// `ActionRequest(action:…)` and send it with `NavigationSession.perform(_:)` or
 /// `APIClient.send(_:)`.
-public struct ScreenAction: WireObjectWithKeys {
+public struct ScreenAction: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// What the control does (`addItem`, `pay`): bind a button to it.
     public var name: String
     public var method: HTTPMethod
@@ -133,5 +133,5 @@ public struct ScreenAction: WireObjectWithKeys {
         self.headers = headers
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case name, method, path, row, body, headers }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, method, path, row, body, headers }
 }

@@ -5,7 +5,7 @@
 /// On the wire an entry is `{"route": "bill", "inputs": {"billId": "bill_…"}}` (with
 /// `"sub": true` for a `sub` entry). The request forms decode too, as entries with no inputs
 /// known: an object without `inputs`, and the older string (`"bill"`, `"sub:orderSummary"`).
-public struct StackEntry: WireObjectWithKeys, CustomStringConvertible {
+public struct StackEntry: Codable, Sendable, Hashable, WireObjectWithKeys, CustomStringConvertible {
     public var route: RouteID
     public var inputs: [String: String]
     public var sub: Bool
@@ -16,7 +16,7 @@ public struct StackEntry: WireObjectWithKeys, CustomStringConvertible {
         self.sub = sub
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case route, inputs, sub }
+    enum CodingKeys: String, CodingKey, CaseIterable { case route, inputs, sub }
 
     private static let legacySubPrefix = "sub:"
 

@@ -1,5 +1,5 @@
 /// One thing the app does, in order, to follow a navigation (docs/navigation.md, "Steps").
-public struct Step: WireObjectWithKeys {
+public struct Step: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var op: StepOperation
     /// The route acted on; for `dismiss` and `pop` the one removed, for `popTo` the one left on top.
     public var route: RouteID
@@ -29,14 +29,14 @@ public struct Step: WireObjectWithKeys {
         self.sub = sub
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case op, route, animated, slot, tabs, presentation, screen, sub }
+    enum CodingKeys: String, CodingKey, CaseIterable { case op, route, animated, slot, tabs, presentation, screen, sub }
 
     /// Whether the step opens a `sub` entry.
     public var opensSub: Bool { sub ?? false }
 }
 
 /// A tab of a tab container.
-public struct Tab: WireObjectWithKeys {
+public struct Tab: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var route: RouteID
     public var title: String
 
@@ -45,11 +45,11 @@ public struct Tab: WireObjectWithKeys {
         self.title = title
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case route, title }
+    enum CodingKeys: String, CodingKey, CaseIterable { case route, title }
 }
 
 /// How a `present` step shows its route.
-public struct PresentationOptions: WireObjectWithKeys {
+public struct PresentationOptions: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var style: PresentationStyle
     /// Where a popover points.
     public var anchor: String?
@@ -62,5 +62,5 @@ public struct PresentationOptions: WireObjectWithKeys {
         self.inNavigationContainer = inNavigationContainer
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case style, anchor, inNavigationContainer }
+    enum CodingKeys: String, CodingKey, CaseIterable { case style, anchor, inNavigationContainer }
 }

@@ -4,7 +4,7 @@ import Foundation
 // from `Screen.payload` by the app's own trivia screens.
 
 /// `POST /v1/trivia/games`' body.
-public struct StartTriviaGameRequest: WireObjectWithKeys {
+public struct StartTriviaGameRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var difficulty: TriviaDifficulty
     /// A category id, `any`, or nil for any.
     public var category: String?
@@ -14,11 +14,11 @@ public struct StartTriviaGameRequest: WireObjectWithKeys {
         self.category = category
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case difficulty, category }
+    enum CodingKeys: String, CodingKey, CaseIterable { case difficulty, category }
 }
 
 /// `POST /v1/trivia/games/{gameId}/answers`' body.
-public struct TriviaAnswerRequest: WireObjectWithKeys {
+public struct TriviaAnswerRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var questionId: String
     /// One of the question's four choices, as shown.
     public var answer: String
@@ -28,11 +28,11 @@ public struct TriviaAnswerRequest: WireObjectWithKeys {
         self.answer = answer
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case questionId, answer }
+    enum CodingKeys: String, CodingKey, CaseIterable { case questionId, answer }
 }
 
 /// A question as a game asks it; `answer`, `correct` and `correctAnswer` once it is answered.
-public struct TriviaQuestion: WireObjectWithKeys {
+public struct TriviaQuestion: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var id: String
     public var number: Int
     public var category: String
@@ -43,11 +43,11 @@ public struct TriviaQuestion: WireObjectWithKeys {
     public var correct: Bool?
     public var correctAnswer: String?
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case id, number, category, difficulty, text, choices, answer, correct, correctAnswer }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, number, category, difficulty, text, choices, answer, correct, correctAnswer }
 }
 
 /// A game of the device, with its questions and the answers given so far.
-public struct TriviaGame: WireObjectWithKeys {
+public struct TriviaGame: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var id: String
     public var difficulty: TriviaDifficulty
     /// Nil: any category.
@@ -61,7 +61,7 @@ public struct TriviaGame: WireObjectWithKeys {
     public var finishedAt: String?
     public var questions: [TriviaQuestion]
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case id, difficulty, category, status, questionCount, answeredCount, score, createdAt, finishedAt, questions
     }
 
@@ -99,14 +99,14 @@ public struct TriviaGame: WireObjectWithKeys {
 }
 
 /// A question with the answer given (nil before it is answered) and the correct one.
-public struct TriviaAnswered: WireObjectWithKeys {
+public struct TriviaAnswered: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var questionId: String
     public var question: String
     public var answer: String?
     public var correct: Bool
     public var correctAnswer: String
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case questionId, question, answer, correct, correctAnswer }
+    enum CodingKeys: String, CodingKey, CaseIterable { case questionId, question, answer, correct, correctAnswer }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -132,43 +132,43 @@ public struct TriviaAnswered: WireObjectWithKeys {
 }
 
 /// `POST /v1/trivia/games`' answer when a game started (201): the game and `push game`.
-public struct TriviaGameStarted: WireObjectWithKeys, NavigatingAnswer {
+public struct TriviaGameStarted: Codable, Sendable, Hashable, WireObjectWithKeys, NavigatingAnswer {
     public var game: TriviaGame
     public var navigation: [Step]
 
     public var stack: [StackEntry]? { nil }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case game, navigation }
+    enum CodingKeys: String, CodingKey, CaseIterable { case game, navigation }
 }
 
 /// Why a start found no question (the no-data screen says the same).
-public struct TriviaNoDataReason: WireObjectWithKeys {
+public struct TriviaNoDataReason: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var difficulty: TriviaDifficulty
     public var category: String
     public var reason: String
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case difficulty, category, reason }
+    enum CodingKeys: String, CodingKey, CaseIterable { case difficulty, category, reason }
 }
 
 /// `POST /v1/trivia/games`' answer when no question matches (200): why, and `push noData`.
-public struct TriviaNoData: WireObjectWithKeys, NavigatingAnswer {
+public struct TriviaNoData: Codable, Sendable, Hashable, WireObjectWithKeys, NavigatingAnswer {
     public var noData: TriviaNoDataReason
     public var navigation: [Step]
 
     public var stack: [StackEntry]? { nil }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case noData, navigation }
+    enum CodingKeys: String, CodingKey, CaseIterable { case noData, navigation }
 }
 
 /// `POST /v1/trivia/games/{gameId}/answers`' answer: the verdict, the game, the next step.
-public struct TriviaAnswerResult: WireObjectWithKeys, NavigatingAnswer {
+public struct TriviaAnswerResult: Codable, Sendable, Hashable, WireObjectWithKeys, NavigatingAnswer {
     public var result: TriviaAnswered
     public var game: TriviaGame
     public var navigation: [Step]
 
     public var stack: [StackEntry]? { nil }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case result, game, navigation }
+    enum CodingKeys: String, CodingKey, CaseIterable { case result, game, navigation }
 }
 
 /// What starting a game answered: a game, or the no-data screen.

@@ -1,16 +1,17 @@
 /// A type that mirrors one object schema of openapi.yaml: its coding keys are the schema's
 /// members, which the package's spec test compares with the spec so the two cannot drift.
-public protocol WireObject: Codable, Sendable, Hashable {
+/// Internal, as its member lists are: they are for that test (`@testable import`), not for apps.
+protocol WireObject: Codable, Sendable, Hashable {
     /// The JSON member names this type reads and writes.
     static var memberNames: [String] { get }
 }
 
 extension WireObject where Self: WireObjectWithKeys {
-    public static var memberNames: [String] { CodingKeys.allCases.map(\.stringValue) }
+    static var memberNames: [String] { CodingKeys.allCases.map(\.stringValue) }
 }
 
 /// The usual way to be a `WireObject`: a `CodingKeys` enumeration that lists every member.
-public protocol WireObjectWithKeys: WireObject {
+protocol WireObjectWithKeys: WireObject {
     associatedtype CodingKeys: CodingKey & CaseIterable
 }
 
