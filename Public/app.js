@@ -134,8 +134,9 @@
   };
 
   // ---------------------------------------------------------------------------------------------
-  // HTTP. Requests run one at a time, in the order the user asked for them, so each starts from
-  // what the previous answer put on screen (the bill `{billId}` names, the stack).
+  // HTTP. Requests run one at a time, in the order the user asked for them. A screen action's
+  // request is resolved when it is tapped, from what the user saw (performAction); a walk's
+  // `from`, the stack, when it is sent, so it starts from what the answers before it showed.
 
   class RequestFailed extends Error {}
 
@@ -452,21 +453,91 @@
     return template;
   }
 
-  /** Sends `action` of `view` (the row `item` tapped, the `values` entered) and performs the answer. */
-  function performAction(view, action, { item, values } = {}, trigger = null) {
-    // One key per user intent, made now: a retry of this same intent sends it again.
-    const idempotencyKey = uuid();
+  /**
+   * The request a tap on `action` of `view` sends (the row `item` tapped, the `values` entered),
+   * resolved now, from what the user sees: method, path, headers and body, and a new
+   * Idempotency-Key for this intent when the action takes one. Throws naming a placeholder that
+   * nothing on screen fills.
+   */
+  function resolveRequest(view, action, { item, values } = {}) {
+    const context = { view, item, values, idempotencyKey: uuid() };
+    const path = fillText(action.path, context, true);
+    const headers = {};
+    for (const [name, template] of Object.entries(action.headers ?? {})) {
+      try { headers[name] = fillText(template, context, false); } catch { /* no value: not sent */ }
+    }
+    const body = action.body === undefined ? undefined : fillBody(action.body, context);
+    const keyed = Object.values(action.headers ?? {}).some((template) => String(template).includes('{idempotencyKey}'));
+    return { method: action.method, path, headers, body, repeatable: action.method === 'GET' || keyed };
+  }
+
+  /**
+   * Sends `action` of `view` and performs the answer. The request is resolved at the tap (so a
+   * second tap, or one queued behind another, never picks up the next screen's bill or
+   * question), and the control is busy until its answer has been performed: taps on it then
+   * are ignored (a double-click is one tap).
+   */
+  function performAction(view, action, filling = {}, trigger = null) {
+    if (trigger && isBusy(trigger)) return Promise.resolve();
+    let request;
+    try {
+      request = resolveRequest(view, action, filling);
+    } catch (error) {
+      showProblem(error.message);
+      return Promise.resolve();
+    }
+    const busyKey = trigger?.dataset.busy;
+    setBusy(busyKey, true);
     return enqueue(async () => {
-      const context = { view, item, values, idempotencyKey };
-      const path = fillText(action.path, context, true);
-      const headers = {};
-      for (const [name, template] of Object.entries(action.headers ?? {})) {
-        try { headers[name] = fillText(template, context, false); } catch { /* no value: not sent */ }
-      }
-      const body = action.body === undefined ? undefined : fillBody(action.body, context);
-      const repeatable = action.method === 'GET' || Object.values(action.headers ?? {}).includes('{idempotencyKey}');
-      handleAnswer(await send(action.method, path, { body, headers, retries: repeatable ? 2 : 0 }), trigger);
-    });
+      const { method, path, body, headers, repeatable } = request;
+      handleAnswer(await send(method, path, { body, headers, retries: repeatable ? 2 : 0 }), trigger);
+    }).finally(() => setBusy(busyKey, false));
+  }
+
+  // Busy controls. A control is busy from its tap until its answer has been performed, and so are
+  // the controls that act on the same thing: a row's controls (a bill line's −, + and Remove, by
+  // the row's `item`), and every control of a screen when the action reads the screen's payload
+  // (`{payload.…}`: the summary's pay, a question's answers), since its answer redraws the screen.
+
+  /** Busy keys → how many requests hold them. */
+  const busyKeys = new Map();
+
+  /** Marks `control` as one that `performAction` (or back, or a tab) keeps from being sent twice. */
+  function trackBusy(control, key, screen) {
+    control.dataset.busy = key;
+    if (screen) control.dataset.busyScreen = screen;
+    if (isBusy(control)) control.setAttribute('aria-disabled', 'true');
+    return control;
+  }
+
+  /** The busy key of a control of `view` sending `action` (for the row `item`, titled `title`). */
+  function busyKeyOf(view, action, item, title) {
+    if (readsPayload(action)) return `screen:${view.route}`;
+    return item === undefined ? `${view.route}:${action.name}:${title}` : `${view.route}:row:${JSON.stringify(item)}`;
+  }
+
+  /** Whether `action` reads its screen's payload (`{payload.FIELD}` anywhere in it). */
+  function readsPayload(action) {
+    return JSON.stringify([action.path, action.body, action.headers]).includes('{payload.');
+  }
+
+  function isBusy(control) {
+    return busyKeys.has(control.dataset.busy) || busyKeys.has(`screen:${control.dataset.busyScreen}`);
+  }
+
+  function setBusy(key, busy) {
+    if (!key) return;
+    const count = (busyKeys.get(key) ?? 0) + (busy ? 1 : -1);
+    if (count > 0) busyKeys.set(key, count); else busyKeys.delete(key);
+    showBusy();
+  }
+
+  /** `aria-disabled` on the busy controls on display (drawn again while busy, they stay so). */
+  function showBusy() {
+    for (const control of document.querySelectorAll('[data-busy]')) {
+      if (isBusy(control)) control.setAttribute('aria-disabled', 'true');
+      else control.removeAttribute('aria-disabled');
+    }
   }
 
   /** The screen's action `name`, or `undefined`. */
@@ -603,7 +674,7 @@
 
   /** A navigation stack of views: shows its top one, with a back control when there is one below it. */
   function makeHost() {
-    const back = el('button', { type: 'button', class: 'back', 'data-focus-key': 'back' });
+    const back = trackBusy(el('button', { type: 'button', class: 'back', 'data-focus-key': 'back' }), 'navigate');
     back.addEventListener('click', () => goBack(back));
     const bar = el('div', { class: 'nav-bar' }, back);
     const body = el('div', { class: 'nav-body' });
@@ -633,7 +704,14 @@
 
   /** The back control and Escape: the server decides what "back" means (navigate `parent`). */
   function goBack(trigger) {
-    enqueue(() => navigate({ mode: 'parent' }, trigger));
+    walk({ mode: 'parent' }, trigger);
+  }
+
+  /** A walk the user asked for (back, a tab): one at a time, a second tap while it is asked is ignored. */
+  function walk(request, trigger) {
+    if (busyKeys.has('navigate')) return;
+    setBusy('navigate', true);
+    enqueue(() => navigate(request, trigger)).finally(() => setBusy('navigate', false));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -841,6 +919,7 @@
       type: 'button', class: style, 'data-action': action.name, 'data-anchor': action.name,
       'data-focus-key': focusKey(view, action, filling.item, title),
     }, title);
+    trackBusy(button, busyKeyOf(view, action, filling.item, title), view.route);
     button.addEventListener('click', () => performAction(view, action, filling, button));
     return button;
   }
@@ -863,9 +942,10 @@
           type: 'button', role: 'tab', class: 'tab', 'aria-selected': String(selected), 'aria-controls': panelId,
           'data-focus-key': `tab:${tab.route}`, 'data-anchor': tab.route,
         }, tab.title);
+        trackBusy(button, 'navigate');
         if (selected) view.tabPanel.setAttribute('aria-label', tab.title);
         button.addEventListener('click', () => {
-          if (!selected) enqueue(() => navigate({ to: tab.route }, button));
+          if (!selected) walk({ to: tab.route }, button);
         });
         list.append(button);
       }
@@ -894,7 +974,10 @@
             'data-anchor': `item:${item.id}`, disabled: !addItem || !item.available,
             'aria-label': `${item.name}, ${price}${item.available ? '' : ', unavailable'}`,
           }, el('span', { class: 'name' }, item.name), el('span', { class: 'price' }, item.available ? price : 'Unavailable'));
-          if (addItem) button.addEventListener('click', () => performAction(view, addItem, { item }, button));
+          if (addItem) {
+            trackBusy(button, busyKeyOf(view, addItem, item), view.route);
+            button.addEventListener('click', () => performAction(view, addItem, { item }, button));
+          }
           return el('li', {}, button);
         });
         return el('section', { class: 'category', 'aria-labelledby': titleId },
@@ -921,6 +1004,7 @@
               type: 'button', class: 'stepper', 'aria-label': `${label} ${line.name}`, disabled: line.quantity + change < 1,
               'data-focus-key': `line:${line.lineId}:${change}`,
             }, text);
+            trackBusy(button, busyKeyOf(view, setQuantity, line), view.route);
             button.addEventListener('click', () => performAction(view, setQuantity, { item: line, values: { quantity: line.quantity + change } }, button));
             controls.append(button);
           }
@@ -929,6 +1013,7 @@
           const button = el('button', {
             type: 'button', class: 'remove', 'aria-label': `Remove ${line.name}`, 'data-focus-key': `line:${line.lineId}:remove`,
           }, 'Remove');
+          trackBusy(button, busyKeyOf(view, removeLine, line), view.route);
           button.addEventListener('click', () => performAction(view, removeLine, { item: line }, button));
           controls.append(button);
         }
@@ -1093,9 +1178,11 @@
       type: 'submit', class: style, 'data-action': action.name, 'data-anchor': action.name,
       'data-focus-key': focusKey(view, action, item, title),
     }, title);
+    trackBusy(submit, busyKeyOf(view, action, item, title), view.route);
     const form = el('form', { class: 'action-form', 'data-action': action.name, novalidate: true }, ...fields.map((field) => field.element), submit);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
+      if (isBusy(submit)) return;
       const values = {};
       for (const field of fields) {
         const value = field.read();

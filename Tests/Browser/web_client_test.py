@@ -6,8 +6,9 @@ Chromium with selenium through a till's day (enroll, add items, check out, a lin
 on screen, pay cash, reload, open deep links; then an order on a page that declares only the
 containers native, so the menu and the bill come as component trees its generic renderer draws),
 then a game of trivia on the same device (`/?app=trivia`: the difficulty popover, back from a
-game, a game to its results, play again, the no-data screen through the category sheet), and
-checks what the page shows after each step. A screenshot of each state goes to
+game, a game to its results, play again, the no-data screen through the category sheet), then
+double-clicks on a slow network (Void, +, Pay, Play, an answer: each sends the request it showed,
+once), and checks what the page shows after each step. A screenshot of each state goes to
 --screenshots. Exits 1 on the first failed check, with a screenshot, the page's HTML and the
 server's log of that moment.
 
@@ -167,6 +168,27 @@ class Page:
 
     def press(self, key):
         ActionChains(self.driver).send_keys(key).perform()
+
+    def double_click(self, css):
+        ActionChains(self.driver).double_click(self.find(css)).perform()
+
+    def slow_requests(self, milliseconds):
+        """Until the page loads again: every request the page sends waits `milliseconds` before it
+        leaves (a slow network: the second click of a double-click comes before the first's answer),
+        and is recorded for `sent`."""
+        self.script("""
+            const delay = arguments[0];
+            const fetchNow = window.fetch;
+            window.sentRequests = [];
+            window.fetch = (url, init = {}) => {
+              window.sentRequests.push({ method: init.method ?? 'GET', url: String(url), body: init.body ?? null });
+              return new Promise((resolve) => setTimeout(resolve, delay)).then(() => fetchNow(url, init));
+            };""", milliseconds)
+
+    def sent(self, method, path_pattern):
+        """The requests recorded since `slow_requests` with `method` and a path matching `path_pattern`."""
+        return [request for request in self.script("return window.sentRequests")
+                if request["method"] == method and re.search(path_pattern, request["url"])]
 
     def screenshot(self, name):
         self.wait(lambda: self.script("return document.getAnimations().every((animation) => animation.playState !== 'running')"),
@@ -556,6 +578,89 @@ def run_trivia(page, server):
     check(options() == {"difficulty": "hard", "category": "music"}, f"the options after the no-data screen: {options()}")
 
 
+# ---- double-clicks, on a slow network -------------------------------------------------------
+
+
+def run_double_taps(page, server):
+    """Every control sends the request it showed when tapped, once: a double-click is one tap.
+    Requests are held 300 ms on their way, so the second click comes before the first's answer."""
+    driver = page.driver
+    token = page.script("return localStorage.getItem('routemap.token')")
+
+    print("double-click: three open bills, the first resumed; Void voids it alone")
+    driver.get(server.url + "/")
+    page.wait(lambda: page.bill() is not None, "the bill")
+    page.idle()
+
+    def new_bill_with(item):
+        before = page.bill()["id"]
+        page.find('[data-route="bill"] button[data-action="newBill"]').click()
+        page.wait(lambda: page.bill()["id"] != before, "a new bill")
+        page.idle()
+        page.find(f'[data-route="menu"] button[data-item-id="{item}"]').click()
+        page.wait(lambda: page.bill()["lines"] == {item: 1}, f"the {item} on the new bill")
+        page.idle()
+        return page.bill()["id"]
+
+    first, second, third = new_bill_with("latte"), new_bill_with("espresso"), new_bill_with("croissant")
+    page.find('[data-route="bill"] button[data-action="showBills"]').click()
+    page.wait(lambda: page.find_all('dialog[open][data-presented="billList"]'), "the bill list")
+    page.idle()
+    page.find(f'dialog[data-presented="billList"] button[data-action="resume"][data-focus-key*="{first}"]').click()
+    page.wait(lambda: page.bill()["id"] == first and not page.find_all("dialog"), "the first bill resumed")
+    page.idle()
+    page.slow_requests(300)
+    page.find('[data-route="bill"] form[data-action="void"] input[name="reason"]').send_keys("wrong table")
+    page.double_click('[data-route="bill"] form[data-action="void"] button[type="submit"]')
+    page.wait(lambda: page.bill()["id"] != first, "another bill after the void")
+    page.idle()
+    statuses = {bill: server.get_json(f"/v1/bills/{bill}", token)["status"] for bill in (first, second, third)}
+    check(statuses == {first: "voided", second: "open", third: "open"}, f"after a double-click on Void: {statuses}")
+    check(len(page.sent("POST", r"/void$")) == 1, f"a double-click sent {len(page.sent('POST', r'/void$'))} voids")
+
+    print("double-click: + on a line sends one change, and the page shows what the server has")
+    shown = page.bill()
+    line = next(iter(shown["lines"]))
+    page.double_click(f'[data-route="bill"] .line[data-menu-item-id="{line}"] button.stepper[aria-label^="More"]')
+    page.wait(lambda: page.bill()["lines"][line] != 1, "the line's new quantity")
+    page.idle()
+    served = {entry["menuItemId"]: entry["quantity"] for entry in server.get_json(f"/v1/bills/{shown['id']}", token)["lines"]}
+    check(page.bill()["lines"] == served == {line: 2}, f"after a double-click on +: the page shows {page.bill()['lines']}, the server has {served}")
+    check(len(page.sent("PATCH", r"/items/")) == 1, f"a double-click on + sent {len(page.sent('PATCH', r'/items/'))} changes")
+
+    print("double-click: Pay pays once, with no error")
+    paid = page.bill()["id"]
+    page.find('[data-route="bill"] button[data-action="checkout"]').click()
+    page.wait(lambda: page.find_all('dialog[open][data-presented="orderSummary"]'), "the order summary")
+    page.idle()
+    page.find('dialog[data-presented="orderSummary"] input[name="method"][value="card"]').click()
+    page.double_click('dialog[data-presented="orderSummary"] form[data-action="pay"] button[type="submit"]')
+    page.wait(lambda: not page.find_all('dialog[data-presented="orderSummary"]'), "the order summary to be dismissed")
+    page.idle()
+    check(server.get_json(f"/v1/bills/{paid}", token)["status"] == "paid", "the double-clicked bill is not paid")
+    check(len(page.sent("POST", r"/pay$")) == 1, f"a double-click on Pay sent {len(page.sent('POST', r'/pay$'))} payments")
+
+    print("double-click: trivia's Play starts one game with the options shown, an answer answers one question")
+    driver.get(server.url + "/?app=trivia")
+    page.wait(lambda: page.find_all('[data-route="options"] button[data-action="play"]'), "the trivia landing")
+    page.idle()
+    page.slow_requests(300)
+    page.double_click('[data-route="options"] button[data-action="play"]')
+    page.wait(lambda: page.find_all('[data-route="game"] .question'), "the game's first question")
+    page.idle()
+    starts = page.sent("POST", r"/v1/trivia/games$")
+    check([json.loads(start["body"]) for start in starts] == [{"difficulty": "mixed", "category": "any"}],
+          f"a double-click on Play sent {[start['body'] for start in starts]}")
+    question = page.find('[data-route="game"] .question').get_attribute("data-question-id")
+    choice = page.find('[data-route="game"] .choices button').text
+    page.double_click('[data-route="game"] .choices button')
+    page.wait(lambda: page.script("return document.querySelector('[data-route=\"game\"] .progress')?.textContent ?? ''").startswith("Question 2 "),
+              "the second question")
+    page.idle()
+    answers = [json.loads(answer["body"]) for answer in page.sent("POST", r"/answers$")]
+    check(answers == [{"questionId": question, "answer": choice}], f"a double-click on an answer sent {answers}")
+
+
 def seam_copy(directory):
     """Public/ with two lines added at the end of app.js's closure: `window.routemapPerform`, the
     page's own step performer, so the test can perform steps the point-of-sale registry never
@@ -678,6 +783,7 @@ def main():
         page = Page(driver, arguments.screenshots)
         run(page, server)
         run_trivia(page, server)
+        run_double_taps(page, server)
         server.cleanup()
         server = Server(arguments.binary, public=seam_copy(seam.name))
         driver.delete_all_cookies()
