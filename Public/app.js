@@ -103,9 +103,15 @@
   /** Shows `text` in the alert, inside the topmost presented layer when there is one (the page behind it is inert). */
   function showProblem(text) {
     document.getElementById('alert-text').textContent = text;
+    alertBox.hidden = false;
+    placeAlert();
+  }
+
+  /** Keeps a shown alert in the topmost layer, where it can be read and dismissed (after steps that present or dismiss one too). */
+  function placeAlert() {
+    if (alertBox.hidden) return;
     const layer = navigation.layers.at(-1)?.dialog ?? document.body;
     if (alertBox.parentElement !== layer) layer.prepend(alertBox);
-    alertBox.hidden = false;
   }
 
   function clearProblem() {
@@ -140,11 +146,17 @@
 
   class RequestFailed extends Error {}
 
+  /** No answer came (network down, the page's 15 s timeout): the request may or may not have been performed. */
+  class NoAnswer extends RequestFailed {}
+
   /**
    * Sends a request with the device's token and the navigation headers; `{status, json}`.
    * `retries`: how often a request that got no answer is sent again (only one safe to repeat).
-   * A keyed request the server is still performing (409 `idempotency_key_in_flight`, after a
-   * timeout here) is sent again with the same key until it gets the recorded answer.
+   * A request that is safe to repeat (`retries`, or a keyed change: the same key makes the
+   * server perform it once) and that the server has not answered yet is asked again, for up to
+   * RETRY_WINDOW: one still being performed (409 `idempotency_key_in_flight`, after a timeout
+   * here) until its recorded answer comes, and one answered 503 (`timed_out`: it may still
+   * complete; `overloaded`, `shutting_down`, `database_unavailable`) after its `Retry-After`.
    */
   async function send(method, path, { body, headers = {}, retries = 0 } = {}) {
     const init = {
@@ -162,9 +174,10 @@
       init.headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(body);
     }
-    const keyed = 'Idempotency-Key' in init.headers;
+    const repeatable = retries > 0 || 'Idempotency-Key' in init.headers;
+    const deadline = Date.now() + RETRY_WINDOW;
     let unanswered = 0;
-    let inFlight = 0;
+    let asked = 0;
     for (;;) {
       let answer;
       const controller = new AbortController();
@@ -174,34 +187,51 @@
         const text = await response.text();
         let json = null;
         try { json = text ? JSON.parse(text) : null; } catch { json = null; }
-        answer = { status: response.status, json };
+        answer = { status: response.status, json, retryAfter: retryAfter(response.headers.get('Retry-After')) };
       } catch (error) {
         // No answer (network down, timeout): only a request that is safe to repeat is sent again.
-        if (unanswered >= retries) throw new RequestFailed(`No answer from the server (${error.message}).`);
+        if (unanswered >= retries) throw new NoAnswer(`No answer from the server (${error.message}).`);
         unanswered += 1;
         await sleep(500 * unanswered);
         continue;
       } finally {
         clearTimeout(timer);
       }
-      const stillPerformed = answer.status === 409 && answer.json?.code === 'idempotency_key_in_flight';
-      if (!keyed || !stillPerformed || inFlight >= IN_FLIGHT_RETRIES) return answer;
-      inFlight += 1;
-      await sleep(250 * inFlight);
+      asked += 1;
+      const wait = repeatable && notYetAnswered(answer) ? answer.retryAfter ?? Math.min(250 * asked, 2000) : null;
+      if (wait === null || Date.now() + wait > deadline) return answer;
+      await sleep(Math.min(Math.max(wait, 250), 10000));
     }
   }
 
-  /** How often a keyed request still in flight on the server is asked for again (about 20 s in all). */
-  const IN_FLIGHT_RETRIES = 12;
+  /** How long a request the server has not answered yet is asked again for, in all. */
+  const RETRY_WINDOW = 30000;
+
+  /** Whether `answer` says the server has not (or not yet) performed the request: ask again later. */
+  function notYetAnswered({ status, json }) {
+    if (status === 409) return json?.code === 'idempotency_key_in_flight';
+    return status === 503 && ['timed_out', 'overloaded', 'shutting_down', 'database_unavailable'].includes(json?.code);
+  }
+
+  /** `Retry-After` (seconds or an HTTP date) in milliseconds, or `null`. */
+  function retryAfter(value) {
+    if (value === null || value.trim() === '') return null;
+    if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+  }
 
   let pending = Promise.resolve();
   let busy = 0;
 
-  /** Runs `task` after every task queued before it; a failure is shown and does not stop the queue. */
-  function enqueue(task) {
+  /**
+   * Runs `task` after every task queued before it; a failure is shown (unless `quiet`: the page's
+   * own reads) and does not stop the queue.
+   */
+  function enqueue(task, { quiet = false } = {}) {
     busy += 1;
     document.body.setAttribute('aria-busy', 'true');
-    const run = pending.then(task).catch((error) => showProblem(error.message)).finally(() => {
+    const run = pending.then(task).catch((error) => { if (!quiet) showProblem(error.message); }).finally(() => {
       busy -= 1;
       if (busy === 0) document.body.removeAttribute('aria-busy');
     });
@@ -209,19 +239,22 @@
     return run;
   }
 
-  /** Performs an answer: its steps, its stack; a problem is shown (a refused token means enrolling again). */
-  function handleAnswer({ status, json }, trigger) {
+  /**
+   * Performs an answer: its steps, its stack; a problem is shown (a refused token means enrolling
+   * again). A `background` answer (the page reading its screens again) leaves the alert and the
+   * status line as they are.
+   */
+  function handleAnswer({ status, json }, trigger, { background = false } = {}) {
     if (status === 401) {
       device.forget();
       showEnrollment('This till is no longer enrolled. Enter an enrollment code to set it up again.');
       return;
     }
-    if (status >= 400) {
-      const detail = json?.detail ? `: ${json.detail}` : '';
-      throw new RequestFailed(`${json?.title ?? `Error ${status}`}${detail}`);
+    if (status >= 400) throw new RequestFailed(problemText({ status, json }));
+    if (!background) {
+      clearProblem();
+      announce('');
     }
-    clearProblem();
-    announce('');
     if (json === null) return;
     const steps = Array.isArray(json.navigation) ? json.navigation : [];
     if ('stack' in json) {
@@ -244,6 +277,12 @@
     if (change > 0) announce(`Change due: ${formatMoney(change, json.bill?.currency ?? 'USD')}`);
   }
 
+  /** A problem answer as one line: its title and detail. */
+  function problemText({ status, json }) {
+    const detail = json?.detail ? `: ${json.detail}` : '';
+    return `${json?.title ?? `Error ${status}`}${detail}`;
+  }
+
   // The endpoints the page knows by path. Everything else comes from screen actions.
 
   async function enroll(name, code) {
@@ -255,9 +294,9 @@
   }
 
   /** Launches, reading the registry first when the page does not hold it (at start, and after steps that did not fit). */
-  async function launch() {
+  async function launch({ background = false } = {}) {
     if (!stackRules.routes) await stackRules.load();
-    handleAnswer(await send('GET', `${NAVIGATION}/launch`, { retries: 2 }), null);
+    handleAnswer(await send('GET', `${NAVIGATION}/launch`, { retries: 2 }), null, { background });
   }
 
   /** Asks the server to walk from the current stack (`{to}`, or `{mode: 'parent'}` for back). */
@@ -455,27 +494,44 @@
 
   /**
    * The request a tap on `action` of `view` sends (the row `item` tapped, the `values` entered),
-   * resolved now, from what the user sees: method, path, headers and body, and a new
-   * Idempotency-Key for this intent when the action takes one. Throws naming a placeholder that
-   * nothing on screen fills.
+   * resolved now, from what the user sees: method, path, headers and body, and for an action
+   * that takes one, its Idempotency-Key: a new one for this intent, or the key of the change
+   * that got no answer (`unanswered`) when this is the same request again. Throws naming a
+   * placeholder that nothing on screen fills.
    */
   function resolveRequest(view, action, { item, values } = {}) {
-    const context = { view, item, values, idempotencyKey: uuid() };
-    const path = fillText(action.path, context, true);
-    const headers = {};
-    for (const [name, template] of Object.entries(action.headers ?? {})) {
-      try { headers[name] = fillText(template, context, false); } catch { /* no value: not sent */ }
-    }
-    const body = action.body === undefined ? undefined : fillBody(action.body, context);
+    const fill = (idempotencyKey) => {
+      const context = { view, item, values, idempotencyKey };
+      const path = fillText(action.path, context, true);
+      const headers = {};
+      for (const [name, template] of Object.entries(action.headers ?? {})) {
+        try { headers[name] = fillText(template, context, false); } catch { /* no value: not sent */ }
+      }
+      const body = action.body === undefined ? undefined : fillBody(action.body, context);
+      return { method: action.method, path, headers, body };
+    };
     const keyed = Object.values(action.headers ?? {}).some((template) => String(template).includes('{idempotencyKey}'));
-    return { method: action.method, path, headers, body, repeatable: action.method === 'GET' || keyed };
+    if (!keyed) return { ...fill(undefined), keyed, repeatable: action.method === 'GET', tap: ++taps };
+    const signature = JSON.stringify(fill(''));
+    const key = unanswered?.signature === signature ? unanswered.key : uuid();
+    return { ...fill(key), keyed, repeatable: true, signature, key, tap: ++taps };
   }
+
+  /**
+   * The last tapped change whose answer never came (no answer, or still 503 or in flight when
+   * the page stopped asking): `{signature, key, tap}`. The same request tapped again is sent with
+   * the same key, so the server performs it at most once, however the first attempt ended; an
+   * answer to it, or to any later tap, forgets it.
+   */
+  let unanswered = null;
+  let taps = 0;
 
   /**
    * Sends `action` of `view` and performs the answer. The request is resolved at the tap (so a
    * second tap, or one queued behind another, never picks up the next screen's bill or
    * question), and the control is busy until its answer has been performed: taps on it then
-   * are ignored (a double-click is one tap).
+   * are ignored (a double-click is one tap). An answer that says the screen is out of date (409,
+   * 404), and a change whose answer never came, make the page read what it shows again.
    */
   function performAction(view, action, filling = {}, trigger = null) {
     if (trigger && isBusy(trigger)) return Promise.resolve();
@@ -490,8 +546,52 @@
     setBusy(busyKey, true);
     return enqueue(async () => {
       const { method, path, body, headers, repeatable } = request;
-      handleAnswer(await send(method, path, { body, headers, retries: repeatable ? 2 : 0 }), trigger);
+      let answer;
+      try {
+        answer = await send(method, path, { body, headers, retries: repeatable ? 2 : 0 });
+      } catch (error) {
+        if (!(error instanceof NoAnswer)) throw error;
+        notAnswered(request, error.message);
+        return;
+      }
+      if (notYetAnswered(answer)) {
+        notAnswered(request, problemText(answer));
+        return;
+      }
+      if (unanswered && (unanswered.signature === request.signature || unanswered.tap < request.tap)) unanswered = null;
+      if (answer.status === 409 || answer.status === 404) enqueue(reread, { quiet: true });
+      handleAnswer(answer, trigger);
     }).finally(() => setBusy(busyKey, false));
+  }
+
+  /** A change that got no answer: kept to be sent again with its key, said, and the screens read again. */
+  function notAnswered(request, text) {
+    if (request.keyed) {
+      unanswered = { signature: request.signature, key: request.key, tap: request.tap };
+      showProblem(`${text} Tap it again to send it again: it will not be applied twice.`);
+    } else {
+      showProblem(text);
+    }
+    enqueue(reread, { quiet: true });
+  }
+
+  /**
+   * Reads again what the page shows, after an answer saying it is out of date or a change whose
+   * answer never came, so the page is never left on a screen whose controls can only fail:
+   * launches again, then walks back to the screen that was on top of the stack (a bill by deep
+   * link, a game) when the launch does not show it (the server refuses that walk when the
+   * screen's guard no longer holds, such as a summary of a bill paid meanwhile: the launch's
+   * screens stay).
+   */
+  async function reread() {
+    const top = navigation.stack?.at(-1);
+    await launch({ background: true });
+    if (!top || typeof top !== 'object' || !navigation.stack) return;
+    const inputs = top.inputs ?? {};
+    const same = (view) => view.route === top.route && JSON.stringify(view.screen.inputs ?? {}) === JSON.stringify(inputs);
+    if (navigation.displayed().some(same)) return;
+    const answer = await send('POST', `${NAVIGATION}/navigate`, { body: { from: navigation.stack, to: top.route, input: inputs }, retries: 2 });
+    if (answer.status < 400) handleAnswer(answer, null, { background: true });
   }
 
   // Busy controls. A control is busy from its tap until its answer has been performed, and so are
@@ -811,6 +911,7 @@
     } finally {
       focusAfterSteps?.();
       focusAfterSteps = null;
+      placeAlert();
     }
   }
 

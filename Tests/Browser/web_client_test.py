@@ -8,7 +8,8 @@ containers native, so the menu and the bill come as component trees its generic 
 then a game of trivia on the same device (`/?app=trivia`: the difficulty popover, back from a
 game, a game to its results, play again, the no-data screen through the category sheet), then
 double-clicks on a slow network (Void, +, Pay, Play, an answer: each sends the request it showed,
-once), and checks what the page shows after each step. A screenshot of each state goes to
+once), then a server that answers late or not at all (a change held up by a locked database, answers
+lost on their way back, a bill paid elsewhere), and checks what the page shows after each step. A screenshot of each state goes to
 --screenshots. Exits 1 on the first failed check, with a screenshot, the page's HTML and the
 server's log of that moment.
 
@@ -57,7 +58,7 @@ def check(condition, message):
 class Server:
     """`routemap serve` on a free port with a fresh database in a temporary directory."""
 
-    def __init__(self, binary, public=ROOT / "Public"):
+    def __init__(self, binary, public=ROOT / "Public", arguments=()):
         self.directory = tempfile.TemporaryDirectory(prefix="routemap-browser-")
         self.log_path = Path(self.directory.name) / "server.log"
         self.database_path = Path(self.directory.name) / "browser.sqlite"
@@ -67,7 +68,7 @@ class Server:
                 binary, "serve", "--port", "0", "--db", str(self.database_path),
                 "--migrations", str(ROOT / "Migrations"), "--public", str(public),
                 "--enrollment-code", ENROLLMENT_CODE, "--rate-limit", "0", "--tax-rate-bps", str(TAX_RATE_BPS),
-                "--log-level", "warning",
+                "--log-level", "warning", *arguments,
             ],
             stdout=subprocess.PIPE, stderr=self.log, text=True,
         )
@@ -172,23 +173,39 @@ class Page:
     def double_click(self, css):
         ActionChains(self.driver).double_click(self.find(css)).perform()
 
-    def slow_requests(self, milliseconds):
-        """Until the page loads again: every request the page sends waits `milliseconds` before it
-        leaves (a slow network: the second click of a double-click comes before the first's answer),
-        and is recorded for `sent`."""
+    def network(self, delay=0, lose=None, losses=0):
+        """Until the page loads again, the page's requests go through a network the test controls
+        (its `fetch`, wrapped): each waits `delay` ms before it leaves (a slow network: the second
+        click of a double-click comes before the first's answer), the answers to the next `losses`
+        requests whose URL matches the pattern `lose` are lost on their way back (the server
+        performed them), and every request is recorded for `sent`."""
         self.script("""
-            const delay = arguments[0];
-            const fetchNow = window.fetch;
-            window.sentRequests = [];
-            window.fetch = (url, init = {}) => {
-              window.sentRequests.push({ method: init.method ?? 'GET', url: String(url), body: init.body ?? null });
-              return new Promise((resolve) => setTimeout(resolve, delay)).then(() => fetchNow(url, init));
-            };""", milliseconds)
+            const [delay, lose, losses] = arguments;
+            if (!window.testNetwork) {
+              const fetchNow = window.fetch;
+              window.testNetwork = { sent: [] };
+              window.fetch = async (url, init = {}) => {
+                const network = window.testNetwork;
+                network.sent.push({ method: init.method ?? 'GET', url: String(url), body: init.body ?? null,
+                                    key: init.headers?.['Idempotency-Key'] ?? null });
+                if (network.delay) await new Promise((resolve) => setTimeout(resolve, network.delay));
+                const response = await fetchNow(url, init);
+                if (network.losses > 0 && new RegExp(network.lose).test(String(url))) {
+                  network.losses -= 1;
+                  throw new TypeError('the answer was lost on its way (test)');
+                }
+                return response;
+              };
+            }
+            Object.assign(window.testNetwork, { delay, lose, losses });""", delay, lose, losses)
 
     def sent(self, method, path_pattern):
-        """The requests recorded since `slow_requests` with `method` and a path matching `path_pattern`."""
-        return [request for request in self.script("return window.sentRequests")
+        """The requests recorded since `network` with `method` and a URL matching `path_pattern`."""
+        return [request for request in self.script("return window.testNetwork.sent")
                 if request["method"] == method and re.search(path_pattern, request["url"])]
+
+    def alert_text(self):
+        return self.script("const alert = document.getElementById('alert'); return alert.hidden ? null : alert.textContent.replace('Dismiss', '').trim()")
 
     def screenshot(self, name):
         self.wait(lambda: self.script("return document.getAnimations().every((animation) => animation.playState !== 'running')"),
@@ -609,7 +626,7 @@ def run_double_taps(page, server):
     page.find(f'dialog[data-presented="billList"] button[data-action="resume"][data-focus-key*="{first}"]').click()
     page.wait(lambda: page.bill()["id"] == first and not page.find_all("dialog"), "the first bill resumed")
     page.idle()
-    page.slow_requests(300)
+    page.network(delay=300)
     page.find('[data-route="bill"] form[data-action="void"] input[name="reason"]').send_keys("wrong table")
     page.double_click('[data-route="bill"] form[data-action="void"] button[type="submit"]')
     page.wait(lambda: page.bill()["id"] != first, "another bill after the void")
@@ -644,7 +661,7 @@ def run_double_taps(page, server):
     driver.get(server.url + "/?app=trivia")
     page.wait(lambda: page.find_all('[data-route="options"] button[data-action="play"]'), "the trivia landing")
     page.idle()
-    page.slow_requests(300)
+    page.network(delay=300)
     page.double_click('[data-route="options"] button[data-action="play"]')
     page.wait(lambda: page.find_all('[data-route="game"] .question'), "the game's first question")
     page.idle()
@@ -659,6 +676,70 @@ def run_double_taps(page, server):
     page.idle()
     answers = [json.loads(answer["body"]) for answer in page.sent("POST", r"/answers$")]
     check(answers == [{"questionId": question, "answer": choice}], f"a double-click on an answer sent {answers}")
+
+
+# ---- a server that answers late or not at all -----------------------------------------------
+
+
+def run_unreliable(page, server):
+    """A server that answers 503 timed_out after 1 s, and answers lost on their way back: a change
+    whose answer never came is sent again with its key (by the page, or by a second tap of the same
+    control), so it happens once; a refusal saying the screen is out of date makes the page read it
+    again, so it is never left on a screen whose controls can only fail."""
+    driver = page.driver
+    print("a server that times out after 1 s: a change held up by a locked database is asked again with its key, once")
+    driver.get(f"{server.url}/?code={ENROLLMENT_CODE}")
+    page.wait(lambda: page.bill() is not None, "the bill on a new server")
+    page.idle()
+    token = page.script("return localStorage.getItem('routemap.token')")
+    bill_id = page.bill()["id"]
+    page.network()
+    holder = sqlite3.connect(server.database_path, timeout=5, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    page.find('[data-route="menu"] button[data-item-id="latte"]').click()
+    time.sleep(2.5)  # the server has answered 503 timed_out by now; the add still waits for the lock
+    holder.execute("ROLLBACK")
+    holder.close()
+    page.wait(lambda: page.bill()["lines"] == {"latte": 1}, "the latte on the bill once the database is free")
+    page.idle()
+    served = server.get_json(f"/v1/bills/{bill_id}", token)["lines"]
+    check([(line["menuItemId"], line["quantity"]) for line in served] == [("latte", 1)], f"the server's bill: {served}")
+    keys = {request["key"] for request in page.sent("POST", r"/items$")}
+    check(len(keys) == 1, f"the add was sent with {len(keys)} keys")
+
+    print("answers lost on the way back: the page stops asking, says so, and a second tap sends the same change again, applied once")
+    page.network(lose=r"/items$", losses=3)
+    page.find('[data-route="menu"] button[data-item-id="espresso"]').click()
+    page.wait(lambda: page.alert_text() is not None, "the page to say the add got no answer")
+    page.wait(lambda: page.script("return !document.body.hasAttribute('aria-busy')"), "the page to read the bill again")
+    check(page.alert_text().startswith("No answer from the server") and "Tap it again" in page.alert_text(), f"the alert reads {page.alert_text()!r}")
+    page.find('[data-route="menu"] button[data-item-id="espresso"]').click()
+    page.wait(lambda: page.bill()["lines"].get("espresso") == 1 and page.alert_text() is None, "the espresso on the bill after the second tap")
+    page.idle()
+    served = {line["menuItemId"]: line["quantity"] for line in server.get_json(f"/v1/bills/{bill_id}", token)["lines"]}
+    check(served == {"latte": 1, "espresso": 1}, f"two taps of an add whose answer was lost: the server's bill has {served}")
+    keys = {request["key"] for request in page.sent("POST", r"/items$") if "espresso" in request["body"]}
+    check(len(keys) == 1, f"the espresso was sent with {len(keys)} keys")
+
+    print("paid on another till meanwhile: Pay on the summary is refused, and the page reads again where the till is")
+    page.find('[data-route="bill"] button[data-action="checkout"]').click()
+    page.wait(lambda: page.find_all('dialog[open][data-presented="orderSummary"]'), "the order summary")
+    page.idle()
+    total = server.get_json(f"/v1/bills/{bill_id}", token)["totalMinor"]
+    request = urllib.request.Request(f"{server.url}/v1/bills/{bill_id}/pay", method="POST",
+                                     data=json.dumps({"method": "card", "amountMinor": total}).encode(),
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json",
+                                              "Idempotency-Key": "0d5e7c36-2f7a-4b1e-9c2d-6a8f3b4e5d71"})
+    urllib.request.urlopen(request, timeout=10).close()
+    page.find('dialog[data-presented="orderSummary"] input[name="method"][value="card"]').click()
+    page.find('dialog[data-presented="orderSummary"] form[data-action="pay"] button[type="submit"]').click()
+    page.wait(lambda: page.alert_text() is not None, "the refusal")
+    page.wait(lambda: page.script("return !document.body.hasAttribute('aria-busy')"), "the page to read where the till is")
+    check(page.alert_text().startswith("Bill not checked out"), f"the alert reads {page.alert_text()!r}")
+    check(not page.find_all("dialog"), "the summary of a bill paid elsewhere stays, with controls that can only fail")
+    check(page.bill()["id"] != bill_id and page.bill()["status"] == "open", f"the bill pane after the refusal: {page.bill()}")
+    page.find("#alert-close").click()
+    page.idle()
 
 
 def seam_copy(directory):
@@ -784,6 +865,9 @@ def main():
         run(page, server)
         run_trivia(page, server)
         run_double_taps(page, server)
+        server.cleanup()
+        server = Server(arguments.binary, arguments=["--request-timeout", "1"])
+        run_unreliable(page, server)
         server.cleanup()
         server = Server(arguments.binary, public=seam_copy(seam.name))
         driver.delete_all_cookies()
