@@ -91,7 +91,9 @@
   const sleep = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
   // ---------------------------------------------------------------------------------------------
-  // Messages: one polite status line, one alert for problems.
+  // Messages: one polite status line, one alert for problems. Both stay until the user does
+  // something they concern (`userActs`): an answer to another request never clears them, so a
+  // refusal among quick taps stays to be read.
 
   const statusRegion = document.getElementById('status');
   const alertBox = document.getElementById('alert');
@@ -100,11 +102,25 @@
     statusRegion.textContent = text;
   }
 
+  /** The focus key of the control the alert is about, or `null` (a launch, a walk, a link: about nothing in particular). */
+  let problemAbout = null;
+
   /** Shows `text` in the alert, inside the topmost presented layer when there is one (the page behind it is inert). */
-  function showProblem(text) {
+  function showProblem(text, about = null) {
     document.getElementById('alert-text').textContent = text;
+    problemAbout = about;
     alertBox.hidden = false;
     placeAlert();
+  }
+
+  /**
+   * The user starts something with `control` (a tap, a submit, back, a tab; `null`: a link,
+   * enrolling): the status line empties, and the alert goes when it is about this control (the
+   * user tries it again) or about nothing in particular.
+   */
+  function userActs(control) {
+    announce('');
+    if (!alertBox.hidden && (problemAbout === null || problemAbout === (control?.dataset.focusKey ?? null))) clearProblem();
   }
 
   /** Keeps a shown alert in the topmost layer, where it can be read and dismissed (after steps that present or dismiss one too). */
@@ -155,8 +171,9 @@
    * A request that is safe to repeat (`retries`, or a keyed change: the same key makes the
    * server perform it once) and that the server has not answered yet is asked again, for up to
    * RETRY_WINDOW: one still being performed (409 `idempotency_key_in_flight`, after a timeout
-   * here) until its recorded answer comes, and one answered 503 (`timed_out`: it may still
-   * complete; `overloaded`, `shutting_down`, `database_unavailable`) after its `Retry-After`.
+   * here) until its recorded answer comes, and one refused 429 (over the rate limit) or answered
+   * 503 (`timed_out`: it may still complete; `overloaded`, `shutting_down`,
+   * `database_unavailable`) after its `Retry-After`.
    */
   async function send(method, path, { body, headers = {}, retries = 0 } = {}) {
     const init = {
@@ -209,6 +226,7 @@
 
   /** Whether `answer` says the server has not (or not yet) performed the request: ask again later. */
   function notYetAnswered({ status, json }) {
+    if (status === 429) return true; // refused before anything was done: over the rate limit
     if (status === 409) return json?.code === 'idempotency_key_in_flight';
     return status === 503 && ['timed_out', 'overloaded', 'shutting_down', 'database_unavailable'].includes(json?.code);
   }
@@ -241,8 +259,7 @@
 
   /**
    * Performs an answer: its steps, its stack; a problem is shown (a refused token means enrolling
-   * again). A `background` answer (the page reading its screens again) leaves the alert and the
-   * status line as they are.
+   * again). A `background` answer is one the page asked for itself (reading its screens again).
    */
   function handleAnswer({ status, json }, trigger, { background = false } = {}) {
     if (status === 401) {
@@ -251,10 +268,6 @@
       return;
     }
     if (status >= 400) throw new RequestFailed(problemText({ status, json }));
-    if (!background) {
-      clearProblem();
-      announce('');
-    }
     if (json === null) return;
     const steps = Array.isArray(json.navigation) ? json.navigation : [];
     if ('stack' in json) {
@@ -272,7 +285,7 @@
       }
       navigation.stack = moved;
     }
-    perform(steps, trigger);
+    perform(steps, trigger, { background });
     const change = json.payment?.changeMinor;
     if (change > 0) announce(`Change due: ${formatMoney(change, json.bill?.currency ?? 'USD')}`);
   }
@@ -535,42 +548,50 @@
    */
   function performAction(view, action, filling = {}, trigger = null) {
     if (trigger && isBusy(trigger)) return Promise.resolve();
+    userActs(trigger);
+    const about = trigger?.dataset.focusKey ?? null;
     let request;
     try {
       request = resolveRequest(view, action, filling);
     } catch (error) {
-      showProblem(error.message);
+      showProblem(error.message, about);
       return Promise.resolve();
     }
     const busyKey = trigger?.dataset.busy;
     setBusy(busyKey, true);
-    return enqueue(async () => {
-      const { method, path, body, headers, repeatable } = request;
-      let answer;
-      try {
-        answer = await send(method, path, { body, headers, retries: repeatable ? 2 : 0 });
-      } catch (error) {
-        if (!(error instanceof NoAnswer)) throw error;
-        notAnswered(request, error.message);
-        return;
-      }
-      if (notYetAnswered(answer)) {
-        notAnswered(request, problemText(answer));
-        return;
-      }
-      if (unanswered && (unanswered.signature === request.signature || unanswered.tap < request.tap)) unanswered = null;
-      if (answer.status === 409 || answer.status === 404) enqueue(reread, { quiet: true });
-      handleAnswer(answer, trigger);
-    }).finally(() => setBusy(busyKey, false));
+    return enqueue(() => sendAction(request, trigger).catch((error) => showProblem(error.message, about)))
+      .finally(() => setBusy(busyKey, false));
   }
 
+  /** Sends a tapped request and performs its answer (`performAction`). */
+  async function sendAction(request, trigger) {
+    const about = trigger?.dataset.focusKey ?? null;
+    const { method, path, body, headers, repeatable } = request;
+    let answer;
+    try {
+      answer = await send(method, path, { body, headers, retries: repeatable ? 2 : 0 });
+    } catch (error) {
+      if (!(error instanceof NoAnswer)) throw error;
+      notAnswered(request, error.message, about);
+      return;
+    }
+    if (notYetAnswered(answer)) {
+      notAnswered(request, problemText(answer), about);
+      return;
+    }
+    if (unanswered && (unanswered.signature === request.signature || unanswered.tap < request.tap)) unanswered = null;
+    if (answer.status === 409 || answer.status === 404) enqueue(reread, { quiet: true });
+    handleAnswer(answer, trigger);
+  }
+
+
   /** A change that got no answer: kept to be sent again with its key, said, and the screens read again. */
-  function notAnswered(request, text) {
+  function notAnswered(request, text, about) {
     if (request.keyed) {
       unanswered = { signature: request.signature, key: request.key, tap: request.tap };
-      showProblem(`${text} Tap it again to send it again: it will not be applied twice.`);
+      showProblem(`${text} Tap it again to send it again: it will not be applied twice.`, about);
     } else {
-      showProblem(text);
+      showProblem(text, about);
     }
     enqueue(reread, { quiet: true });
   }
@@ -810,8 +831,11 @@
   /** A walk the user asked for (back, a tab): one at a time, a second tap while it is asked is ignored. */
   function walk(request, trigger) {
     if (busyKeys.has('navigate')) return;
+    userActs(trigger);
     setBusy('navigate', true);
-    enqueue(() => navigate(request, trigger)).finally(() => setBusy('navigate', false));
+    const about = trigger?.dataset.focusKey ?? null;
+    enqueue(() => navigate(request, trigger).catch((error) => showProblem(error.message, about)))
+      .finally(() => setBusy('navigate', false));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -865,6 +889,8 @@
       const index = navigation.layers.findLastIndex((layer, position) => position > 0 && layer.host.views[0]?.route === step.route);
       if (index < 1) throw new RequestFailed(`The server dismissed ${step.route}, which is not presented.`);
       const removed = navigation.layers.splice(index);
+      // The user's action took away the screen the alert was shown over: what it said is past.
+      if (!performingInBackground && removed.some((layer) => layer.dialog.contains(alertBox))) clearProblem();
       removed.reverse().forEach(closeLayer);
       focusAfterSteps = () => restoreFocus(removed.at(-1));
     },
@@ -899,9 +925,13 @@
   /** Where focus goes once the steps are performed (the last step that moves it decides). */
   let focusAfterSteps = null;
 
+  /** Whether the steps being performed answer the page's own request (`handleAnswer`'s `background`). */
+  let performingInBackground = false;
+
   /** Performs `steps` in order; `trigger` is the control that asked (a popover's default anchor). */
-  function perform(steps, trigger) {
+  function perform(steps, trigger, { background = false } = {}) {
     focusAfterSteps = null;
+    performingInBackground = background;
     try {
       for (const step of steps) {
         const operation = Object.hasOwn(operations, step.op) ? operations[step.op] : null;
@@ -1368,6 +1398,7 @@
     event.preventDefault();
     const name = document.getElementById('enroll-name').value.trim() || 'Web till';
     const code = document.getElementById('enroll-code').value;
+    userActs(null);
     enqueue(async () => {
       await enroll(name, code);
       enrollForm.reset();
@@ -1399,7 +1430,9 @@
   }
 
   window.addEventListener('hashchange', () => {
-    if (device.token && navigation.stack) enqueue(openDeepLinkInAddress);
+    if (!device.token || !navigation.stack) return;
+    userActs(null);
+    enqueue(openDeepLinkInAddress);
   });
 
   // `?code=` enrolls without typing (e.g. from a QR code); the code then leaves the address bar.

@@ -8,8 +8,9 @@ containers native, so the menu and the bill come as component trees its generic 
 then a game of trivia on the same device (`/?app=trivia`: the difficulty popover, back from a
 game, a game to its results, play again, the no-data screen through the category sheet), then
 double-clicks on a slow network (Void, +, Pay, Play, an answer: each sends the request it showed,
-once), then a server that answers late or not at all (a change held up by a locked database, answers
-lost on their way back, a bill paid elsewhere), and checks what the page shows after each step. A screenshot of each state goes to
+once), then a server that answers late, not at all or 429 (a change held up by a locked database, answers
+lost on their way back, a bill paid elsewhere, quick taps over the rate limit, a refusal among
+them that must stay on screen), and checks what the page shows after each step. A screenshot of each state goes to
 --screenshots. Exits 1 on the first failed check, with a screenshot, the page's HTML and the
 server's log of that moment.
 
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
@@ -40,6 +42,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
 ENROLLMENT_CODE = "browser-test-code"
+MANAGER_ENROLLMENT_CODE = "browser-test-manager-code"
 TAX_RATE_BPS = 875  # the server's default, which the test starts it with explicitly
 
 
@@ -86,18 +89,24 @@ class Server:
             raise CheckFailed(f"routemap did not start:\n{self.log_path.read_text()}")
 
     def get_json(self, path, token):
-        request = urllib.request.Request(self.url + path, headers={"Authorization": f"Bearer {token}"})
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.load(response)
+        return self.send_json("GET", path, token)
 
-    def send_json(self, method, path, token, body=None):
+    def send_json(self, method, path, token, body=None, headers=None):
+        """The JSON answer; a 429 (a server started with a rate limit) is asked again after its Retry-After."""
         data = None if body is None else json.dumps(body).encode()
-        headers = {"Authorization": f"Bearer {token}"}
+        headers = {**({"Authorization": f"Bearer {token}"} if token else {}), **(headers or {})}
         if data is not None:
             headers["Content-Type"] = "application/json"
-        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.load(response)
+        for _ in range(10):
+            request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+            try:
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    return json.load(response)
+            except urllib.error.HTTPError as error:
+                if error.code != 429:
+                    raise
+                time.sleep(int(error.headers.get("Retry-After", "1")))
+        raise CheckFailed(f"{method} {path} was refused 429 ten times")
 
     def stop(self):
         if self.process.poll() is None:
@@ -682,10 +691,11 @@ def run_double_taps(page, server):
 
 
 def run_unreliable(page, server):
-    """A server that answers 503 timed_out after 1 s, and answers lost on their way back: a change
-    whose answer never came is sent again with its key (by the page, or by a second tap of the same
-    control), so it happens once; a refusal saying the screen is out of date makes the page read it
-    again, so it is never left on a screen whose controls can only fail."""
+    """A server that answers 503 timed_out after 1 s and 429 past 4 requests a second, and answers
+    lost on their way back: a change whose answer never came is sent again with its key (by the
+    page, or by a second tap of the same control), so it happens once; a refusal saying the screen
+    is out of date makes the page read it again, so it is never left on a screen whose controls can
+    only fail; a refusal among quick taps stays on screen."""
     driver = page.driver
     print("a server that times out after 1 s: a change held up by a locked database is asked again with its key, once")
     driver.get(f"{server.url}/?code={ENROLLMENT_CODE}")
@@ -694,6 +704,7 @@ def run_unreliable(page, server):
     token = page.script("return localStorage.getItem('routemap.token')")
     bill_id = page.bill()["id"]
     page.network()
+    time.sleep(1.5)  # a full bucket of the rate limit
     holder = sqlite3.connect(server.database_path, timeout=5, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     page.find('[data-route="menu"] button[data-item-id="latte"]').click()
@@ -726,11 +737,8 @@ def run_unreliable(page, server):
     page.wait(lambda: page.find_all('dialog[open][data-presented="orderSummary"]'), "the order summary")
     page.idle()
     total = server.get_json(f"/v1/bills/{bill_id}", token)["totalMinor"]
-    request = urllib.request.Request(f"{server.url}/v1/bills/{bill_id}/pay", method="POST",
-                                     data=json.dumps({"method": "card", "amountMinor": total}).encode(),
-                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json",
-                                              "Idempotency-Key": "0d5e7c36-2f7a-4b1e-9c2d-6a8f3b4e5d71"})
-    urllib.request.urlopen(request, timeout=10).close()
+    server.send_json("POST", f"/v1/bills/{bill_id}/pay", token, {"method": "card", "amountMinor": total},
+                     headers={"Idempotency-Key": "0d5e7c36-2f7a-4b1e-9c2d-6a8f3b4e5d71"})
     page.find('dialog[data-presented="orderSummary"] input[name="method"][value="card"]').click()
     page.find('dialog[data-presented="orderSummary"] form[data-action="pay"] button[type="submit"]').click()
     page.wait(lambda: page.alert_text() is not None, "the refusal")
@@ -738,6 +746,35 @@ def run_unreliable(page, server):
     check(page.alert_text().startswith("Bill not checked out"), f"the alert reads {page.alert_text()!r}")
     check(not page.find_all("dialog"), "the summary of a bill paid elsewhere stays, with controls that can only fail")
     check(page.bill()["id"] != bill_id and page.bill()["status"] == "open", f"the bill pane after the refusal: {page.bill()}")
+    page.find("#alert-close").click()
+    page.idle()
+
+    print("eight quick taps over a rate limit of 4 a second: the refused ones are sent again after Retry-After, each added once")
+    bill_id = page.bill()["id"]
+    quick = ["latte", "espresso", "americano", "cappuccino", "flat-white", "croissant", "blueberry-muffin", "chai-latte"]
+    sent_before = len(page.sent("POST", r"/items$"))
+    time.sleep(1.5)
+    page.script("for (const item of arguments[0]) document.querySelector(`[data-route=\"menu\"] button[data-item-id=\"${item}\"]`).click();", quick)
+    page.wait(lambda: len(page.bill()["lines"]) == len(quick), "every item on the bill", timeout=20)
+    page.idle()
+    served = {line["menuItemId"]: line["quantity"] for line in server.get_json(f"/v1/bills/{bill_id}", token)["lines"]}
+    check(served == {item: 1 for item in quick}, f"after eight quick taps the server's bill has {served}")
+    sends = len(page.sent("POST", r"/items$")) - sent_before
+    check(sends > len(quick), f"{sends} adds sent for {len(quick)} taps: none was refused 429, so this tests nothing")
+
+    print("a refusal among quick taps stays on screen: the answers to the taps after it do not clear it")
+    manager = server.send_json("POST", "/v1/devices", None, {"name": "manager", "enrollmentCode": MANAGER_ENROLLMENT_CODE, "role": "manager"})["token"]
+    server.send_json("PATCH", "/v1/menu/items/americano", manager, {"available": False})
+    time.sleep(1.5)
+    page.script("for (const item of arguments[0]) document.querySelector(`[data-route=\"menu\"] button[data-item-id=\"${item}\"]`).click();",
+                ["americano", "cappuccino"])
+    page.wait(lambda: page.bill()["lines"].get("cappuccino") == 2, "the cappuccino after the refused americano")
+    page.wait(lambda: page.script("return !document.body.hasAttribute('aria-busy')"), "the page to finish its requests")
+    check((page.alert_text() or "").startswith("Menu item unavailable"), f"after the refused americano and an added cappuccino the alert reads {page.alert_text()!r}")
+    page.find('[data-route="menu"] button[data-item-id="latte"]').click()
+    page.wait(lambda: page.bill()["lines"].get("latte") == 2, "another latte")
+    page.wait(lambda: page.script("return !document.body.hasAttribute('aria-busy')"), "the page to finish its requests")
+    check((page.alert_text() or "").startswith("Menu item unavailable"), f"a tap on another control cleared the alert about americano: {page.alert_text()!r}")
     page.find("#alert-close").click()
     page.idle()
 
@@ -866,7 +903,8 @@ def main():
         run_trivia(page, server)
         run_double_taps(page, server)
         server.cleanup()
-        server = Server(arguments.binary, arguments=["--request-timeout", "1"])
+        server = Server(arguments.binary, arguments=[
+            "--request-timeout", "1", "--rate-limit", "4", "--manager-enrollment-code", MANAGER_ENROLLMENT_CODE])
         run_unreliable(page, server)
         server.cleanup()
         server = Server(arguments.binary, public=seam_copy(seam.name))
