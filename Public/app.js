@@ -324,6 +324,40 @@
     handleAnswer(await send('GET', `${NAVIGATION}/resolve?${parameters}`, { retries: 2 }), null);
   }
 
+  // The menu changes while the till works (README, "The menu, live"): a launch or a walk gives it
+  // as it is then, and the page asks for it again (a walk to the menu screen, answered from the
+  // server's memory; a menu that did not change is not redrawn): after a refusal naming an item
+  // it offered (`unknown_menu_item`, `menu_item_unavailable`), when the window gets the focus or
+  // the page is shown again (at most every 5 s), and every 60 s while it is on display, with
+  // nothing presented over it and no request on its way.
+
+  const MENU_READ_EVERY = 60000;
+  const MENU_READ_AT_MOST_EVERY = 5000;
+  let menuReadAt = Date.now();
+
+  /** Asks for the menu screen on display again (`now`: whatever the time and the queue). */
+  function refreshMenu({ now = false } = {}) {
+    if (!now && (document.hidden || busy > 0 || Date.now() - menuReadAt < MENU_READ_AT_MOST_EVERY)) return;
+    if (!shownMenu()) return;
+    menuReadAt = Date.now();
+    enqueue(async () => {
+      const menu = shownMenu();
+      if (!menu) return;
+      const answer = await send('POST', `${NAVIGATION}/navigate`, { body: { from: navigation.stack, to: menu.route }, retries: 2 });
+      if (answer.status < 400) handleAnswer(answer, null, { background: true });
+    }, { quiet: true });
+  }
+
+  /** The menu screen on display, with nothing presented over it (a walk to it would dismiss that), or `undefined`. */
+  function shownMenu() {
+    if (!device.token || !navigation.stack || navigation.layers.length !== 1) return undefined;
+    return navigation.displayed().find((view) => view.screen.type === 'menu');
+  }
+
+  setInterval(() => refreshMenu(), MENU_READ_EVERY);
+  window.addEventListener('focus', () => refreshMenu());
+  document.addEventListener('visibilitychange', () => { if (!document.hidden) refreshMenu(); });
+
   /** The stack as `from` in a query: JSON, or the older comma-separated form while every entry is a route id. */
   function stackParameter(stack) {
     return stack.every((entry) => typeof entry === 'string') ? stack.join(',') : JSON.stringify(stack);
@@ -581,6 +615,7 @@
     }
     if (unanswered && (unanswered.signature === request.signature || unanswered.tap < request.tap)) unanswered = null;
     if (answer.status === 409 || answer.status === 404) enqueue(reread, { quiet: true });
+    if (answer.status === 422 && ['unknown_menu_item', 'menu_item_unavailable'].includes(answer.json?.code)) refreshMenu({ now: true });
     handleAnswer(answer, trigger);
   }
 
@@ -911,9 +946,11 @@
 
     replace(step) {
       const view = navigation.view(step.route);
+      view.shownAt = ++navigation.shownCount;
+      // The same screen again (a menu read again that did not change): nothing to redraw.
+      if (JSON.stringify(step.screen) === JSON.stringify(view.screen) && (!step.tabs || JSON.stringify(step.tabs) === JSON.stringify(view.tabs))) return;
       view.screen = step.screen;
       if (step.tabs) view.tabs = step.tabs;
-      view.shownAt = ++navigation.shownCount;
       render(view);
     },
 

@@ -10,7 +10,7 @@ game, a game to its results, play again, the no-data screen through the category
 double-clicks on a slow network (Void, +, Pay, Play, an answer: each sends the request it showed,
 once), then a server that answers late, not at all or 429 (a change held up by a locked database, answers
 lost on their way back, a bill paid elsewhere, quick taps over the rate limit, a refusal among
-them that must stay on screen), and checks what the page shows after each step. A screenshot of each state goes to
+them that must stay on screen, a menu changed by a manager), and checks what the page shows after each step. A screenshot of each state goes to
 --screenshots. Exits 1 on the first failed check, with a screenshot, the page's HTML and the
 server's log of that moment.
 
@@ -101,7 +101,8 @@ class Server:
             request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
             try:
                 with urllib.request.urlopen(request, timeout=10) as response:
-                    return json.load(response)
+                    text = response.read()
+                    return json.loads(text) if text else None
             except urllib.error.HTTPError as error:
                 if error.code != 429:
                     raise
@@ -776,6 +777,30 @@ def run_unreliable(page, server):
     page.wait(lambda: page.script("return !document.body.hasAttribute('aria-busy')"), "the page to finish its requests")
     check((page.alert_text() or "").startswith("Menu item unavailable"), f"a tap on another control cleared the alert about americano: {page.alert_text()!r}")
     page.find("#alert-close").click()
+    page.idle()
+
+    print("the menu, live: the refused item's tile is redrawn unavailable; focus on the window reads the menu again")
+
+    def tile(item):
+        return page.script("""
+            const tile = document.querySelector(`[data-route="menu"] button[data-item-id="${arguments[0]}"]`);
+            return tile && { disabled: tile.disabled, price: tile.querySelector('.price').textContent };""", item)
+
+    check(tile("americano") == {"disabled": True, "price": "Unavailable"}, f"the menu after americano was refused shows it as {tile('americano')}")
+    server.send_json("PATCH", "/v1/menu/items/latte", manager, {"priceMinor": 515})
+    server.send_json("POST", "/v1/menu/items", manager, {"id": "hot-chocolate", "name": "Hot Chocolate", "category": "coffee", "priceMinor": 400})
+    server.send_json("DELETE", "/v1/menu/items/cold-brew", manager)
+    time.sleep(5)  # the page reads the menu at most every 5 s
+    page.script("window.dispatchEvent(new Event('focus'))")
+    page.wait(lambda: tile("latte")["price"] == "$5.15" and tile("hot-chocolate") is not None and tile("cold-brew") is None,
+              "the repriced, new and retired items on the menu after the window got the focus")
+    page.idle()
+    # The walk to the menu left the stack on it: the steps of the next answers still fit.
+    page.find('[data-route="menu"] button[data-item-id="hot-chocolate"]').click()
+    page.wait(lambda: page.bill()["lines"].get("hot-chocolate") == 1, "the new item on the bill")
+    page.idle()
+    page.find('[data-route="bill"] button[data-action="checkout"]').click()
+    page.wait(lambda: page.find_all('dialog[open][data-presented="orderSummary"]'), "the order summary after the menu was read again")
     page.idle()
 
 
