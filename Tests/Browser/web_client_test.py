@@ -10,7 +10,7 @@ game, a game to its results, play again, the no-data screen through the category
 double-clicks on a slow network (Void, +, Pay, Play, an answer: each sends the request it showed,
 once), then a server that answers late, not at all or 429 (a change held up by a locked database, answers
 lost on their way back, a bill paid elsewhere, quick taps over the rate limit, a refusal among
-them that must stay on screen, a menu changed by a manager), and checks what the page shows after each step. A screenshot of each state goes to
+them that must stay on screen, a menu changed by a manager, an item named with 100 characters and no space), and checks what the page shows after each step. A screenshot of each state goes to
 --screenshots. Exits 1 on the first failed check, with a screenshot, the page's HTML and the
 server's log of that moment.
 
@@ -790,6 +790,7 @@ def run_unreliable(page, server):
     server.send_json("PATCH", "/v1/menu/items/latte", manager, {"priceMinor": 515})
     server.send_json("POST", "/v1/menu/items", manager, {"id": "hot-chocolate", "name": "Hot Chocolate", "category": "coffee", "priceMinor": 400})
     server.send_json("DELETE", "/v1/menu/items/cold-brew", manager)
+    server.send_json("POST", "/v1/menu/items", manager, {"id": "long-name", "name": LONG_NAME, "category": "coffee", "priceMinor": 9999999})
     time.sleep(5)  # the page reads the menu at most every 5 s
     page.script("window.dispatchEvent(new Event('focus'))")
     page.wait(lambda: tile("latte")["price"] == "$5.15" and tile("hot-chocolate") is not None and tile("cold-brew") is None,
@@ -799,9 +800,31 @@ def run_unreliable(page, server):
     page.find('[data-route="menu"] button[data-item-id="hot-chocolate"]').click()
     page.wait(lambda: page.bill()["lines"].get("hot-chocolate") == 1, "the new item on the bill")
     page.idle()
+    page.find('[data-route="menu"] button[data-item-id="long-name"]').click()
+    page.wait(lambda: page.bill()["lines"].get("long-name") == 1, "the item with a long name on the bill")
+    page.idle()
+    check(not overflowing(page, '[data-route="menu"] button[data-item-id="long-name"]', '[data-route="bill"]'),
+          f"a name of {len(LONG_NAME)} characters without a space overflows: {overflowing(page, '[data-route=menu] button[data-item-id=long-name]', '[data-route=bill]')}")
     page.find('[data-route="bill"] button[data-action="checkout"]').click()
     page.wait(lambda: page.find_all('dialog[open][data-presented="orderSummary"]'), "the order summary after the menu was read again")
     page.idle()
+    check(not overflowing(page, 'dialog[data-presented="orderSummary"]'), f"the summary overflows: {overflowing(page, 'dialog[data-presented=orderSummary]')}")
+    page.screenshot("long-name-summary")
+
+
+LONG_NAME = "Supercalifragilisticexpialidocious" * 2 + "W" * 32  # 100 characters, no space
+
+
+def overflowing(page, *selectors):
+    """The elements of `selectors` (and the page) whose content is wider than they are, as `{selector: [content, box]}`."""
+    return page.script("""
+        const wide = {};
+        for (const selector of [...arguments, 'html']) {
+          const element = document.querySelector(selector);
+          const box = selector === 'html' ? window.innerWidth : element.clientWidth;
+          if (element.scrollWidth > box) wide[selector] = [element.scrollWidth, box];
+        }
+        return Object.keys(wide).length ? wide : null;""", *selectors)
 
 
 def seam_copy(directory):
