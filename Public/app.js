@@ -806,7 +806,7 @@
 
   /** Draws `view` (again): its renderer, then the embedded routes and selected tab it already shows. */
   function render(view) {
-    const focusKey = view.element.contains(document.activeElement) ? document.activeElement.dataset.focusKey : null;
+    const focused = view.element.contains(document.activeElement) ? document.activeElement : null;
     const { screen } = view;
     view.element.replaceChildren();
     view.element.dataset.screenType = screen.type;
@@ -816,7 +816,24 @@
     (native ?? drawDeclarative)(view);
     for (const [slot, child] of Object.entries(view.slotViews)) slotElement(view, slot).append(child.element);
     if (view.selectedTab) view.tabPanel?.append(view.tabHosts[view.selectedTab].element);
-    if (focusKey) view.element.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus();
+    if (focused) refocus(view, [focused.dataset.focusKey, ...(focused.dataset.focusNext ?? '').split(' ')]);
+  }
+
+  /**
+   * Focus after `view` was drawn again with the focus inside it, never left on <body>: the
+   * control with the first of `keys` drawn and enabled in `within` (the same control, else the
+   * neighbour it named in `data-focus-next`: the next line's Remove for a removed line), else
+   * the screen's `data-focus-fallback` (a trivia question, answered), else its heading.
+   */
+  function refocus(view, keys, within = view.element) {
+    for (const key of keys.filter(Boolean)) {
+      const control = within.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
+      if (control && !control.disabled) {
+        control.focus();
+        return;
+      }
+    }
+    (view.element.querySelector('[data-focus-fallback]') ?? view.element.querySelector(`#${CSS.escape(view.headingId)}`))?.focus();
   }
 
   /** The element of `slot` in `view` (made on demand for containers the page draws generically). */
@@ -969,6 +986,7 @@
   function perform(steps, trigger, { background = false } = {}) {
     focusAfterSteps = null;
     performingInBackground = background;
+    const focused = document.activeElement?.closest?.('#root, dialog') ? document.activeElement : null;
     try {
       for (const step of steps) {
         const operation = Object.hasOwn(operations, step.op) ? operations[step.op] : null;
@@ -978,6 +996,12 @@
     } finally {
       focusAfterSteps?.();
       focusAfterSteps = null;
+      // The focused control went with the screens the steps replaced (a launch again): the same
+      // control drawn again in the top layer, else its innermost screen.
+      const layer = navigation.layers.at(-1);
+      if (focused && !focused.isConnected && layer && (document.activeElement ?? document.body) === document.body) {
+        refocus(navigation.displayedInTopLayer().at(-1), [focused.dataset.focusKey], layer.host.element);
+      }
       placeAlert();
     }
   }
@@ -994,7 +1018,9 @@
     const dialog = el('dialog', { class: `layer layer-${style}`, 'data-presented': step.route }, host.element);
     if (step.animated) dialog.classList.add('animated');
     const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : trigger;
-    const layer = { host, dialog, opener, openerKey: opener?.dataset?.focusKey ?? null };
+    // The control tapped names what to come back to, when the answer drew it again (or, a bill's
+    // checkout, drew it only on the next bill).
+    const layer = { host, dialog, opener, openerKey: trigger?.dataset?.focusKey ?? opener?.dataset?.focusKey ?? null };
     // Escape: sheets and popovers are dismissed (by asking the server); modal screens need their
     // own controls. The browser never closes a layer by itself: only a `dismiss` step does.
     dialog.addEventListener('keydown', (event) => {
@@ -1163,7 +1189,10 @@
       view.element.dataset.billId = bill.id;
       view.element.dataset.status = bill.status;
 
-      const lines = (bill.lines ?? []).map((line) => {
+      // A line's control names the same control of the next line (the previous one for the
+      // last), for the focus to go to when its line is removed; − names its +, for when it is disabled.
+      const neighbour = (index) => bill.lines[index + 1] ?? bill.lines[index - 1];
+      const lines = (bill.lines ?? []).map((line, index) => {
         const quantity = el('span', { class: 'quantity', 'aria-label': `quantity ${line.quantity}` }, `× ${line.quantity}`);
         const controls = el('span', { class: 'line-controls' });
         if (setQuantity) {
@@ -1171,6 +1200,7 @@
             const button = el('button', {
               type: 'button', class: 'stepper', 'aria-label': `${label} ${line.name}`, disabled: line.quantity + change < 1,
               'data-focus-key': `line:${line.lineId}:${change}`,
+              'data-focus-next': [change < 0 ? `line:${line.lineId}:1` : null, neighbour(index) ? `line:${neighbour(index).lineId}:${change}` : null].filter(Boolean).join(' '),
             }, text);
             trackBusy(button, busyKeyOf(view, setQuantity, line), view.route);
             button.addEventListener('click', () => performAction(view, setQuantity, { item: line, values: { quantity: line.quantity + change } }, button));
@@ -1180,6 +1210,7 @@
         if (removeLine) {
           const button = el('button', {
             type: 'button', class: 'remove', 'aria-label': `Remove ${line.name}`, 'data-focus-key': `line:${line.lineId}:remove`,
+            'data-focus-next': neighbour(index) ? `line:${neighbour(index).lineId}:remove` : null,
           }, 'Remove');
           trackBusy(button, busyKeyOf(view, removeLine, line), view.route);
           button.addEventListener('click', () => performAction(view, removeLine, { item: line }, button));
@@ -1241,24 +1272,28 @@
       const answer = rowAction(view, 'choices');
       view.element.dataset.gameId = game.gameId;
       const last = game.lastAnswer;
-      const verdict = last ? el('p', { class: `verdict ${last.correct ? 'right' : 'wrong'}`, 'data-correct': String(last.correct) },
-        last.correct ? `Right: ${last.correctAnswer}.` : `Wrong: the answer was ${last.correctAnswer}.`) : null;
+      const verdictText = last ? (last.correct ? `Right: ${last.correctAnswer}.` : `Wrong: the answer was ${last.correctAnswer}.`) : null;
+      const verdict = last ? el('p', { class: `verdict ${last.correct ? 'right' : 'wrong'}`, 'data-correct': String(last.correct) }, verdictText) : null;
+      // The verdict goes to the status line (a live region that stays, so it is read out); the
+      // focus, when the answer tapped is gone, to the next question (or the score).
+      if (verdictText) announce(verdictText);
       if (game.finished) {
         add(view.element, heading(view), verdict,
-          el('p', { class: 'score' }, `Game over: ${game.score} of ${game.questionCount}.`), otherActions(view, []));
+          el('p', { class: 'score', tabindex: '-1', 'data-focus-fallback': true }, `Game over: ${game.score} of ${game.questionCount}.`), otherActions(view, []));
         return;
       }
       const choices = (game.choices ?? []).map((choice) => el('li', {},
         answer ? actionButton(view, answer, choice.text, 'secondary choice', { item: choice }) : el('span', {}, choice.text)));
       add(view.element, heading(view), verdict,
         el('p', { class: 'progress' }, `Question ${game.number} of ${game.questionCount} · score ${game.score}`),
-        el('p', { class: 'question', 'data-question-id': game.questionId }, game.question),
+        el('p', { class: 'question', 'data-question-id': game.questionId, tabindex: '-1', 'data-focus-fallback': true }, game.question),
         el('ul', { class: 'choices', 'aria-label': 'Choices' }, ...choices),
         otherActions(view, answer ? [answer.name] : []));
     },
 
     triviaResults(view) {
       const results = view.screen.payload;
+      announce(`${results.score} of ${results.questionCount} correct.`);
       const rows = (results.answers ?? []).map((answered, index) => el('li', { class: `result ${answered.correct ? 'right' : 'wrong'}`, 'data-correct': String(answered.correct) },
         el('span', { class: 'result-question' }, `${index + 1}. ${answered.question}`),
         el('span', { class: 'result-answer' }, answered.correct ? `✓ ${answered.answer}` : `✗ ${answered.answer ?? '—'} (${answered.correctAnswer})`)));

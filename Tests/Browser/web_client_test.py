@@ -341,15 +341,26 @@ def run(page, server):
     check(page.bill()["id"] == next_bill["id"], "the reloaded page shows another bill than this till's current one")
     page.screenshot("reloaded")
 
-    print("the keyboard alone: add an item and remove it again")
+    print("the keyboard alone: add two items and remove them again; the focus stays on the bill")
     page.tab_to('[data-route="menu"] button[data-item-id="cappuccino"]')
     page.press(Keys.ENTER)
     page.wait(lambda: page.bill()["lines"] == {"cappuccino": 1}, "the cappuccino added with Enter")
     page.idle()
+    page.tab_to('[data-route="menu"] button[data-item-id="espresso"]')
+    page.press(Keys.ENTER)
+    page.wait(lambda: page.bill()["lines"] == {"cappuccino": 1, "espresso": 1}, "the espresso added with Enter")
+    page.idle()
     page.tab_to('[data-route="bill"] .line[data-menu-item-id="cappuccino"] button.remove')
     page.press(Keys.SPACE)
-    page.wait(lambda: page.bill()["lines"] == {}, "the cappuccino removed with Space")
+    page.wait(lambda: page.bill()["lines"] == {"espresso": 1}, "the cappuccino removed with Space")
     page.idle()
+    focused = page.script("return document.activeElement.getAttribute('aria-label')")
+    check(focused == "Remove Espresso", f"after a line was removed the focus is on {focused!r}, not the next line's Remove")
+    page.press(Keys.SPACE)
+    page.wait(lambda: page.bill()["lines"] == {}, "the espresso removed with Space")
+    page.idle()
+    focused = page.script("return document.activeElement.closest('[data-route=\"bill\"]') ? document.activeElement.textContent : document.activeElement.tagName")
+    check(focused == "Bill", f"after the last line was removed the focus is on {focused!r}, not the bill's title")
 
     print("void the bill with a reason: refused without one, then a new bill takes its place")
     voided_id = page.bill()["id"]
@@ -570,6 +581,17 @@ def run_trivia(page, server):
         check(progress().startswith(f"Question {number} of {count}"), f"question {number}: {progress()!r}")
         choices = page.find_all('[data-route="game"] .choices button')
         check(len(choices) == 4, f"question {number} offers {len(choices)} choices")
+        if number == 1:
+            # With the keyboard: the verdict is read out (the status line) and the focus goes to the next question.
+            page.script("arguments[0].focus()", choices[0])
+            page.press(Keys.ENTER)
+            page.wait(lambda: progress().startswith("Question 2 "), "question 2")
+            page.idle()
+            focused = page.script("return document.activeElement.className")
+            check(focused == "question", f"after an answer the focus is on {focused!r}, not the next question")
+            verdict = page.find('[data-route="game"] .verdict').text
+            check(page.find("#status").text == verdict, f"the status line reads {page.find('#status').text!r}, not the verdict {verdict!r}")
+            continue
         choices[0].click()
         if number < count:
             page.wait(lambda: progress().startswith(f"Question {number + 1} "), f"question {number + 1}")
