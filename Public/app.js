@@ -1383,6 +1383,15 @@
     }, title);
     trackBusy(submit, busyKeyOf(view, action, item, title), view.route);
     const form = el('form', { class: 'action-form', 'data-action': action.name, novalidate: true }, ...fields.map((field) => field.element), submit);
+    // Cash tendered is for cash: with card chosen its field is disabled and empty (a card payment
+    // with a tender is refused), so it is never sent.
+    const method = fields.find((field) => field.name === 'method');
+    const tendered = fields.find((field) => field.name === 'tenderedMinor');
+    if (method && tendered) {
+      const follow = () => tendered.enable(method.read() === 'cash');
+      method.element.addEventListener('change', follow);
+      follow();
+    }
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       if (isBusy(submit)) return;
@@ -1446,7 +1455,15 @@
       }
       return value;
     };
-    return { name, element, read };
+    /** Enables the field, or disables and empties it (a disabled field is not sent). */
+    const enable = (enabled) => {
+      input.disabled = !enabled;
+      if (enabled) return;
+      input.value = '';
+      error.textContent = '';
+      input.removeAttribute('aria-invalid');
+    };
+    return { name, element, read, enable };
   }
 
   // ---------------------------------------------------------------------------------------------

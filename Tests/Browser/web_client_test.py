@@ -314,8 +314,16 @@ def run(page, server):
     check(summaries == 1, f"{summaries} order summaries are presented")
     summary = page.find('dialog[data-presented="orderSummary"]')
 
+    print("card takes no tender: the field is disabled and emptied while card is chosen")
+    tendered = summary.find_element(By.CSS_SELECTOR, 'input[name="tenderedMinor"]')
+    tendered.send_keys("5")
+    summary.find_element(By.CSS_SELECTOR, 'input[name="method"][value="card"]').click()
+    check(not tendered.is_enabled() and tendered.get_attribute("value") == "",
+          f"with card chosen, Cash tendered is {'enabled' if tendered.is_enabled() else 'disabled'} and reads {tendered.get_attribute('value')!r}")
+
     print("pay cash with a tender: the modal goes, the next bill is empty")
     summary.find_element(By.CSS_SELECTOR, 'input[name="method"][value="cash"]').click()
+    check(tendered.is_enabled(), "with cash chosen again, Cash tendered stays disabled")
     summary.find_element(By.CSS_SELECTOR, 'input[name="tenderedMinor"]').send_keys("20.00")
     summary.find_element(By.CSS_SELECTOR, 'form[data-action="pay"] button[type="submit"]').click()
     page.wait(lambda: not page.find_all('dialog[data-presented="orderSummary"]'), "the order summary to be dismissed")
