@@ -558,7 +558,12 @@
       return { method: action.method, path, headers, body };
     };
     const keyed = Object.values(action.headers ?? {}).some((template) => String(template).includes('{idempotencyKey}'));
-    if (!keyed) return { ...fill(undefined), keyed, repeatable: action.method === 'GET', tap: ++taps };
+    if (!keyed) {
+      // A read, or a walk (the app's navigate endpoint: it changes nothing), is safe to ask again.
+      const request = fill(undefined);
+      const repeatable = request.method === 'GET' || (request.method === 'POST' && request.path === `${NAVIGATION}/navigate`);
+      return { ...request, keyed, repeatable, tap: ++taps };
+    }
     const signature = JSON.stringify(fill(''));
     const key = unanswered?.signature === signature ? unanswered.key : uuid();
     return { ...fill(key), keyed, repeatable: true, signature, key, tap: ++taps };
