@@ -3,12 +3,6 @@ import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `POST /v1/devices`: enrolls a device with its role's enrollment code and hands it its token,
 /// once. Each role has its own code (`role` in the body, `till` when absent). Wrong codes are
 /// counted per client address (the peer's, or the one a trusted proxy forwards; an IPv6 /64
@@ -33,14 +27,10 @@ struct DevicesController {
     /// since one client commonly holds a whole /64 and counting its addresses apart would not
     /// limit it (an IPv4-mapped address counts as its IPv4 address).
     static func wrongCodeKey(_ address: String) -> String {
-        var network = in6_addr()
-        guard address.contains(":"), inet_pton(AF_INET6, address, &network) == 1 else { return address }
-        let bytes = withUnsafeBytes(of: &network) { Array($0) }
-        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
-            return bytes[12...].map(String.init).joined(separator: ".")
-        }
+        guard let parsed = IPAddress(address) else { return address }
+        guard !parsed.isIPv4 else { return parsed.description }
         let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes[..<8].flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self) + "::/64"
+        return String(decoding: parsed.bytes[..<8].flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self) + "::/64"
     }
 
     func register(on router: inout Router<APIContext>) {
