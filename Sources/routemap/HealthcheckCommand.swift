@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RoutemapHTTP
 
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +35,7 @@ struct HealthcheckCommand: ParsableCommand {
     func run() throws {
         let port = try port ?? Environment.integer("ROUTEMAP_PORT", as: UInt16.self) ?? 8080
         let host = Self.probed(host ?? Environment.value(Settings.host.environment) ?? "127.0.0.1")
-        guard ProbeAddress(host, port: port) != nil else {
+        guard let address = IPAddress(host).map({ ProbeAddress($0, port: port) }) else {
             throw refusal("--host (ROUTEMAP_HOST) must be a numeric IPv4 or IPv6 address, not '\(host.prefix(60))'", exitStatus: 64)
         }
         let knownTLS = tls || Environment.value(Settings.tlsCertificate.environment) != nil
@@ -42,12 +43,12 @@ struct HealthcheckCommand: ParsableCommand {
         let status: Int
         do {
             if knownTLS {
-                status = try Self.status(host: host, port: port, timeout: timeout, tls: true)
+                status = try Self.status(of: address, timeout: timeout, tls: true)
             } else {
                 do {
-                    status = try Self.status(host: host, port: port, timeout: timeout, tls: false)
+                    status = try Self.status(of: address, timeout: timeout, tls: false)
                 } catch HealthcheckError.notHTTP {
-                    status = try Self.status(host: host, port: port, timeout: timeout, tls: true)
+                    status = try Self.status(of: address, timeout: timeout, tls: true)
                 }
             }
         } catch {
@@ -72,8 +73,7 @@ struct HealthcheckCommand: ParsableCommand {
     }
 
     /// The status code of `GET /healthz`, over a plain socket or a TLS session on it.
-    static func status(host: String, port: UInt16, timeout: Int, tls: Bool) throws(HealthcheckError) -> Int {
-        guard let address = ProbeAddress(host, port: port) else { throw HealthcheckError("not a numeric IP address: \(host)") }
+    static func status(of address: ProbeAddress, timeout: Int, tls: Bool) throws(HealthcheckError) -> Int {
         let fd = socket(address.family, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HealthcheckError("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -115,21 +115,22 @@ struct ProbeAddress {
     /// `host:port`, with the IPv6 address in brackets: for the Host field and messages.
     let authority: String
 
-    init?(_ host: String, port: UInt16) {
-        var v4 = sockaddr_in()
-        if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+    init(_ address: IPAddress, port: UInt16) {
+        if address.isIPv4 {
+            var v4 = sockaddr_in()
             v4.sin_family = sa_family_t(AF_INET)
             v4.sin_port = port.bigEndian
+            withUnsafeMutableBytes(of: &v4.sin_addr) { $0.copyBytes(from: address.bytes[12...]) }
             storage = .v4(v4)
-            authority = "\(host):\(port)"
-            return
+            authority = "\(address):\(port)"
+        } else {
+            var v6 = sockaddr_in6()
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = port.bigEndian
+            withUnsafeMutableBytes(of: &v6.sin6_addr) { $0.copyBytes(from: address.bytes) }
+            storage = .v6(v6)
+            authority = "[\(address)]:\(port)"
         }
-        var v6 = sockaddr_in6()
-        guard inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 else { return nil }
-        v6.sin6_family = sa_family_t(AF_INET6)
-        v6.sin6_port = port.bigEndian
-        storage = .v6(v6)
-        authority = "[\(host)]:\(port)"
     }
 
     var family: Int32 {
