@@ -7,7 +7,8 @@ import Foundation
 enum InstalledDirectory {
     /// The directory `setting` names (its flag's value `flagValue`, else its environment
     /// variable; a value it refuses, such as an empty one, throws), else the first of the
-    /// installed and source-tree directories that exists; throws naming the places it looked.
+    /// installed and source-tree directories that exists; with none, the command stops with one
+    /// line naming the places it looked (exit 64).
     static func locate(_ name: String, setting: Setting<String?>, flagValue: String?) throws -> URL {
         if let explicit = try setting.resolve(flagValue) {  // The setting refuses a path that is not a directory.
             return URL(fileURLWithPath: explicit, isDirectory: true)
@@ -18,8 +19,9 @@ enum InstalledDirectory {
         for candidate in [installed, URL(fileURLWithPath: name, isDirectory: true)] where exists(candidate.path) {
             return candidate
         }
-        throw ValidationError(
-            "No \(name) directory found (looked in \(installed.path) and ./\(name)). Pass --\(setting.flag) or set \(setting.environment).")
+        throw refusal(
+            "no \(name) directory found (looked in \(installed.path) and ./\(name)): pass --\(setting.flag) or set \(setting.environment)",
+            exitStatus: ExitCode.validationFailure.rawValue)
     }
 
     /// Whether `path` names a directory that exists.

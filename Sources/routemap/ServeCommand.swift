@@ -76,9 +76,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
         } catch let error as TLSFileError {
             throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
-        } catch let error as ValidationError {
-            // No migrations or public directory where none was named.
-            throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
+        } catch let refused as ExitCode {
+            throw refused  // Said already (`refusal`).
         } catch {
             throw refusal("\(error)", exitStatus: ExitCode.failure.rawValue)
         }

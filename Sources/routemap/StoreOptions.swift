@@ -40,8 +40,6 @@ struct StoreOptions: ParsableArguments {
             return try MigrationLoader.load(directory: try resolvedMigrationsDirectory(postgres: postgres))
         } catch let error as SettingError {
             throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
-        } catch let error as ValidationError {
-            throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)  // No directory found.
         } catch let error as StorageError {
             throw refusal(error)
         }
