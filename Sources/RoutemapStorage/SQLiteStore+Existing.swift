@@ -28,12 +28,9 @@ extension SQLiteStore {
     /// path has a typo, nor change or copy another program's file.
     public static func requireExistingDatabase(at path: String, busyTimeout: TimeInterval = 5) throws(NotAnExistingDatabase) {
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(busyTimeout)
         let isRoutemap: Bool
         do {
-            isRoutemap = try DatabaseQueue(path: path, configuration: configuration).read { try $0.tableExists("grdb_migrations") }
+            isRoutemap = try readOnlyQueue(at: path, busyTimeout: busyTimeout).read { try $0.tableExists("grdb_migrations") }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw .notRoutemap(path: path)  // Not even SQLite.
         } catch {
@@ -46,20 +43,30 @@ extension SQLiteStore {
     /// holds tables but no routemap migrations; a missing file, an empty one and a database
     /// without tables pass (migrating makes them routemap's). Read without changing the file.
     static func refuseForeignDatabase(at path: String, busyTimeout: TimeInterval) throws {
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(busyTimeout)
+        guard FileManager.default.fileExists(atPath: path) else { return }
         let tables: [String]
         do {
-            tables = try DatabaseQueue(path: path, configuration: configuration).read { database in
-                guard try !database.tableExists("grdb_migrations") else { return [] }
-                return try String.fetchAll(
-                    database, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name")
-            }
+            tables = try readOnlyQueue(at: path, busyTimeout: busyTimeout).read(foreignTables(in:))
         } catch {
             throw StorageError.cannotOpen(path: path, underlying: error)
         }
         if !tables.isEmpty { throw StorageError.foreignDatabase(path: path, tables: tables) }
+    }
+
+    /// Another program's tables and views in `database`: none when it has routemap's
+    /// migrations table, or no table at all.
+    static func foreignTables(in database: Database) throws -> [String] {
+        guard try !database.tableExists("grdb_migrations") else { return [] }
+        return try String.fetchAll(
+            database, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    }
+
+    /// A read-only connection to the file at `path` that waits up to `busyTimeout` for another
+    /// process's lock.
+    static func readOnlyQueue(at path: String, busyTimeout: TimeInterval) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 }

@@ -12,19 +12,16 @@ extension SQLiteStore {
     /// for a pending migration with a transaction statement of its own, as migrating would.
     public static func pendingMigrations(path: String, migrations: [Migration], busyTimeout: TimeInterval = 5) throws -> [String] {
         guard FileManager.default.fileExists(atPath: path) else { return try pendingIDs(migrations, applied: []) }
-        try refuseForeignDatabase(at: path, busyTimeout: busyTimeout)
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(busyTimeout)
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try readOnlyQueue(at: path, busyTimeout: busyTimeout)
         } catch {
             throw StorageError.cannotOpen(path: path, underlying: error)
         }
-        let applied = try StorageError.wrapping("reading applied migrations") {
-            try queue.read { try DatabaseMigrator().appliedIdentifiers($0) }
+        let (foreign, applied) = try StorageError.wrapping("reading applied migrations") {
+            try queue.read { (try foreignTables(in: $0), try DatabaseMigrator().appliedIdentifiers($0)) }
         }
+        if !foreign.isEmpty { throw StorageError.foreignDatabase(path: path, tables: foreign) }
         try? queue.close()
         return try pendingIDs(migrations, applied: applied)
     }
