@@ -27,8 +27,7 @@ struct MenuCommand: AsyncParsableCommand {
             throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
         }
         let store = try options.openExisting(connections: 1)
-        let fallback = given ?? Settings.currency.defaultValue()
-        let onMenu = try Till(store: store.store, taxRate: Settings.taxRate.defaultValue(), currency: fallback).menu()
+        let onMenu = try store.store.menuItems()
         let menuCurrency = onMenu.first?.currency
         if let given, let menuCurrency, given != menuCurrency {
             try? store.close()
@@ -37,7 +36,7 @@ struct MenuCommand: AsyncParsableCommand {
                     + "\(menuCurrency.rawValue): the server sells in one currency (retire them first to change it)",
                 exitStatus: 65)  // EX_DATAERR
         }
-        let currency = given ?? menuCurrency ?? fallback
+        let currency = given ?? menuCurrency ?? Settings.currency.defaultValue()
         return (store, Till(store: store.store, taxRate: Settings.taxRate.defaultValue(), currency: currency))
     }
 
