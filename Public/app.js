@@ -312,6 +312,12 @@
     handleAnswer(await send('GET', `${NAVIGATION}/launch`, { retries: 2 }), null, { background });
   }
 
+  /** A walk the page asks for itself (reading its screens again): performed when the server agrees, else left alone. */
+  async function walkInBackground(request) {
+    const answer = await send('POST', `${NAVIGATION}/navigate`, { body: { from: navigation.stack, ...request }, retries: 2 });
+    if (answer.status < 400) handleAnswer(answer, null, { background: true });
+  }
+
   /** Asks the server to walk from the current stack (`{to}`, or `{mode: 'parent'}` for back). */
   async function navigate(request, trigger) {
     handleAnswer(await send('POST', `${NAVIGATION}/navigate`, { body: { from: navigation.stack, ...request }, retries: 2 }), trigger);
@@ -343,8 +349,7 @@
     enqueue(async () => {
       const menu = shownMenu();
       if (!menu) return;
-      const answer = await send('POST', `${NAVIGATION}/navigate`, { body: { from: navigation.stack, to: menu.route }, retries: 2 });
-      if (answer.status < 400) handleAnswer(answer, null, { background: true });
+      await walkInBackground({ to: menu.route });
     }, { quiet: true });
   }
 
@@ -624,7 +629,6 @@
     handleAnswer(answer, trigger);
   }
 
-
   /** A change that got no answer: kept to be sent again with its key, said, and the screens read again. */
   function notAnswered(request, text, about) {
     if (request.keyed) {
@@ -651,8 +655,7 @@
     const inputs = top.inputs ?? {};
     const same = (view) => view.route === top.route && JSON.stringify(view.screen.inputs ?? {}) === JSON.stringify(inputs);
     if (navigation.displayed().some(same)) return;
-    const answer = await send('POST', `${NAVIGATION}/navigate`, { body: { from: navigation.stack, to: top.route, input: inputs }, retries: 2 });
-    if (answer.status < 400) handleAnswer(answer, null, { background: true });
+    await walkInBackground({ to: top.route, input: inputs });
   }
 
   // Busy controls. A control is busy from its tap until its answer has been performed, and so are
