@@ -97,10 +97,7 @@ public actor APIClient {
     /// `GET /v1/menu/items`, optionally of one category. With `ifNoneMatch` (an earlier `etag`),
     /// an unchanged menu answers `.notModified`.
     public func menuItems(category: String? = nil, ifNoneMatch: String? = nil) async throws -> Conditional<MenuListing> {
-        let answer = try await send(
-            .get, "/v1/menu/items", query: category.map { ["category": $0] } ?? [:], headers: ifNoneMatch.map { ["If-None-Match": $0] } ?? [:])
-        if answer.status == 304 { return .notModified }
-        return .modified(try decode(answer), etag: answer.header("ETag"))
+        try await conditional("/v1/menu/items", query: category.map { ["category": $0] } ?? [:], ifNoneMatch: ifNoneMatch)
     }
 
     /// `POST /v1/menu/items` (managers only): adds an item at the end of the menu.
@@ -123,7 +120,14 @@ public actor APIClient {
     /// `GET /v1/menu/categories`. With `ifNoneMatch` (an earlier `etag`), unchanged categories
     /// answer `.notModified`.
     public func menuCategories(ifNoneMatch: String? = nil) async throws -> Conditional<MenuCategoryListing> {
-        let answer = try await send(.get, "/v1/menu/categories", headers: ifNoneMatch.map { ["If-None-Match": $0] } ?? [:])
+        try await conditional("/v1/menu/categories", ifNoneMatch: ifNoneMatch)
+    }
+
+    /// A conditional `GET` of `path`: `.notModified` when `ifNoneMatch` (an earlier `etag`) still matches.
+    private func conditional<Listing: Decodable>(_ path: String, query: [String: String] = [:], ifNoneMatch: String?) async throws
+        -> Conditional<Listing>
+    {
+        let answer = try await send(.get, path, query: query, headers: ifNoneMatch.map { ["If-None-Match": $0] } ?? [:])
         if answer.status == 304 { return .notModified }
         return .modified(try decode(answer), etag: answer.header("ETag"))
     }
