@@ -117,13 +117,12 @@ struct LifecycleTests {
 
     @Test("a migrations directory that is missing (64) or empty (65) stops serve and migrate with one line, and leaves no database file", .enabled(if: !TestPostgres.isEnabled))
     func unusableMigrationsDirectory() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-migrations-\(UUID().uuidString)")
-        let empty = directory.appendingPathComponent("empty")
+        let directory = try TemporaryDirectory()
+        let empty = directory.url.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let database = directory.appendingPathComponent("new.sqlite").path
+        let database = directory.path("new.sqlite")
         for command in [["serve", "--port", "0"], ["migrate"], ["migrate", "--dry-run"]] {
-            for (migrations, status) in [(directory.appendingPathComponent("missing").path, Int32(64)), (empty.path, 65)] {
+            for (migrations, status) in [(directory.path("missing"), Int32(64)), (empty.path, 65)] {
                 let refused = try runRoutemap(command + ["--db", database, "--migrations", migrations], timeout: 30)
                 #expect(refused.status == status, "\(command) \(migrations): \(refused.output)")
                 let lines = refused.output.split(separator: "\n")

@@ -47,11 +47,9 @@ struct ShopAdminTests {
 
     @Test("`routemap devices` and `routemap menu` act on an existing routemap database only: a missing path is 66, another program's file 65, and neither is created nor changed")
     func commandsNeedTheDatabase() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let typo = directory.appendingPathComponent("shop.sqilte").path
-        let foreign = directory.appendingPathComponent("notes.sqlite").path
+        let directory = try TemporaryDirectory()
+        let typo = directory.path("shop.sqilte")
+        let foreign = directory.path("notes.sqlite")
         try DatabaseQueue(path: foreign).write { try $0.execute(sql: "CREATE TABLE notes (text TEXT)") }
         let migrations = ["--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
         for command in [["devices", "list"], ["devices", "enroll", "--name", "Owner"], ["menu", "list"]] {
@@ -78,15 +76,14 @@ struct ShopAdminTests {
 
     @Test("`routemap devices` and `routemap menu` refuse a database with migrations pending (65) and change nothing: they never migrate beside a running older server", .enabled(if: !TestPostgres.isEnabled))
     func commandsNeverMigrate() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-cli-\(UUID().uuidString)")
-        let older = directory.appendingPathComponent("older")
+        let directory = try TemporaryDirectory()
+        let older = directory.url.appendingPathComponent("older")
         try FileManager.default.createDirectory(at: older, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let shipped = RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations")
         for file in try FileManager.default.contentsOfDirectory(atPath: shipped.path) where file.hasSuffix(".sql") && file < "0010" {
             try FileManager.default.copyItem(at: shipped.appendingPathComponent(file), to: older.appendingPathComponent(file))
         }
-        let database = directory.appendingPathComponent("shop.sqlite").path
+        let database = directory.path("shop.sqlite")
         #expect(try runRoutemap(["migrate", "--db", database, "--migrations", older.path]).status == 0)
         func applied() throws -> [String] {
             try DatabaseQueue(path: database).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
@@ -376,10 +373,8 @@ struct LiveMenuEndToEndTests {
 
     @Test("`routemap menu add` prices an item in the menu's currency; another one given is refused (65, nothing added), a malformed one is 64", .enabled(if: !TestPostgres.isEnabled))
     func currencyFromTheCommandLine() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let arguments = ["--db", directory.appendingPathComponent("shop.sqlite").path, "--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
+        let directory = try TemporaryDirectory()
+        let arguments = ["--db", directory.path("shop.sqlite"), "--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
         #expect(try runRoutemap(["migrate"] + arguments).status == 0)
         func run(_ words: [String], _ environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
             try runRoutemap(["menu"] + words + arguments, environment: environment)

@@ -1,6 +1,7 @@
 import Foundation
 import RoutemapDomain
 @testable import RoutemapStorage
+import RoutemapTestSupport
 import Testing
 
 /// The WAL is copied into the database file off the writer, and still starts over, so it stays

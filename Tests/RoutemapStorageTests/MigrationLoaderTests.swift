@@ -1,5 +1,6 @@
 import Foundation
 import RoutemapStorage
+import RoutemapTestSupport
 import Testing
 
 @Suite("Migration files")

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A fresh directory under the system's temporary directory, deleted with this object.
-final class TemporaryDirectory {
-    let url: URL
+public final class TemporaryDirectory {
+    public let url: URL
 
-    init() throws {
+    public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -14,12 +14,12 @@ final class TemporaryDirectory {
     }
 
     /// The path of `name` inside the directory.
-    func path(_ name: String) -> String {
+    public func path(_ name: String) -> String {
         url.appendingPathComponent(name).path
     }
 
     /// Writes `text` to the file `name`.
-    func write(_ name: String, _ text: String) throws {
+    public func write(_ name: String, _ text: String) throws {
         try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
     }
 }
