@@ -7,9 +7,12 @@ import PackageDescription
 // nothing of the server: the library needs Foundation only (FoundationNetworking on Linux).
 // Yams is a dependency of the test target only (the spec check reads openapi.yaml); SwiftPM
 // does not fetch a dependency package's test-only dependencies.
+//
+// The platforms are the first with Swift's `Duration` and `Task.sleep(for:)`, which the retry
+// policy uses (iOS 16, macOS 13, tvOS 16, watchOS 9).
 let package = Package(
     name: "RoutemapClient",
-    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "RoutemapClient", targets: ["RoutemapClient"]),
     ],
