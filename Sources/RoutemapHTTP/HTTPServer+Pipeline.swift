@@ -95,14 +95,17 @@ extension HTTPServer {
     }
 
     /// Runs `work` in Swift concurrency with the connection suspended, and queues its answer
-    /// when libmicrohttpd calls back after the resume. Past the limit of waiting requests, or
-    /// while stopping, answers 503 at once instead.
+    /// when libmicrohttpd calls back after the resume. Past the limit of waiting requests it
+    /// answers 503 `overloaded` at once instead, and once the stop has closed the door to
+    /// handlers, 503 `shutting_down`.
     func suspend(
         _ state: RequestState, on connection: OpaquePointer, running work: @escaping @Sendable (inout RequestLabels) async -> Response
     ) -> MHD_Result {
         guard let suspension = suspended.suspend(connection) else {
+            // Refused: full, or closed by the stop (then `overloaded` would promise room soon).
             state.responded = true
-            return queue(responder.response(for: .overloaded(retryAfter: 1)), for: state, on: connection)
+            let refusal: Problem = shuttingDown.load(ordering: .relaxed) ? .shuttingDown() : .overloaded(retryAfter: 1)
+            return queue(responder.response(for: refusal), for: state, on: connection)
         }
         state.suspension = suspension
         let suspended = self.suspended

@@ -131,6 +131,38 @@ struct SuspendedHandlerTests {
         try await eventually { finished.value == 1 }
         #expect(server.server.requestsWaiting == 0)
     }
+    @Test("a request completed while the stop sends its last answers gets 503 shutting_down, not overloaded")
+    func requestDuringStop() async throws {
+        let gate = Gate(), finished = Counter()
+        var router = Self.router(gate, finished: finished)
+        router.on(.POST, "/echo", access: .open, use: { request, _ in
+            await Task.yield()  // A handler that suspends.
+            return Response(body: request.body)
+        })
+        let server = try RunningServer(router: router) { $0.requestTimeout = 120 }
+        let http = server.server
+        let waiting = try server.client(), late = try server.client()
+        try waiting.sendRaw(Array("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        try await eventually({ http.requestsWaiting == 1 }, state: { "(waiting: \(http.requestsWaiting))" })
+        // Half a body: the request is in flight, and the stop waits up to a second for it after
+        // answering the handlers still running.
+        try late.sendRaw(Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nab".utf8))
+        try await eventually({ http.requestsInFlight == 2 }, state: { "(in flight: \(http.requestsInFlight))" })
+        let stopped = Counter()
+        Thread {
+            http.shutdown(gracePeriod: .milliseconds(300))
+            stopped.increment()
+        }.start()
+        expectProblem(try await blocking { try waiting.readResponse() }, 503, "shutting_down")
+        // The rest of the body, now that no handler can be admitted: the server is stopping, and
+        // says so (`overloaded` would tell the client this server takes requests again soon).
+        try late.sendRaw(Array("cd".utf8))
+        let answer = try await blocking { try late.readResponse() }
+        expectProblem(answer, 503, "shutting_down")
+        try await eventually { stopped.value == 1 }
+        await gate.open()
+        try await eventually { finished.value == 1 }
+    }
 }
 
 /// Opens once; everyone waiting (and arriving later) goes on.
