@@ -158,7 +158,8 @@
   // ---------------------------------------------------------------------------------------------
   // HTTP. Requests run one at a time, in the order the user asked for them. A screen action's
   // request is resolved when it is tapped, from what the user saw (performAction); a walk's
-  // `from`, the stack, when it is sent, so it starts from what the answers before it showed.
+  // `from`, the stack, when it is sent (a screen action's too, whatever its template names), so
+  // it starts from what the answers before it showed.
 
   class RequestFailed extends Error {}
 
@@ -548,8 +549,9 @@
    * The request a tap on `action` of `view` sends (the row `item` tapped, the `values` entered),
    * resolved now, from what the user sees: method, path, headers and body, and for an action
    * that takes one, its Idempotency-Key: a new one for this intent, or the key of the change
-   * that got no answer (`unanswered`) when this is the same request again. Throws naming a
-   * placeholder that nothing on screen fills.
+   * that got no answer (`unanswered`) when this is the same request again; for a walk (`walk`),
+   * the screen it is sent from (`route`: its `from` is the page's stack when it is sent,
+   * `fromHere`). Throws naming a placeholder that nothing on screen fills.
    */
   function resolveRequest(view, action, { item, values } = {}) {
     const fill = (idempotencyKey) => {
@@ -566,12 +568,13 @@
     if (!keyed) {
       // A read, or a walk (the app's navigate endpoint: it changes nothing), is safe to ask again.
       const request = fill(undefined);
-      const repeatable = request.method === 'GET' || (request.method === 'POST' && request.path === `${NAVIGATION}/navigate`);
-      return { ...request, keyed, repeatable, tap: ++taps };
+      const repeatable = request.method === 'GET' || (request.method === 'POST' && isNavigatePath(request.path));
+      return { ...request, keyed, repeatable, walk: isWalk(request), route: view.route, tap: ++taps };
     }
     const signature = JSON.stringify(fill(''));
     const key = unanswered?.signature === signature ? unanswered.key : uuid();
-    return { ...fill(key), keyed, repeatable: true, signature, key, tap: ++taps };
+    const request = fill(key);
+    return { ...request, keyed, repeatable: true, signature, key, walk: isWalk(request), route: view.route, tap: ++taps };
   }
 
   /**
@@ -586,9 +589,10 @@
   /**
    * Sends `action` of `view` and performs the answer. The request is resolved at the tap (so a
    * second tap, or one queued behind another, never picks up the next screen's bill or
-   * question), and the control is busy until its answer has been performed: taps on it then
-   * are ignored (a double-click is one tap). An answer that says the screen is out of date (409,
-   * 404), and a change whose answer never came, make the page read what it shows again.
+   * question), but for a walk's `from`: the page's stack when it is sent. The control is busy
+   * until its answer has been performed: taps on it then are ignored (a double-click is one
+   * tap). An answer that says the screen is out of date (409, 404), and a change whose answer
+   * never came, make the page read what it shows again.
    */
   function performAction(view, action, filling = {}, trigger = null) {
     if (trigger && isBusy(trigger)) return Promise.resolve();
@@ -610,7 +614,8 @@
   /** Sends a tapped request and performs its answer (`performAction`). */
   async function sendAction(request, trigger) {
     const about = trigger?.dataset.focusKey ?? null;
-    const { method, path, body, headers, repeatable } = request;
+    const { method, path, headers, repeatable } = request;
+    const body = request.walk ? fromHere(request) : request.body;
     let answer;
     try {
       answer = await send(method, path, { body, headers, retries: repeatable ? 2 : 0 });
@@ -627,6 +632,57 @@
     if (answer.status === 409 || answer.status === 404) enqueue(reread, { quiet: true });
     if (answer.status === 422 && ['unknown_menu_item', 'menu_item_unavailable'].includes(answer.json?.code)) refreshMenu({ now: true });
     handleAnswer(answer, trigger);
+  }
+
+  /** Whether `path` is this app's navigate endpoint (`…/apps/NAME/navigate`, or `/v1/navigate`, the point of sale's also without a name). */
+  function isNavigatePath(path) {
+    return path === `${NAVIGATION}/navigate` || path === '/v1/navigate';
+  }
+
+  /** Whether a resolved request is a walk of this app: a `POST` to its navigate endpoint with an object body. */
+  function isWalk({ method, path, body }) {
+    return method === 'POST' && isNavigatePath(path) && body !== null && typeof body === 'object' && !Array.isArray(body);
+  }
+
+  /**
+   * The body of a walk `request` with the page's stack as `from`, as it is when the walk is sent
+   * (after the answers queued before it), in place of the stack its template names: that stack
+   * is the one the action's screen was shown on, and the user may have gone elsewhere since
+   * (docs/navigation.md: a client sends its own stack). When the action's screen is on display
+   * but not listed on the stack (the options beside a landing the user came back to), the focus
+   * moves to it first, as a tap in it does, so the walk starts from what that screen shows.
+   */
+  function fromHere(request) {
+    if (!navigation.stack) return request.body;
+    const gestures = focusGestures(request.route);
+    const focused = gestures?.length ? stackRules.moved(navigation.stack, gestures) : null;
+    if (focused) navigation.stack = focused;
+    return { ...request.body, from: navigation.stack };
+  }
+
+  /**
+   * The gestures that give `route` the focus when the top layer shows it but the stack does not
+   * list it (a tab or embedded route beside the focus, or inside one that is not listed), as a
+   * user's tap in it would: from its outermost unlisted container down to it, a `selectTab` or
+   * `replace` of the screen already shown (nothing new is shown; its entry takes that screen's
+   * inputs). Empty when the top screen lists `route`; `null` when it is not on display.
+   */
+  function focusGestures(route) {
+    const stack = navigation.stack;
+    if (stackRules.listingOnTop(stack, route) >= 0) return [];
+    const shown = (id) => navigation.displayedInTopLayer().find((view) => view.route === id);
+    const gestures = [];
+    const seen = new Set();
+    for (let current = route; shown(current) && !seen.has(current);) { // a parent loop (never served) ends here
+      seen.add(current);
+      const declared = stackRules.routes?.get(current);
+      const op = { tab: 'selectTab', embed: 'replace' }[declared?.kind];
+      if (!op || !declared.parent) return null;
+      gestures.unshift({ op, route: current, screen: shown(current).screen });
+      if (stackRules.listingOnTop(stack, declared.parent) >= 0) return gestures;
+      current = declared.parent;
+    }
+    return null;
   }
 
   /** A change that got no answer: kept to be sent again with its key, said, and the screens read again. */
