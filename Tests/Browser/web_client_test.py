@@ -6,7 +6,8 @@ Chromium with selenium through a till's day (enroll, add items, check out, a lin
 on screen, pay cash, reload, open deep links; then an order on a page that declares only the
 containers native, so the menu and the bill come as component trees its generic renderer draws),
 then a game of trivia on the same device (`/?app=trivia`: the difficulty popover, back from a
-game, a game to its results, play again, the no-data screen through the category sheet), then
+game and a walk from the options it uncovers, a game to its results, play again, both options'
+Change tapped quickly, the no-data screen through the category sheet), then
 double-clicks on a slow network (Void, +, Pay, Play, an answer: each sends the request it showed,
 once), then a server that answers late, not at all or 429 (a change held up by a locked database, answers
 lost on their way back, a bill paid elsewhere, quick taps over the rate limit, a refusal among
@@ -529,6 +530,10 @@ def run_trivia(page, server):
         page.find(f'[data-route="options"] button[data-action="{action}"]').click()
         page.wait(lambda: page.find_all(f'dialog[open][data-presented="{presented}"]'), f"the {presented}")
         page.idle()
+        pick(presented, title)
+
+    def pick(presented, title):
+        """Chooses `title` in the popover or sheet `presented` on display, which dismisses it."""
         page.wait(lambda: page.script("return document.getAnimations().every((animation) => animation.playState !== 'running')"),
                   f"the {presented}'s animation to finish")
         dialog = page.find(f'dialog[data-presented="{presented}"]')
@@ -574,6 +579,23 @@ def run_trivia(page, server):
     page.wait(lambda: options() is not None and not page.find_all('[data-route="game"]'), "the landing after back")
     page.idle()
     check(not page.find("#alert").is_displayed(), f"back was refused: {page.find('#alert-text').text!r}")
+
+    print("trivia: Change difficulty on the options back on display: the walk starts from what they show")
+    # The stack back from a game lists the root only; the page gives the options the focus (as a
+    # tap in them does) and sends its stack then, so the popover opens on the difficulty chosen.
+    page.network()
+    page.find('[data-route="options"] button[data-action="chooseDifficulty"]').click()
+    page.wait(lambda: page.find_all('dialog[open][data-presented="difficultyMenu"]'), "the difficulty popover after back")
+    page.idle()
+    sent = [json.loads(walk["body"])["from"] for walk in page.sent("POST", r"/navigate$")]
+    check(sent == [[{"route": "trivia", "inputs": {}}, {"route": "landing", "inputs": {}},
+                    {"route": "options", "inputs": {"difficulty": "easy", "category": "any"}}]],
+          f"the walk to the popover after back was sent from {sent}")
+    selected = page.script("""return [...document.querySelectorAll('dialog[data-presented="difficultyMenu"] button[data-action="choose"]')]
+                                .map((button) => button.textContent.trim()).filter((title) => title.endsWith('✓'));""")
+    check(selected == ["Easy ✓"], f"the popover after back marks {selected} as chosen, not Easy")
+    pick("difficultyMenu", "Easy")
+    check(options() == {"difficulty": "easy", "category": "any"}, f"the options after choosing Easy again: {options()}")
     page.find('[data-route="options"] button[data-action="play"]').click()
     page.wait(lambda: page.find_all('[data-route="game"] .question'), "the game's first question")
     page.idle()
@@ -619,6 +641,32 @@ def run_trivia(page, server):
     page.idle()
     check(options() == {"difficulty": "easy", "category": "any"}, f"the options after play again: {options()}")
 
+    print("trivia: Change difficulty and Change category tapped quickly: the second walk starts where the first left the page")
+    # On a slow network both taps come before the first answer. The category walk is sent once
+    # the popover is presented, from the page's stack then (not the options its template names),
+    # so the server dismisses the popover as it presents the sheet: the page shows what the
+    # answer's stack says, and the category chosen in the sheet is kept.
+    page.network(delay=300)
+    walked = len(page.sent("POST", r"/navigate$"))
+    page.script("""for (const action of ['chooseDifficulty', 'chooseCategory'])
+                     document.querySelector(`[data-route="options"] button[data-action="${action}"]`).click();""")
+    page.wait(lambda: page.find_all('dialog[open][data-presented="categoryPicker"]'), "the category sheet after the quick taps")
+    page.idle()
+    walks = [json.loads(walk["body"]) for walk in page.sent("POST", r"/navigate$")[walked:]]
+    check([walk["to"] for walk in walks] == ["difficultyMenu", "categoryPicker"], f"the quick taps sent the walks {walks}")
+    # The answer the page got, asked again (a walk changes nothing): its stack against the page's layers.
+    answered = [entry["route"] for entry in server.send_json("POST", "/v1/apps/trivia/navigate", token, walks[1])["stack"]]
+    presenting = {route for route, kind in trivia_routes(server, token).items() if kind == "present"}
+    layers = lambda: page.script("return [...document.querySelectorAll('dialog')].map((dialog) => dialog.dataset.presented)")
+    check(layers() == [route for route in answered if route in presenting],
+          f"after the quick taps the page presents {layers()}; the answer's stack is {answered}")
+    check([entry["route"] for entry in walks[1]["from"]] == ["trivia", "landing", "options", "difficultyMenu"],
+          f"the category walk was sent from {walks[1]['from']}, not the page's stack with the popover on top")
+    pick("categoryPicker", "Music")
+    check(layers() == [], f"layers stay after Music was chosen: {layers()}")
+    check(options() == {"difficulty": "easy", "category": "music"}, f"the options after the quick taps and Music: {options()}")
+    page.network()
+
     print("trivia: a hard game of music has no questions: the no-data screen, and back")
     choose("chooseCategory", "categoryPicker", "Music")
     choose("chooseDifficulty", "difficultyMenu", "Hard")
@@ -633,6 +681,19 @@ def run_trivia(page, server):
     page.wait(lambda: options() is not None and not page.find_all('[data-route="noData"]'), "the landing after the no-data screen")
     page.idle()
     check(options() == {"difficulty": "hard", "category": "music"}, f"the options after the no-data screen: {options()}")
+
+
+def trivia_routes(server, token):
+    """The trivia registry's routes, each with its presentation's kind (`embed`, `push`, `present`, …)."""
+    kinds = {}
+
+    def visit(node):
+        kinds[node["id"]] = node["presentation"]["kind"]
+        for child in node.get("children", []):
+            visit(child)
+
+    visit(server.get_json("/v1/apps/trivia/routes", token)["root"])
+    return kinds
 
 
 # ---- double-clicks, on a slow network -------------------------------------------------------
