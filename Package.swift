@@ -1,25 +1,24 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Module map (dependencies point one way, top to bottom):
+// Module map. Each module depends only on modules listed below it:
 //
-//   routemap (executable)  ─ command line: serve, migrate; lists the apps it serves (Apps.swift)
-//     RoutemapPOS          ─ the point-of-sale app: registry, screens, bills and menu endpoints
-//     RoutemapTrivia       ─ the trivia app: registry, screens, games endpoints, its store
-//                            (the protocol, and its SQLite and PostgreSQL implementations over
-//                            RoutemapStorage and RoutemapPostgres)
-//     RoutemapAPI          ─ the engine the apps share: devices, admission, idempotency, the
-//                            navigation endpoints of every app, health, metrics, web client
-//       RoutemapNavigation ─ route registry, steps, walks (knows no POS data)
-//       RoutemapDomain     ─ menu, bills, money, payments, the store protocol (knows no HTTP)
-//       RoutemapHTTP       ─ Request/Response/Router over libmicrohttpd (knows no POS)
-//         CMicroHTTPD      ─ system-library shim for libmicrohttpd
-//   CGnuTLS                ─ system-library shim for GnuTLS (the health check's HTTPS probe)
-//   CMalloc                ─ glibc's malloc.h (the executable's arena limit)
-//       RoutemapJSON       ─ a strict JSON value, parser and writer
-//     RoutemapStorage      ─ SQLite (GRDB) implementation of the domain's store, migrations
-//     RoutemapPostgres     ─ PostgreSQL (postgres-nio) implementation of the same store, for
-//                            several nodes on one database (uses RoutemapStorage's migration files)
+//   routemap (executable)  ─ the command line (serve, migrate, routes, healthcheck, settings,
+//                            backup, devices, menu); lists the apps it serves (Apps.swift)
+//   RoutemapPOS            ─ the point-of-sale app: registry, screens, bills and menu endpoints
+//   RoutemapTrivia         ─ the trivia app: registry, screens, games endpoints, and its store
+//                            (the protocol, with SQLite and PostgreSQL implementations)
+//   RoutemapAPI            ─ the engine the apps share: devices, admission, idempotency, each
+//                            app's navigation endpoints, health, metrics, the web client's files
+//   RoutemapNavigation     ─ route registry, steps, walks (knows no app's data)
+//   RoutemapPostgres       ─ PostgreSQL (postgres-nio) implementation of the domain's store, for
+//                            several nodes on one database (with RoutemapStorage's migration types)
+//   RoutemapStorage        ─ SQLite (GRDB) implementation of the domain's store, migrations
+//   RoutemapDomain         ─ menu, bills, money, payments, devices, the store protocol (knows no HTTP)
+//   RoutemapHTTP           ─ Request/Response/Router over libmicrohttpd (knows no app)
+//   RoutemapJSON           ─ a strict JSON value, parser and writer
+//   CMicroHTTPD, CGnuTLS,  ─ system-library shims: libmicrohttpd; GnuTLS (the health check's
+//   CMalloc                  HTTPS probe); glibc's malloc.h (the executable's arena limit)
 let package = Package(
     name: "routemap",
     platforms: [.macOS(.v15)],

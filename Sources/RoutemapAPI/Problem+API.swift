@@ -1,7 +1,8 @@
 import RoutemapHTTP
 import RoutemapJSON
 
-// The API's own problems (the HTTP layer has 404, 405, 413, 415 and 500). Each `code` is
+// The API's own problems (the HTTP layer has 400, 404, 405, 413, 414, 415, 500 and the 503s
+// `overloaded`, `timed_out` and `shutting_down`). Each `code` is
 // stable: clients branch on it, so never rename one.
 
 extension Problem {

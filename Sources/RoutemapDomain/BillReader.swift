@@ -16,7 +16,8 @@ public struct BillReader: Sendable {
         return bill
     }
 
-    /// The bill the device is working on (its newest not yet paid), or `nil` when it has none:
+    /// The bill the device is working on (of its open and checked-out bills, the one selected
+    /// last), or `nil` when it has none:
     /// reading never creates one (``Till/currentBill(device:)`` does).
     public func currentBill() throws -> Bill? {
         try store.currentBill(deviceId: device)

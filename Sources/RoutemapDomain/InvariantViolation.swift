@@ -3,8 +3,8 @@
 ///
 /// Raised when building bills and lines from outside data (the database), and for a call the
 /// code should never make (a page size out of range, an update of a row not read first): not
-/// for a cashier's request, whose broken rules raise ``POSError``. The server answers it 500
-/// and logs it, where a trap would have stopped the process.
+/// for a cashier's request, whose broken rules raise ``POSError``. The API answers it as an
+/// internal error and logs it, where a trap would have stopped the process.
 public struct InvariantViolation: Error, Sendable, Equatable, CustomStringConvertible {
     public let description: String
 

@@ -52,7 +52,7 @@ public struct IdempotencyKey<Outcome>: Sendable {
 }
 
 /// An error a keyed change records as its answer when `isStateConflict` (the state refused the
-/// change: a retry of it meets the same answer, as the point of sale's 409s), rather than
+/// change: a retry of it meets the same answer, as a pay of a bill already paid does), rather than
 /// rolling back unrecorded as a validation failure does. ``POSError`` is one; an app's own
 /// rule errors (the trivia app's) can be too.
 public protocol StateConflict: Error {

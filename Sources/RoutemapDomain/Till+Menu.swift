@@ -94,7 +94,7 @@ extension Till {
     }
 
     /// Takes an item off the menu; bills that hold it keep it. Throws `menuItemNotFound` (not
-    /// recorded: a retry without the key after a lost answer gets 404).
+    /// recorded: a retry after a lost answer meets `menuItemNotFound` again).
     public func retireMenuItem(id: String, device: String, idempotency: IdempotencyKey<MenuItem>?) async throws
         -> IdempotentOutcome<MenuItem>
     {

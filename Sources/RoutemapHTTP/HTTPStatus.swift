@@ -24,7 +24,6 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let notFound = HTTPStatus(code: 404)
     public static let methodNotAllowed = HTTPStatus(code: 405)
     public static let conflict = HTTPStatus(code: 409)
-    public static let preconditionFailed = HTTPStatus(code: 412)
     public static let payloadTooLarge = HTTPStatus(code: 413)
     public static let uriTooLong = HTTPStatus(code: 414)
     public static let unsupportedMediaType = HTTPStatus(code: 415)

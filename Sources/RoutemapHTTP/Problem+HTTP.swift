@@ -50,7 +50,7 @@ extension Problem {
     }
 
     /// 503 `timed_out`: the answer took longer than the server waits. The work may still
-    /// complete: a retry with the same idempotency key gets its recorded answer.
+    /// complete, so a client repeats only a request that is safe to repeat.
     public static func timedOut(after seconds: Int) -> Problem {
         Problem(
             status: .serviceUnavailable, code: "timed_out", title: "Timed out",

@@ -31,7 +31,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         withUnsafeMutableBytes(of: &address) { $0.copyBytes(from: bytes) }
         var buffer = [CChar](repeating: 0, count: 64)
         guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else { return "?" }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

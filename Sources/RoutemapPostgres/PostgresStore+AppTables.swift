@@ -7,7 +7,8 @@ import RoutemapDomain
 // they decide on, as `PostgresTransaction` does.
 
 /// An app store's statements on one of the store's sessions, valid while the closure that
-/// received it runs (on a store thread).
+/// received it runs (on a store thread). Not `Sendable`: its transaction belongs to that thread
+/// (see `PostgresTransaction`), so the compiler keeps it from being handed to another.
 package struct AppTables {
     let transaction: PostgresTransaction
     var session: Session { transaction.session }
@@ -57,3 +58,6 @@ extension PostgresStore {
         }
     }
 }
+
+@available(*, unavailable, message: "valid only on the store thread running the closure that received it")
+extension AppTables: Sendable {}

@@ -1,5 +1,5 @@
-/// The settings one SQLite connection actually runs with, as its pragmas report them: to
-/// check the configuration took effect (at start-up, in tests).
+/// The settings one SQLite connection actually runs with, as its pragmas report them: for
+/// the storage tests, which check the configuration took effect.
 public struct SQLiteConnectionSettings: Sendable, Hashable {
     /// `wal` for every connection of the store.
     public let journalMode: String

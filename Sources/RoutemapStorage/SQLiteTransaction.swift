@@ -62,7 +62,7 @@ struct SQLiteTransaction: POSTransaction {
 
     func currentBill(deviceId: String) throws -> Bill? {
         if let writing, let known = try knownCurrentBill(deviceId: deviceId, writing) { return known }
-        let bill = try StorageError.wrapping("reading the newest unpaid bill") {
+        let bill = try StorageError.wrapping("reading the device's current bill") {
             try BillRow.fetchOne(database.cachedStatement(sql: Self.currentBillSQL), arguments: [deviceId]).map { try decodedBill($0) }
         }
         if let changes = writing?.changes {

@@ -1,9 +1,8 @@
 import RoutemapDomain
 
 /// Where the trivia app keeps its question bank and its games: the storage boundary of the app.
-/// `SQLiteTriviaStore` implements it on the server's SQLite file; another database (the
-/// PostgreSQL store written for the point of sale) can implement it too, without touching the
-/// use cases or the handlers.
+/// `SQLiteTriviaStore` implements it on the server's SQLite file, `PostgresTriviaStore` on
+/// PostgreSQL; the use cases and handlers see only this protocol.
 ///
 /// Implementations are called from many threads at once.
 package protocol TriviaStore: DataReads {

@@ -1,8 +1,10 @@
 import Foundation
 import ArgumentParser
 
-/// Reads `ROUTEMAP_*` settings: a flag wins over the environment, the environment over the default.
+/// Reads `ROUTEMAP_*` environment variables, an empty one counting as unset. (`Setting` decides
+/// between a flag, the environment and a default.)
 enum Environment {
+    /// The value of `name`, or `nil` when it is unset or empty.
     static func value(_ name: String) -> String? {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
         return value
@@ -15,22 +17,5 @@ enum Environment {
             throw ValidationError("\(name)=\(text) is not a valid number.")
         }
         return number
-    }
-
-    /// The number in `name`; a value that is not a number stops start-up with a clear message.
-    static func double(_ name: String) throws -> Double? {
-        guard let text = value(name) else { return nil }
-        guard let number = Double(text) else { throw ValidationError("\(name)=\(text) is not a valid number.") }
-        return number
-    }
-
-    /// The integer setting `flag`, else the environment variable `name`, or `nil` when neither
-    /// is set; a value outside `range` stops start-up naming the setting (`what`) and the range.
-    static func integer(_ flag: Int?, _ name: String, _ what: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let value = try flag ?? integer(name) else { return nil }
-        guard range.contains(value) else {
-            throw ValidationError("\(what) must be \(range.lowerBound) to \(range.upperBound), not \(value).")
-        }
-        return value
     }
 }

@@ -151,7 +151,7 @@ struct ServeCommand: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
-                    .init(service: StoreService(store: database, logger: logger)),
+                    .init(service: StoreService(store: database)),
                     .init(service: KeySweeper(till: till, logger: logger)),
                     .init(service: sampler),
                     .init(service: http),

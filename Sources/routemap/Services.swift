@@ -36,7 +36,6 @@ struct HTTPService: Service {
 /// file; PostgreSQL: its threads and connections).
 struct StoreService: Service {
     let store: OpenedStore
-    let logger: Logger
 
     func run() async throws {
         try? await gracefulShutdown()
