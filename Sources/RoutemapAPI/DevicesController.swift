@@ -39,12 +39,7 @@ struct DevicesController {
 
     @Sendable func enroll(_ request: Request) async throws -> Response {
         let body = try RequestBody(request, allowed: ["name", "enrollmentCode", "role"])
-        let name = try body.string("name", maxLength: 100)
-        // A name is shown to people and stored as SQLite text (which stops counting at NUL):
-        // control characters have no place in it.
-        guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw Problem.invalidField("name", "'name' must not contain control characters.")
-        }
+        let name = try body.displayName("name")
         let code = try body.string("enrollmentCode", maxLength: 200)
         let role = body.value("role") == nil ? DeviceRole.till : try body.choice("role", of: DeviceRole.self)
         let address = Self.wrongCodeKey(trustedProxies.clientAddress(of: request) ?? "unknown")

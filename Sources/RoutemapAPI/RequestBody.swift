@@ -42,23 +42,19 @@ package struct RequestBody {
 
     /// A required member of text people write: 1 to `maxCharacters` characters (Unicode scalars,
     /// as JSON Schema's `maxLength` counts them, so an accent is one), without U+0000 (never
-    /// text a person wrote, and PostgreSQL cannot store it) and, unless `controlsAllowed`,
-    /// without other control characters.
-    package func text(_ name: String, maxCharacters: Int, controlsAllowed: Bool = true) throws -> String {
+    /// text a person wrote, and PostgreSQL cannot store it).
+    package func text(_ name: String, maxCharacters: Int) throws -> String {
         let text = try anyString(name)
         guard !text.isEmpty, text.unicodeScalars.count <= maxCharacters else {
             throw Problem.invalidField(name, "'\(name)' must be 1 to \(maxCharacters) characters long.")
         }
         guard !text.unicodeScalars.contains("\u{0}") else { throw Problem.invalidField(name, "'\(name)' must not contain U+0000.") }
-        guard controlsAllowed || !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw Problem.invalidField(name, "'\(name)' must not contain control characters.")
-        }
         return text
     }
 
-    /// ``text(_:maxCharacters:controlsAllowed:)``, or `nil` when the member is absent or `null`.
-    package func optionalText(_ name: String, maxCharacters: Int, controlsAllowed: Bool = true) throws -> String? {
-        value(name) == nil ? nil : try text(name, maxCharacters: maxCharacters, controlsAllowed: controlsAllowed)
+    /// ``text(_:maxCharacters:)``, or `nil` when the member is absent or `null`.
+    package func optionalText(_ name: String, maxCharacters: Int) throws -> String? {
+        value(name) == nil ? nil : try text(name, maxCharacters: maxCharacters)
     }
 
     /// A required integer member within `range`.
@@ -105,7 +101,7 @@ package struct RequestBody {
     }
 
     /// A required string member, of any length.
-    private func anyString(_ name: String) throws -> String {
+    package func anyString(_ name: String) throws -> String {
         guard let value = object[name] else { throw Problem.invalidField(name, "'\(name)' is required.") }
         guard case .string(let string) = value else {
             throw Problem.invalidField(name, "'\(name)' must be a string, not \(value.kindName).")

@@ -44,8 +44,8 @@ extension BillsController {
     @Sendable func void(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill, POSRoute.orderSummary], [.dismiss, .replace, .present])
         let body = try RequestBody(request, allowed: ["reason"])
-        // Counted in characters, as openapi.yaml's maxLength and the database's CHECK count.
         let reason = try body.text("reason", maxCharacters: BillVoiding.maxReasonLength)
+        guard BillVoiding.isValidReason(reason) else { throw Problem.invalidField("reason", "'reason' must be \(BillVoiding.reasonRule).") }
         let billId = try request.parameter("billId")
         return try await api.idempotency.perform(request, body: body, device: device) { key in
             try await till.void(billId: billId, device: device.id, reason: reason, idempotency: key)

@@ -106,10 +106,8 @@ struct MenuManagementController {
         return text
     }
 
-    /// A name people read: 1 to 100 characters (Unicode scalars, as JSON Schema counts them), no
-    /// control characters.
     private static func name(_ body: RequestBody) throws -> String {
-        try body.text("name", maxCharacters: 100, controlsAllowed: false)
+        try body.displayName("name")
     }
 
     private static func optionalBool(_ body: RequestBody, _ name: String) throws -> Bool? {

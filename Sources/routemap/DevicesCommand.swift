@@ -44,8 +44,8 @@ struct DevicesCommand: AsyncParsableCommand {
             guard let role = DeviceRole(rawValue: role) else {
                 throw refusal("--role must be till or manager", exitStatus: ExitCode.validationFailure.rawValue)
             }
-            guard (1...100).contains(name.count), !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw refusal("--name must be 1 to 100 characters without control characters", exitStatus: ExitCode.validationFailure.rawValue)
+            guard DisplayName.isValid(name) else {
+                throw refusal("--name must be \(DisplayName.rule)", exitStatus: ExitCode.validationFailure.rawValue)
             }
             let database = try DevicesCommand.open(store)
             defer { try? database.close() }

@@ -75,8 +75,8 @@ struct MenuCommand: AsyncParsableCommand {
     }
 
     static func checkName(_ text: String) throws {
-        guard (1...100).contains(text.unicodeScalars.count), !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw refusal("--name must be 1 to 100 characters without control characters", exitStatus: ExitCode.validationFailure.rawValue)
+        guard DisplayName.isValid(text) else {
+            throw refusal("--name must be \(DisplayName.rule)", exitStatus: ExitCode.validationFailure.rawValue)
         }
     }
 

@@ -49,6 +49,21 @@ struct DeviceRoleTests {
         #expect(api.store.snapshot.devices.map(\.device.role) == [.till, .till, .manager])
     }
 
+    @Test("a device's name is counted in characters, as openapi.yaml's maxLength counts: 100 accented letters enroll; blank or longer names are 400 and enroll nothing")
+    func nameRule() async throws {
+        let api = try await InProcessAPI()
+        let accented = String(repeating: "é", count: 100)  // 200 UTF-8 bytes
+        let enrolled = await Self.enroll(api, name: accented, code: InProcessAPI.enrollmentCode)
+        #expect(enrolled.status == 201, "\(enrolled.text)")
+        for (index, name) in ["   ", "\u{3000}", String(repeating: "é", count: 101), "a\u{7}b"].enumerated() {
+            let refused = await Self.enroll(api, name: name, code: InProcessAPI.enrollmentCode, from: "192.0.2.\(10 + index)")
+            expectProblem(refused, 400, "invalid_field")
+            #expect(refused.json["field"]?.stringValue == "name")
+        }
+        #expect(api.store.snapshot.devices.map(\.device.name).last == accented)
+        #expect(api.store.snapshot.devices.count == 2)
+    }
+
     @Test("without a manager code no manager can enroll through the API")
     func noManagerCode() async throws {
         let api = try await InProcessAPI(managerEnrollmentCode: nil)

@@ -134,7 +134,7 @@ struct LiveMenuTests {
         for (member, value) in [
             ("priceMinor", JSON.int(-1)), ("priceMinor", .int(10_000_001)), ("priceMinor", .string("2.50")), ("id", .string("Tea Cake")),
             ("id", .string("-cake")), ("id", .string(String(repeating: "a", count: 65))), ("category", .string("Bakery")),
-            ("name", .string("")), ("name", .string("a\u{7}b")), ("available", .string("yes")), ("currency", .string("EUR")),
+            ("name", .string("")), ("name", .string("a\u{7}b")), ("name", .string("   ")), ("name", .string("\u{A0}")), ("available", .string("yes")), ("currency", .string("EUR")),
         ] {
             var body = good
             body[member] = value

@@ -112,6 +112,15 @@ struct OpenOrdersAPITests {
         let second = try await api.newBill()["id"]!.string
         let lines = try await api.add("latte", to: second)["lines"]
 
+        // A reason must explain something, on lines of text: blank or with other control
+        // characters it is 400, and the bill stays open.
+        for reason in [" ", "\n\t", "\u{3000}", "bell\u{7}"] {
+            let refused = await api.send("POST", "/v1/bills/\(second)/void", json: ["reason": .string(reason)])
+            expectProblem(refused, 400, "invalid_field")
+            #expect(refused.json["field"]?.stringValue == "reason")
+        }
+        #expect(try await api.bill(second)["status"]?.stringValue == "open")
+
         let voided = await api.send("POST", "/v1/bills/\(second)/void", json: ["reason": "opened by mistake"], headers: Self.key("void-1"))
         #expect(voided.status == 200, "\(voided.text)")
         #expect(voided.json["bill"]?["status"]?.stringValue == "voided")

@@ -45,6 +45,23 @@ struct ShopAdminTests {
         #expect(!listed.output.contains("rmt_"))
     }
 
+    @Test("`routemap devices enroll --name` follows the API's rule: 100 characters however many bytes; a longer or blank name is one line, exit 64, and enrolls nothing")
+    func enrollNameRule() throws {
+        let process = try RoutemapProcess()
+        defer { process.cleanUp() }
+        let hundred = String(repeating: "👍🏽", count: 50)  // 100 scalars, 50 characters, 400 bytes
+        let enrolled = try devices(["enroll", "--name", hundred, "--role", "till"], on: process)
+        #expect(enrolled.status == 0, "\(enrolled.output)")
+        for name in [String(repeating: "👍🏽", count: 60), "   "] {
+            let refused = try devices(["enroll", "--name", name, "--role", "till"], on: process)
+            #expect(refused.status == 64, "\(refused.output)")
+            #expect(refused.output == "routemap: --name must be 1 to 100 characters, not only spaces, without control characters\n")
+        }
+        let listed = try devices(["list"], on: process).output.split(separator: "\n")
+        #expect(listed.count(where: { $0.contains("\ttill\t") }) == 1, "\(listed)")
+        #expect(listed.contains { $0.hasSuffix("\ttill\t\(hundred)") || $0.contains("\ttill\t\(hundred)\t") }, "\(listed)")
+    }
+
     @Test("`routemap devices` and `routemap menu` act on an existing routemap database only: a missing path is 66, another program's file 65, and neither is created nor changed")
     func commandsNeedTheDatabase() throws {
         let directory = try TemporaryDirectory()

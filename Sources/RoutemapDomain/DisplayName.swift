@@ -1,0 +1,37 @@
+/// The rule for a name people read on a till or in a list (a device's, a menu item's, a menu
+/// category's), the same from the API and the command line: 1 to 100 characters, counted as
+/// Unicode scalars (as JSON Schema's `maxLength` and the database's length checks count them),
+/// at least one of them visible (a blank name names nothing), and no control characters (a
+/// name is shown on one line).
+public enum DisplayName {
+    public static let maxCharacters = 100
+
+    /// The rule in words, for refusals: "must be …".
+    public static let rule = "1 to 100 characters, not only spaces, without control characters"
+
+    /// Whether `text` follows the rule.
+    public static func isValid(_ text: String) -> Bool {
+        let scalars = text.unicodeScalars
+        return (1...maxCharacters).contains(scalars.count) && hasVisibleCharacter(text) && !scalars.contains(where: isControl)
+    }
+
+    /// Whether `text` holds a character that is neither a space nor a control character. The
+    /// spaces are those of JSON Schema's `\s` (ECMAScript's), so that openapi.yaml can state
+    /// the rule as a pattern that every validator reads the same way.
+    public static func hasVisibleCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { !isControl($0) && !isSpace($0) }
+    }
+
+    /// C0 controls and DEL.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F
+    }
+
+    /// ECMAScript's white space and line terminators beyond the C0 controls.
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: true
+        default: false
+        }
+    }
+}

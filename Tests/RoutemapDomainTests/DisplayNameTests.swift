@@ -1,0 +1,29 @@
+import RoutemapDomain
+import Testing
+
+/// The rules for names and void reasons people type, shared by the API and the command line.
+@Suite("Names and reasons people type")
+struct DisplayNameTests {
+    @Test("a name is 1 to 100 Unicode scalars, with something visible, and no control characters")
+    func names() {
+        let accented = String(repeating: "é", count: 100)  // 200 UTF-8 bytes
+        #expect(accented.utf8.count == 200)
+        let valid = ["Front till", "x", " padded ", "Café", accented, String(repeating: "👍🏽", count: 50)]
+        for name in valid { #expect(DisplayName.isValid(name), "\(name)") }
+        let invalid = [
+            "", " ", "   ", "\u{3000}", "\u{A0}\u{2009}", "\u{FEFF}", String(repeating: "é", count: 101),
+            String(repeating: "👍🏽", count: 60), "a\u{7}b", "tab\there", "line\nbreak", "del\u{7F}",
+        ]
+        for name in invalid { #expect(!DisplayName.isValid(name), "\(name.unicodeScalars.map(\.value))") }
+    }
+
+    @Test("a void reason is 1 to 200 scalars, with something visible; tabs and line breaks are its only control characters")
+    func reasons() {
+        for reason in ["opened by mistake", "table left\nwithout paying", "col\tumn", String(repeating: "é", count: 200)] {
+            #expect(BillVoiding.isValidReason(reason), "\(reason)")
+        }
+        for reason in ["", " ", "\n\t ", "\u{3000}", "bell\u{7}", "esc\u{1B}[0m", String(repeating: "é", count: 201)] {
+            #expect(!BillVoiding.isValidReason(reason), "\(reason.unicodeScalars.map(\.value))")
+        }
+    }
+}
