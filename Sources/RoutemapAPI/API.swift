@@ -69,6 +69,9 @@ public struct API: Sendable {
         var router = Router<APIContext>(defaultAccess: .device, admitWaiting: makeAdmission())
         router.acceptsBody = MediaType.isJSON
         router.accessForOtherMethods = { Access.leastDemanding(of: $0) }
+        // Every protected route is under /v1: outside it (a browser's /favicon.ico, a typo of
+        // the web client's files) a 404 tells nothing, so it needs no token.
+        router.accessForUnknownPaths = { $0 == "/v1" || $0.hasPrefix("/v1/") ? .device : .open }
         router.problemTypeNamespace = Problem.routemapNamespace
         router.logger = logger
         DevicesController(

@@ -89,7 +89,7 @@ extension Router: HTTPResponder {
         labels.route = resolution.route
         let admitted: Admitted
         do {
-            admitted = try admit(request, access(for: resolution))
+            admitted = try admit(request, access(for: resolution, path: request.path))
         } catch {
             return .answer(response(for: error, of: request, in: "admission"))
         }
@@ -115,12 +115,13 @@ extension Router: HTTPResponder {
     }
 
     /// The access a request is admitted with: its endpoint's; for another method on a known
-    /// path, what `accessForOtherMethods` makes of the path's; else the default access.
-    private func access(for resolution: Resolution) -> Context.Access {
+    /// path, what `accessForOtherMethods` makes of the path's; for an unknown path, what
+    /// `accessForUnknownPaths` says of it; else the default access.
+    private func access(for resolution: Resolution, path: String) -> Context.Access {
         switch resolution {
         case .found(let endpoint, _): endpoint.access
         case .methodNotAllowed(_, let accesses, _): accessForOtherMethods?(accesses) ?? defaultAccess
-        case .notFound: defaultAccess
+        case .notFound: accessForUnknownPaths?(path) ?? defaultAccess
         }
     }
 

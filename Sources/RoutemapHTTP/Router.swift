@@ -40,9 +40,10 @@ extension Problem: ProblemConvertible {
 ///
 /// Each route declares its `Access` where it is registered; `admit` turns a request and that
 /// access into the handler's context, or throws the refusal (401, 429...). A path nobody
-/// registered is admitted with `defaultAccess` before it gets its 404, so a client without
-/// credentials learns nothing about which paths exist; another method on a known path is
-/// admitted as `accessForOtherMethods` says before its 405 (by default, as an unknown path).
+/// registered is admitted with `defaultAccess` (or as `accessForUnknownPaths` says) before it
+/// gets its 404, so a client without credentials learns nothing about which paths exist;
+/// another method on a known path is admitted as `accessForOtherMethods` says before its 405
+/// (by default, as an unknown path).
 public struct Router<Context: RequestContext>: Sendable {
     /// Admits a request to a route with the given access: the handler's context, or a thrown
     /// `Problem` (or other `ProblemConvertible`) as the answer.
@@ -118,6 +119,10 @@ public struct Router<Context: RequestContext>: Sendable {
     /// request as the path's least demanding method would (a path open to all then answers its
     /// 405 to all: its open method told anyone it is there).
     public var accessForOtherMethods: (@Sendable (_ declared: [Context.Access]) -> Context.Access)?
+    /// The access for a path no route matches; `nil`: `defaultAccess`. A router whose protected
+    /// routes all live under one prefix may admit other unknown paths openly: their 404 tells
+    /// nothing about the protected ones.
+    public var accessForUnknownPaths: (@Sendable (_ path: String) -> Context.Access)?
     /// Whether a request body's `Content-Type` is acceptable (else 415); any by default.
     public var acceptsBody: @Sendable (_ contentType: String?) -> Bool = { _ in true }
     /// The `type` of problems that name none: `namespace + code` when set, else RFC 9457's

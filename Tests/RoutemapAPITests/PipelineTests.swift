@@ -7,17 +7,23 @@ import Testing
 /// handlers see it, and idempotency's one path.
 @Suite("The API's pipeline, in process")
 struct PipelineTests {
-    @Test("open routes need no token; every other path, known or not, is 401 before 404 or 405")
+    @Test("open routes need no token; every other /v1 path, known or not, is 401 before 404 or 405; unknown paths outside /v1 are 404 to anyone")
     func access() async throws {
         let server = try await InProcessAPI()
         #expect(await server.send("GET", "/healthz", authorized: false).status == 200)
         let enrollment = await server.send(
             "POST", "/v1/devices", json: ["name": "second", "enrollmentCode": .string(InProcessAPI.enrollmentCode)], authorized: false)
         #expect(enrollment.status == 201)
-        for (method, path) in [("GET", "/v1/launch"), ("GET", "/v1/nothing/here"), ("DELETE", "/v1/menu/items"), ("GET", "/nowhere")] {
+        for (method, path) in [("GET", "/v1/launch"), ("GET", "/v1/nothing/here"), ("DELETE", "/v1/menu/items"), ("GET", "/v1")] {
             let refused = await server.send(method, path, authorized: false)
             expectProblem(refused, 401, "unauthorized")
             #expect(refused.header("WWW-Authenticate") != nil)
+        }
+        // No protected route lives outside /v1 (a browser asks for /favicon.ico on every visit).
+        for path in ["/favicon.ico", "/nowhere", "/v1x", "/v2/launch"] {
+            let missing = await server.send("GET", path, authorized: false)
+            expectProblem(missing, 404, "not_found")
+            #expect(missing.header("WWW-Authenticate") == nil)
         }
         expectProblem(await server.send("GET", "/v1/nothing/here"), 404, "not_found")
         expectProblem(await server.send("DELETE", "/v1/menu/items"), 405, "method_not_allowed")

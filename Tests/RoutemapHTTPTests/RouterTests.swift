@@ -154,6 +154,10 @@ struct RouterTests {
         #expect(await router.respond(to: Request(method: .POST, path: "/open", headers: ["X-Member": "ann"])).status == .methodNotAllowed)
         #expect(await router.respond(to: Request(method: .POST, path: "/member")).status == .unauthorized)
         #expect(await router.respond(to: Request(method: .POST, path: "/member", headers: ["X-Member": "ann"])).status == .methodNotAllowed)
+        // Told which unknown paths need no credentials: those get their 404 at once.
+        router.accessForUnknownPaths = { $0.hasPrefix("/members/") ? .member : .open }
+        #expect(await router.respond(to: Request(method: .GET, path: "/nowhere")).status == .notFound)
+        #expect(await router.respond(to: Request(method: .GET, path: "/members/nowhere")).status == .unauthorized)
     }
 
     @Test("an admission that waits suspends the request; the pipeline then goes on in order with its context, or answers its refusal")
