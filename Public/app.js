@@ -634,9 +634,15 @@
     handleAnswer(answer, trigger);
   }
 
-  /** Whether `path` is this app's navigate endpoint (`…/apps/NAME/navigate`, or `/v1/navigate`, the point of sale's also without a name). */
+  /**
+   * Whether `path` is this app's navigate endpoint (`…/apps/NAME/navigate`, or `/v1/navigate`, the
+   * point of sale's also without a name). Without `?app=` the page does not know its app's name,
+   * and its screens' walks name it (`/v1/apps/pos/navigate`): any app's navigate is then its own,
+   * since a screen's actions walk only in the app that showed it.
+   */
   function isNavigatePath(path) {
-    return path === `${NAVIGATION}/navigate` || path === '/v1/navigate';
+    if (path === `${NAVIGATION}/navigate` || path === '/v1/navigate') return true;
+    return !APP && /^\/v1\/apps\/[^/]+\/navigate$/.test(path);
   }
 
   /** Whether a resolved request is a walk of this app: a `POST` to its navigate endpoint with an object body. */

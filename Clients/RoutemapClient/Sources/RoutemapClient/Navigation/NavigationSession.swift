@@ -258,9 +258,21 @@ public actor NavigationSession {
 
     /// Whether `request` is a `POST` to this app's `navigate` (`/v1/apps/{app}/navigate`, or
     /// `/v1/navigate`, where the server also serves its first app's) with an object body.
+    /// A client of the first app (no `app`) does not know its name, and its screens' walks name
+    /// it (`/v1/apps/pos/navigate`): it takes any app's `navigate`, since a screen's actions
+    /// walk only in the app that showed it.
     private func isWalk(_ request: ActionRequest) -> Bool {
         guard request.method == .post, case .object = request.body else { return false }
-        return request.path == "/v1/navigate" || client.app.map { request.path == "/v1/apps/\(APIClient.segment($0))/navigate" } == true
+        if request.path == "/v1/navigate" { return true }
+        guard let app = client.app else { return Self.isAnyAppsNavigate(request.path) }
+        return request.path == "/v1/apps/\(APIClient.segment(app))/navigate"
+    }
+
+    /// Whether `path` is `/v1/apps/{some app}/navigate`.
+    private static func isAnyAppsNavigate(_ path: String) -> Bool {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return segments.count == 5 && segments[0].isEmpty && segments[1] == "v1" && segments[2] == "apps" && !segments[3].isEmpty
+            && segments[4] == "navigate"
     }
 
     // MARK: Following
