@@ -92,7 +92,7 @@ public struct API: Sendable {
     private func register<A: App>(_ app: A, on router: inout Router<APIContext>, unprefixed: Bool) {
         app.register(on: &router)
         let navigation = AppNavigationController(app: app)
-        navigation.register(on: &router, prefix: "/v1/apps/\(A.name)")
+        navigation.register(on: &router, prefix: A.navigationPrefix)
         if unprefixed { navigation.register(on: &router, prefix: "/v1") }
     }
 

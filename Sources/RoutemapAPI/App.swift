@@ -58,6 +58,11 @@ extension App {
     /// The app's name, from an instance (for a list of apps of different types).
     package var name: String { Self.name }
 
+    /// Where the engine serves the app's navigation endpoints: `/v1/apps/{name}`. The app's
+    /// screen actions that walk post to `navigationPrefix + "/navigate"`, never to the `/v1`
+    /// alias, which serves whichever app is listed first.
+    package static var navigationPrefix: String { "/v1/apps/\(name)" }
+
     /// What is wrong with the app's registry; empty when the server may serve it.
     package static var registryProblems: [RegistryProblem] { registry.problems() }
 

@@ -1,3 +1,4 @@
+import RoutemapAPI
 import RoutemapDomain
 import RoutemapJSON
 import RoutemapNavigation
@@ -65,13 +66,17 @@ enum POSNavigation {
     /// Every change a screen sends carries a fresh key per tap, so a retried tap applies once.
     static let keyed = ["Idempotency-Key": "{idempotencyKey}"]
 
+    /// Where the navigation actions of point-of-sale screens send their walks: the app's own
+    /// endpoint, not `/v1/navigate`, which serves whichever app the server lists first.
+    static let navigatePath = POSApp.navigationPrefix + "/navigate"
+
     /// On every bill screen: open a new bill (the one on screen stays open, in the list), and
     /// show the device's open bills. The list is a walk from the split container (whatever has
     /// the focus) with the bill on screen as input.
     private static let everyBillActions = [
         ScreenAction(name: "newBill", method: "POST", path: "/v1/bills", headers: keyed),
         ScreenAction(
-            name: "showBills", method: "POST", path: "/v1/navigate",
+            name: "showBills", method: "POST", path: navigatePath,
             body: ["from": [.string(POSRoute.tabBar.rawValue), .string(POSRoute.splitContainer.rawValue)], "to": .string(POSRoute.billList.rawValue),
                    "input": ["billId": "{billId}"]]),
     ]

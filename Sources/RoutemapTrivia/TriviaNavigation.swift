@@ -1,3 +1,4 @@
+import RoutemapAPI
 import RoutemapJSON
 import RoutemapNavigation
 
@@ -66,7 +67,7 @@ package enum TriviaNavigation {
     }
 
     /// Where the navigation actions of trivia screens send their walks.
-    static let navigatePath = "/v1/apps/trivia/navigate"
+    static let navigatePath = TriviaApp.navigationPrefix + "/navigate"
 
     /// A stack entry of an action's `from`, with inputs the client fills from the screens on
     /// display (`{difficulty}`) or from the screen's own payload.
