@@ -168,7 +168,8 @@ let package = Package(
             name: "RoutemapNavigationTests",
             dependencies: ["RoutemapNavigation", "RoutemapJSON", "RoutemapTestSupport", "RoutemapPOS", "RoutemapTrivia"]
         ),
-        // The trivia app through the whole pipeline, in process, over a real SQLite file.
+        // The trivia app through the whole pipeline, in process, over a real SQLite file; with
+        // it, every app's screen actions against the router that serves both.
         .testTarget(
             name: "RoutemapTriviaTests",
             dependencies: [

@@ -29,6 +29,8 @@ final class TriviaServer: Sendable {
     let token: String
 
     var store: SQLiteStore { served.withLock { $0.store } }
+    /// The API serving both apps, in ``appNames``'s order.
+    var responder: any HTTPResponder { served.withLock { $0.responder } }
 
     init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-trivia-\(UUID().uuidString)", isDirectory: true)
@@ -43,14 +45,34 @@ final class TriviaServer: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// The apps served, in the executable's order (`Sources/routemap/Apps.swift`).
+    static let appNames = [POSApp.name, TriviaApp.name]
+
     private static func open(_ path: String) throws -> (store: SQLiteStore, responder: any HTTPResponder) {
         let store = try SQLiteStore(path: path, migrations: try MigrationLoader.load(directory: migrationsDirectory))
+        return (store, try makeResponder(store, serving: appNames))
+    }
+
+    /// Another API over the same file, serving only the apps named (of ``appNames``), in the
+    /// order given: the enrolled device's token works there too.
+    func responder(serving names: [String]) throws -> any HTTPResponder {
+        try Self.makeResponder(store, serving: names)
+    }
+
+    private static func makeResponder(_ store: SQLiteStore, serving names: [String]) throws -> any HTTPResponder {
         let till = Till(store: store, taxRate: TaxRate(basisPoints: 875)!, currency: .usd)
         let idempotency = Idempotency()
+        let apps: [any App] = try names.map { name in
+            switch name {
+            case POSApp.name: try POSApp(till: till, idempotency: idempotency)
+            case TriviaApp.name: try TriviaApp(store: SQLiteTriviaStore(store), idempotency: idempotency)
+            default: preconditionFailure("no app named \(name)")
+            }
+        }
         let api = try API(
-            devices: DeviceDirectory(store: store), apps: [try POSApp(till: till, idempotency: idempotency), try TriviaApp(store: SQLiteTriviaStore(store), idempotency: idempotency)],
+            devices: DeviceDirectory(store: store), apps: apps,
             configuration: API.Configuration(enrollmentCode: enrollmentCode, rateLimit: 0), logger: Logger(label: "routemap.trivia-tests"))
-        return (store, api.makeRouter())
+        return api.makeRouter()
     }
 
     /// Closes the database and serves it again from a new store and API.
