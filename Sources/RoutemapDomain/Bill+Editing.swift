@@ -11,9 +11,7 @@ extension Bill {
         newLineId: String = Identifier.make(prefix: "line_")
     ) throws(POSError) {
         try requireOpen()
-        guard item.available, item.currency == currency, item.priceMinor >= 0 else {
-            throw .menuItemUnavailable(item.id)
-        }
+        try requireSellable(item)
         guard limits.quantityRange.contains(quantity) else {
             throw .quantityOutOfRange(quantity: quantity, limit: limits.maxQuantityPerLine)
         }
@@ -39,12 +37,24 @@ extension Bill {
 
     /// Sets a line's quantity. Setting the quantity it already has changes nothing (no new version).
     ///
-    /// Throws `billNotOpen`, `lineNotFound`, `quantityOutOfRange` or `amountOutOfRange`.
-    public mutating func setQuantity(lineId: String, quantity: Int, limits: BillLimits = BillLimits()) throws(POSError) {
+    /// Raising it sells more of the line's item, so the item must still be sold, as ``add(_:quantity:limits:newLineId:)``
+    /// requires: no longer on the menu (retired) is `unknownMenuItem`, unavailable is
+    /// `menuItemUnavailable`. Lowering it never looks at the item: a sold-out or retired item can
+    /// always be taken down. The line keeps its price either way.
+    ///
+    /// Throws `billNotOpen`, `lineNotFound`, `quantityOutOfRange`, then when raising
+    /// `unknownMenuItem` or `menuItemUnavailable`, then `amountOutOfRange`.
+    /// - Parameter item: the line's menu item as the menu has it now, `nil` when it is not on the
+    ///   menu; only raising reads it.
+    public mutating func setQuantity(lineId: String, quantity: Int, item: MenuItem?, limits: BillLimits = BillLimits()) throws(POSError) {
         try requireOpen()
         guard let index = lines.firstIndex(where: { $0.lineId == lineId }) else { throw .lineNotFound(lineId) }
         guard limits.quantityRange.contains(quantity) else {
             throw .quantityOutOfRange(quantity: quantity, limit: limits.maxQuantityPerLine)
+        }
+        if quantity > lines[index].quantity {
+            guard let item, item.id == lines[index].menuItemId else { throw .unknownMenuItem(lines[index].menuItemId) }
+            try requireSellable(item)
         }
         guard let line = lines[index].with(quantity: quantity) else { throw .amountOutOfRange(quantity: quantity) }
         guard line != lines[index] else { return }
@@ -61,6 +71,12 @@ extension Bill {
         let removed = newLines.remove(at: index)
         // Fewer lines cannot overflow: the totals only shrink.
         try replaceLines(newLines, blamingQuantity: removed.quantity)
+    }
+
+    /// Throws `menuItemUnavailable` unless `item` can be sold on this bill: available, priced in
+    /// the bill's currency, and not at a negative price.
+    func requireSellable(_ item: MenuItem) throws(POSError) {
+        guard item.available, item.currency == currency, item.priceMinor >= 0 else { throw .menuItemUnavailable(item.id) }
     }
 
     /// Throws `billNotOpen(status)` unless the bill is open.

@@ -89,8 +89,10 @@ public struct Till: Sendable {
         }
     }
 
-    /// Sets a line's quantity. Throws `billNotFound`, `billNotOpen`, `lineNotFound`,
-    /// `quantityOutOfRange` or `amountOutOfRange`.
+    /// Sets a line's quantity. Raising it needs the line's item still sold, as adding does
+    /// (``Bill/setQuantity(lineId:quantity:item:limits:)``); lowering it does not. Throws
+    /// `billNotFound`, `billNotOpen`, `lineNotFound`, `quantityOutOfRange`, `unknownMenuItem`
+    /// (raising a retired item), `menuItemUnavailable` or `amountOutOfRange`.
     public func setQuantity(billId: String, device: String, lineId: String, quantity: Int) async throws -> Bill {
         try performed(await setQuantity(billId: billId, device: device, lineId: lineId, quantity: quantity, idempotency: nil))
     }
@@ -99,8 +101,11 @@ public struct Till: Sendable {
     public func setQuantity(billId: String, device: String, lineId: String, quantity: Int, idempotency: IdempotencyKey<Bill>?)
         async throws -> IdempotentOutcome<Bill>
     {
-        try await changeBill(billId, device: device, idempotency: idempotency) { bill, _ in
-            try bill.setQuantity(lineId: lineId, quantity: quantity, limits: limits)
+        try await changeBill(billId, device: device, idempotency: idempotency) { bill, transaction in
+            // Only raising reads the menu (in this transaction, as adding does).
+            let raised = bill.line(id: lineId).flatMap { quantity > $0.quantity ? $0.menuItemId : nil }
+            let item = try raised.flatMap { try transaction.menuItem(id: $0) }
+            try bill.setQuantity(lineId: lineId, quantity: quantity, item: item, limits: limits)
         }
     }
 

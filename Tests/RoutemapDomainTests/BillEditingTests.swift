@@ -32,7 +32,7 @@ struct BillEditingTests {
         var bill = Fixtures.bill()
         #expect(throws: POSError.quantityOutOfRange(quantity: quantity, limit: 999)) { try bill.add(Fixtures.latte, quantity: quantity) }
         try bill.add(Fixtures.latte, quantity: 1, newLineId: "line_a")
-        #expect(throws: POSError.quantityOutOfRange(quantity: quantity, limit: 999)) { try bill.setQuantity(lineId: "line_a", quantity: quantity) }
+        #expect(throws: POSError.quantityOutOfRange(quantity: quantity, limit: 999)) { try bill.setQuantity(lineId: "line_a", quantity: quantity, item: Fixtures.latte) }
         #expect(bill.lines[0].quantity == 1)
     }
 
@@ -40,7 +40,7 @@ struct BillEditingTests {
     func quantityBounds() throws {
         var bill = Fixtures.bill()
         try bill.add(Fixtures.latte, quantity: 999, newLineId: "line_a")
-        try bill.setQuantity(lineId: "line_a", quantity: 1)
+        try bill.setQuantity(lineId: "line_a", quantity: 1, item: Fixtures.latte)
         #expect(bill.lines[0].quantity == 1)
     }
 
@@ -72,7 +72,7 @@ struct BillEditingTests {
         try small.add(Fixtures.croissant, quantity: 1, limits: limits)
         #expect(throws: POSError.tooManyLines(limit: 2)) { try small.add(Fixtures.item("x", price: 1), quantity: 1, limits: limits) }
         #expect(throws: POSError.lineQuantityLimit(quantity: 6, limit: 5)) { try small.add(Fixtures.latte, quantity: 1, limits: limits) }
-        #expect(throws: POSError.quantityOutOfRange(quantity: 6, limit: 5)) { try small.setQuantity(lineId: small.lines[1].lineId, quantity: 6, limits: limits) }
+        #expect(throws: POSError.quantityOutOfRange(quantity: 6, limit: 5)) { try small.setQuantity(lineId: small.lines[1].lineId, quantity: 6, item: Fixtures.croissant, limits: limits) }
     }
 
     @Test("unavailable items, items in another currency and negative prices cannot be added")
@@ -88,13 +88,34 @@ struct BillEditingTests {
     @Test("set quantity changes the line and the totals; the same quantity is no change")
     func setQuantity() throws {
         var bill = try Fixtures.bill(with: [Fixtures.latte, Fixtures.croissant])
-        try bill.setQuantity(lineId: "line_1", quantity: 4)
+        try bill.setQuantity(lineId: "line_1", quantity: 4, item: Fixtures.croissant)
         #expect(bill.lines.map(\.quantity) == [1, 4])
         #expect(bill.subtotalMinor == 475 + 1_400)
         #expect(bill.version == 4)
-        try bill.setQuantity(lineId: "line_1", quantity: 4)
+        try bill.setQuantity(lineId: "line_1", quantity: 4, item: Fixtures.croissant)
         #expect(bill.version == 4)
-        #expect(throws: POSError.lineNotFound("line_nope")) { try bill.setQuantity(lineId: "line_nope", quantity: 1) }
+        #expect(throws: POSError.lineNotFound("line_nope")) { try bill.setQuantity(lineId: "line_nope", quantity: 1, item: Fixtures.latte) }
+    }
+
+    @Test("raising a line needs its item still sold, as adding does; lowering and the same quantity do not")
+    func raiseNeedsSellableItem() throws {
+        var bill = try Fixtures.bill(with: [Fixtures.latte])
+        try bill.setQuantity(lineId: "line_0", quantity: 3, item: Fixtures.latte)
+        let before = bill
+        let soldOut = Fixtures.item("latte", price: 475, available: false)
+        #expect(throws: POSError.menuItemUnavailable("latte")) { try bill.setQuantity(lineId: "line_0", quantity: 6, item: soldOut) }
+        // Retired: no longer on the menu.
+        #expect(throws: POSError.unknownMenuItem("latte")) { try bill.setQuantity(lineId: "line_0", quantity: 40, item: nil) }
+        #expect(bill == before)
+        try bill.setQuantity(lineId: "line_0", quantity: 3, item: nil)
+        #expect(bill == before)
+        try bill.setQuantity(lineId: "line_0", quantity: 2, item: soldOut)
+        try bill.setQuantity(lineId: "line_0", quantity: 1, item: nil)
+        #expect(bill.lines[0].quantity == 1)
+        // The line keeps the price it was added at.
+        #expect(bill.lines[0].unitPriceMinor == 475)
+        try bill.removeLine(lineId: "line_0")
+        #expect(bill.lines.isEmpty)
     }
 
     @Test("remove keeps the other lines in order")
@@ -115,7 +136,7 @@ struct BillEditingTests {
         #expect(throws: POSError.billNotOpen(status)) { try bill.add(Fixtures.croissant, quantity: 1) }
         // Status is checked before the item: even an unsellable item reports billNotOpen.
         #expect(throws: POSError.billNotOpen(status)) { try bill.add(Fixtures.soldOut, quantity: 0) }
-        #expect(throws: POSError.billNotOpen(status)) { try bill.setQuantity(lineId: "line_0", quantity: 2) }
+        #expect(throws: POSError.billNotOpen(status)) { try bill.setQuantity(lineId: "line_0", quantity: 2, item: Fixtures.latte) }
         #expect(throws: POSError.billNotOpen(status)) { try bill.removeLine(lineId: "line_0") }
         #expect(throws: POSError.billNotOpen(status)) { try bill.checkout() }
         #expect(bill == before)

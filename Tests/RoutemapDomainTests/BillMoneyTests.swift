@@ -49,7 +49,7 @@ struct BillMoneyTests {
         try bill.add(expensive, quantity: 1)
         // A second line fits on its own, but the subtotal plus tax would not.
         #expect(throws: POSError.amountOutOfRange(quantity: 1)) { try bill.add(Fixtures.item("yacht2", price: Int64.max / 2), quantity: 1) }
-        #expect(throws: POSError.amountOutOfRange(quantity: 2)) { try bill.setQuantity(lineId: bill.lines[0].lineId, quantity: 2) }
+        #expect(throws: POSError.amountOutOfRange(quantity: 2)) { try bill.setQuantity(lineId: bill.lines[0].lineId, quantity: 2, item: expensive) }
         #expect(bill.lines.count == 1)
         #expect(bill.version == 2)
     }

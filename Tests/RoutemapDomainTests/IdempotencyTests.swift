@@ -109,6 +109,24 @@ struct IdempotencyTests {
         #expect(store.snapshot.payments.isEmpty)
     }
 
+    @Test("raising a line of an unavailable item under a key is not recorded, as adding it is not: the retry goes through once it is back")
+    func unavailableRaiseNotRecorded() async throws {
+        let bill = try await till.openBill(device: device)
+        let line = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1).lines[0]
+        _ = try await till.changeMenuItem(id: "latte", MenuItemPatch(available: false), device: device, idempotency: nil)
+        await #expect(throws: POSError.menuItemUnavailable("latte")) {
+            try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1, idempotency: Keys.bill("add"))
+        }
+        await #expect(throws: POSError.menuItemUnavailable("latte")) {
+            try await till.setQuantity(billId: bill.id, device: device, lineId: line.lineId, quantity: 2, idempotency: Keys.bill("raise"))
+        }
+        #expect(store.snapshot.recordedAnswers.isEmpty)
+
+        _ = try await till.changeMenuItem(id: "latte", MenuItemPatch(available: true), device: device, idempotency: nil)
+        let raised = try await till.setQuantity(billId: bill.id, device: device, lineId: line.lineId, quantity: 2, idempotency: Keys.bill("raise"))
+        #expect(raised.performedValue?.lines.map(\.quantity) == [2])
+    }
+
     @Test("a refused request's content is not recorded: a corrected retry with the same key goes through")
     func validationNotRecorded() async throws {
         let bill = try await checkedOutBill()

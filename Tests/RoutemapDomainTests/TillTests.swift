@@ -41,6 +41,34 @@ struct TillTests {
         #expect(store.snapshot.bills.count == 2)
     }
 
+    @Test("set quantity: raising an item made unavailable or retired is refused as adding it is; lowering is not")
+    func setQuantityFollowsTheMenu() async throws {
+        let till = till()
+        let bill = try await till.openBill(device: device)
+        let line = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 3).lines[0]
+        _ = try await till.changeMenuItem(id: "latte", MenuItemPatch(available: false), device: device, idempotency: nil)
+        await #expect(throws: POSError.menuItemUnavailable("latte")) {
+            try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
+        }
+        await #expect(throws: POSError.menuItemUnavailable("latte")) {
+            try await till.setQuantity(billId: bill.id, device: device, lineId: line.lineId, quantity: 6)
+        }
+        #expect(try till.bill(id: bill.id, device: device).lines[0].quantity == 3)
+        #expect(try await till.setQuantity(billId: bill.id, device: device, lineId: line.lineId, quantity: 2).lines[0].quantity == 2)
+
+        _ = try await till.retireMenuItem(id: "latte", device: device, idempotency: nil)
+        await #expect(throws: POSError.unknownMenuItem("latte")) {
+            try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
+        }
+        await #expect(throws: POSError.unknownMenuItem("latte")) {
+            try await till.setQuantity(billId: bill.id, device: device, lineId: line.lineId, quantity: 40)
+        }
+        let lowered = try await till.setQuantity(billId: bill.id, device: device, lineId: line.lineId, quantity: 1)
+        #expect(lowered.lines.map(\.quantity) == [1])
+        #expect(lowered.lines[0].unitPriceMinor == 475)
+        #expect(try await till.removeLine(billId: bill.id, device: device, lineId: line.lineId).lines.isEmpty)
+    }
+
     @Test("add item: unknown, unavailable, and captured name and price")
     func addItem() async throws {
         let till = till()
