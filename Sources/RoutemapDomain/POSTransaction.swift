@@ -28,6 +28,10 @@ public protocol POSTransaction: RecordedAnswers {
     func bill(id: String) throws -> Bill?
     /// The current bill of `deviceId` (see ``POSStore/currentBill(deviceId:)``), or `nil`.
     func currentBill(deviceId: String) throws -> Bill?
+    /// Of `deviceId`'s open bills with no lines, the one selected last (as the current bill is
+    /// chosen), or `nil`: the bill a use case that needs a next bill for the device takes up
+    /// instead of opening another empty one.
+    func emptyOpenBill(deviceId: String) throws -> Bill?
     /// Saves a new bill with its lines.
     func insert(_ bill: Bill) throws
     /// Saves an existing bill's status, totals, version and lines. Throws if the bill is

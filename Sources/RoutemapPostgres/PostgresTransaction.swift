@@ -227,6 +227,30 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         return bill
     }
 
+    /// The id of device `$1`'s open bill with no lines selected last: its unsettled bills in
+    /// `currentFirst` order (by the same index), the first open one without lines.
+    static let emptyOpenBillSQL = """
+        SELECT id FROM bills
+        WHERE device_id = $1 AND \(unsettled) AND status = 'open'
+            AND NOT EXISTS (SELECT 1 FROM bill_lines l WHERE l.bill_id = bills.id)
+        ORDER BY \(currentFirst) LIMIT 1
+        """
+
+    func emptyOpenBill(deviceId: String) throws -> Bill? {
+        // Under the device's current-bill lock: what becomes its next bill is decided by one
+        // transaction at a time.
+        if isTransaction { lock(.currentBill, deviceId) }
+        guard let id = try session.rows(PostgresQuery(unsafeSQL: Self.emptyOpenBillSQL, binds: binds(deviceId))).first
+            .map({ try $0.decode(String.self) })
+        else { return nil }
+        // Locked, then read again: a line added by a transaction that committed meanwhile makes
+        // it no longer empty. `bill(id:)` locks a bill this transaction has not read; one it has
+        // (the current bill reads without locking) is locked here.
+        if isTransaction, known[id] != nil { session.enqueue("SELECT 1 FROM bills WHERE id = \(id) FOR UPDATE") }
+        guard let bill = try bill(id: id), bill.status == .open, bill.lines.isEmpty else { return nil }
+        return bill
+    }
+
     /// Up to `limit` unsettled bills of `deviceId` with a status in `statuses`, newest first,
     /// after `cursor`. The WHERE clause repeats the partial index's, so the device's unsettled
     /// bills are found by `bills_unsettled_by_device_selected_at`; that index is in selection

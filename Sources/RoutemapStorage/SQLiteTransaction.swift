@@ -72,6 +72,14 @@ struct SQLiteTransaction: POSTransaction {
         return bill
     }
 
+    func emptyOpenBill(deviceId: String) throws -> Bill? {
+        // The id from SQL (which sees this transaction's own writes), the bill as `bill(id:)` knows it.
+        let id = try StorageError.wrapping("finding the device's empty open bill") {
+            try String.fetchOne(database.cachedStatement(sql: Self.emptyOpenBillSQL), arguments: [deviceId])
+        }
+        return try id.flatMap { try bill(id: $0) }
+    }
+
     func device(tokenDigest: [UInt8]) throws -> Device? {
         try StorageError.wrapping("looking up a device token") {
             try DeviceRow.fetchOne(
@@ -221,6 +229,16 @@ struct SQLiteTransaction: POSTransaction {
     static let currentBillSQL = """
         SELECT * FROM bills
         WHERE device_id = ? AND status IN ('open', 'checked_out')
+        ORDER BY selected_at DESC, rowid DESC
+        LIMIT 1
+        """
+
+    /// ``currentBillSQL``'s walk of the device's unsettled bills, newest selected first, stopping
+    /// at the first open one with no lines (each checked by `bill_lines`' primary key).
+    static let emptyOpenBillSQL = """
+        SELECT id FROM bills
+        WHERE device_id = ? AND status IN ('open', 'checked_out') AND status = 'open'
+            AND NOT EXISTS (SELECT 1 FROM bill_lines WHERE bill_lines.bill_id = bills.id)
         ORDER BY selected_at DESC, rowid DESC
         LIMIT 1
         """

@@ -47,6 +47,7 @@ extension ForwardingTransaction {
     func menuItemCount(category id: String) throws -> Int { try forwarded.menuItemCount(category: id) }
     func bill(id: String) throws -> Bill? { try forwarded.bill(id: id) }
     func currentBill(deviceId: String) throws -> Bill? { try forwarded.currentBill(deviceId: deviceId) }
+    func emptyOpenBill(deviceId: String) throws -> Bill? { try forwarded.emptyOpenBill(deviceId: deviceId) }
     func insert(_ bill: Bill) throws { try forwarded.insert(bill) }
     func update(_ bill: Bill) throws { try forwarded.update(bill) }
     func insert(_ payment: Payment) throws { try forwarded.insert(payment) }

@@ -1,6 +1,7 @@
 import Foundation
 import RoutemapDomain
 @testable import RoutemapStorage
+import RoutemapTestSupport
 import Testing
 
 @Suite("Till on a real database")
@@ -43,6 +44,44 @@ struct TillStorageTests {
         #expect(next == outcome.nextBill)
         #expect(next.status == .open)
         #expect(try await till.currentBill(device: device) == next)
+    }
+
+    @Test("empty open bill: the device's open bill without lines selected last, as the transaction's own writes left it")
+    func emptyOpenBill() async throws {
+        let database = try await TestDatabase()
+        let device = database.device
+        let other = try await database.enrollDevice()
+        let clock = TestClock()
+        let till = database.till(now: clock.function)
+        let empty = { try await database.store.write { try $0.emptyOpenBill(deviceId: device)?.id } }
+        #expect(try await empty() == nil)
+
+        let first = try await till.openBill(device: device)
+        clock.advance(by: 1)
+        let second = try await till.openBill(device: device)
+        clock.advance(by: 1)
+        _ = try await till.openBill(device: other)
+        #expect(try await empty() == second.id)
+        _ = try await till.addItem(billId: second.id, device: device, menuItemId: "latte", quantity: 1)
+        #expect(try await empty() == first.id)
+        // A checked-out bill is not open; a voided one not unsettled.
+        _ = try await till.checkout(billId: second.id, device: device)
+        clock.advance(by: 1)
+        _ = try await till.void(billId: first.id, device: device, reason: "mistake", idempotency: nil)
+        #expect(try await empty() == nil)
+
+        // Inside one transaction: a new bill is found, then no longer once it has a line.
+        let fresh = try Bill(
+            id: Identifier.make(prefix: "bill_"), currency: .usd, taxRate: StorageFixtures.rate875, createdAt: clock.now, deviceId: device)
+        let seen = try await database.store.write { transaction -> [String?] in
+            try transaction.insert(fresh)
+            let found = try transaction.emptyOpenBill(deviceId: device)
+            var bill = try #require(found)
+            try bill.add(try #require(try transaction.menuItem(id: "latte")), quantity: 1)
+            try transaction.update(bill)
+            return [found?.id, try transaction.emptyOpenBill(deviceId: device)?.id]
+        }
+        #expect(seen == [fresh.id, nil])
     }
 
     @Test("current bill: created once, then the same one, across store instances")

@@ -22,6 +22,13 @@ final class InMemoryTransaction: POSTransaction {
 
     func currentBill(deviceId: String) throws -> Bill? { state.currentBill(deviceId: deviceId) }
 
+    /// As the current bill is chosen: selected last, the later created on a tie.
+    func emptyOpenBill(deviceId: String) throws -> Bill? {
+        state.billOrder.reversed().compactMap { state.bills[$0] }
+            .filter { $0.deviceId == deviceId && $0.status == .open && $0.lines.isEmpty }
+            .max { $0.selectedAt < $1.selectedAt }
+    }
+
     func insert(_ bill: Bill) throws {
         guard state.bills[bill.id] == nil else { throw Conflict() }
         state.bills[bill.id] = bill
