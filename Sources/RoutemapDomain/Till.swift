@@ -54,8 +54,9 @@ public struct Till: Sendable {
 
     /// The bill `device` is working on (its current bill: of its open and checked-out bills, the
     /// one created or resumed last), created if it has none. A new bill is opened only here (a
-    /// till with no unsettled bill), by ``openBill(device:)``, after paying and after voiding
-    /// the last unsettled bill.
+    /// till with no unsettled bill), by ``openBill(device:)``, after paying when the device has no
+    /// empty open bill to take up (``nextBill(device:in:)``), and after voiding the last
+    /// unsettled bill.
     ///
     /// Reads first (the common case writes nothing); if there is none, checks again inside a
     /// write transaction before creating one, so concurrent callers create exactly one.
@@ -141,9 +142,10 @@ public struct Till: Sendable {
         try await changeBill(billId, device: device, idempotency: idempotency) { bill, _ in try bill.cancelCheckout() }
     }
 
-    /// Pays a checked-out bill: records the payment, marks the bill paid and opens the next
-    /// bill, all in one transaction committed with `full` durability. Throws `billNotFound`,
-    /// then as ``Bill/payment(for:id:createdAt:)`` checks: `billNotCheckedOut`,
+    /// Pays a checked-out bill: records the payment, marks the bill paid and makes the next bill
+    /// current (the device's empty open bill if it has one, else a new one: see
+    /// ``nextBill(device:in:)``), all in one transaction committed with `full` durability.
+    /// Throws `billNotFound`, then as ``Bill/payment(for:id:createdAt:)`` checks: `billNotCheckedOut`,
     /// `amountMismatch`, `insufficientTender` or `tenderNotAllowed`.
     public func pay(billId: String, device: String, _ request: PaymentRequest) async throws -> PaymentOutcome {
         try performed(await pay(billId: billId, device: device, request, idempotency: nil))
@@ -160,9 +162,7 @@ public struct Till: Sendable {
             try bill.markPaid()
             try transaction.update(bill)
             try transaction.insert(payment)
-            let nextBill = try makeBill(device: device)
-            try transaction.insert(nextBill)
-            return PaymentOutcome(payment: payment, bill: bill, nextBill: nextBill)
+            return PaymentOutcome(payment: payment, bill: bill, nextBill: try nextBill(device: device, in: transaction))
         }
     }
 
@@ -237,6 +237,21 @@ public struct Till: Sendable {
     /// The outcome of a use case run without a key.
     func performed<Outcome>(_ outcome: IdempotentOutcome<Outcome>) throws -> Outcome {
         try outcome.performedWithoutKey()
+    }
+
+    /// The bill `device` goes on with after paying: its empty open bill selected last, selected
+    /// now (as resuming does, so it is the current bill), or else a new bill. Taking up an empty
+    /// bill rather than opening another keeps a till that pays one table after another from
+    /// piling up empty open bills. (Voiding needs no such rule: it opens a bill only when the
+    /// device has no unsettled bill left, so none can be empty.)
+    func nextBill(device: String, in transaction: any POSTransaction) throws -> Bill {
+        if let empty = try transaction.emptyOpenBill(deviceId: device) {
+            let date = timestamp()
+            return try change(empty, in: transaction) { bill, _ in try bill.resume(at: date) }
+        }
+        let bill = try makeBill(device: device)
+        try transaction.insert(bill)
+        return bill
     }
 
     func makeBill(device: String) throws -> Bill {

@@ -18,6 +18,13 @@ struct OpenOrdersTests {
         return try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
     }
 
+    /// Checks `bill` out and pays it by card, a second later.
+    private func pay(_ bill: Bill) async throws -> PaymentOutcome {
+        clock.advance(by: 1)
+        let checkedOut = try await till.checkout(billId: bill.id, device: device)
+        return try await till.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
+    }
+
     @Test("the current bill is the one opened or resumed last; resuming a settled bill is refused")
     func resume() async throws {
         let first = try await openTable()
@@ -87,6 +94,31 @@ struct OpenOrdersTests {
         #expect(outcome.nextBill.status == .open && outcome.nextBill.lines.isEmpty)
         #expect(store.snapshot.bills.count == count + 1)
         #expect(try await till.currentBill(device: device) == outcome.nextBill)
+    }
+
+    @Test("paying takes up the device's empty open bill as the next bill, current now; an explicit new bill is still new")
+    func payTakesUpEmptyBill() async throws {
+        let tableA = try await openTable()
+        let tableB = try await openTable()
+        let othersEmpty = try await till.openBill(device: Fixtures.otherDevice)
+        let paidB = try await pay(tableB)
+        // No empty bill of its own (another device's does not count): a new one.
+        #expect(paidB.nextBill.id != othersEmpty.id && paidB.nextBill.version == 1)
+
+        clock.advance(by: 1)
+        _ = try await till.resume(billId: tableA.id, device: device, idempotency: nil)
+        clock.advance(by: 1)
+        let paidA = try await pay(tableA)
+        #expect(paidA.nextBill.id == paidB.nextBill.id)
+        #expect(paidA.nextBill.selectedAt == clock.now)
+        #expect(paidA.nextBill.status == .open && paidA.nextBill.lines.isEmpty)
+        #expect(try await till.currentBill(device: device) == paidA.nextBill)
+        #expect(try till.bills(device: device, statuses: [.open, .checkedOut], after: nil, limit: 10).bills == [paidA.nextBill])
+
+        // "New bill" opens one even while an empty one exists: the cashier asked for it.
+        let opened = try await till.openBill(device: device)
+        #expect(opened.id != paidA.nextBill.id)
+        #expect(store.snapshot.bills.count == 5)
     }
 
     @Test("a checked-out bill can be voided; a paid one cannot")

@@ -50,4 +50,51 @@ struct BillRulesTests {
         #expect(removed.status == 200, "\(removed.text)")
         #expect(removed.json["bill"]?["lines"]?.array.isEmpty == true)
     }
+
+    /// Checks `billId` out and pays it by card; returns the pay answer.
+    private func pay(_ server: Server, _ billId: String) throws -> TestResponse {
+        let checkout = try server.send("POST", "/v1/bills/\(billId)/checkout")
+        try #require(checkout.status == 200, "\(checkout.text)")
+        let total = try #require(checkout.json["bill"]?["totalMinor"])
+        let paid = try server.send("POST", "/v1/bills/\(billId)/pay", json: ["method": "card", "amountMinor": total])
+        try #require(paid.status == 200, "\(paid.text)")
+        return paid
+    }
+
+    @Test("table A open, table B opened and paid, A resumed and paid: the till has exactly one open bill, empty, and it is current")
+    func payingLeavesOneEmptyBill() throws {
+        let server = try Server()
+        let tableA = try server.newBill()["id"]!.string
+        try server.add("latte", 1, to: tableA)
+        let tableB = try server.newBill()["id"]!.string
+        try server.add("croissant", 1, to: tableB)
+        let paidB = try pay(server, tableB)
+        let next = try #require(paidB.json["nextBill"]?["id"]?.stringValue)
+
+        #expect(try server.send("POST", "/v1/bills/\(tableA)/resume").status == 200)
+        let paidA = try pay(server, tableA)
+        let nextBill = try #require(paidA.json["nextBill"])
+        #expect(nextBill["id"] == .string(next))
+        #expect(nextBill["status"] == "open")
+        #expect(nextBill["lines"] == [])
+        // The answer's steps show the next bill, as after any payment.
+        let steps = paidA.json["navigation"]!.array
+        #expect(steps.map { $0["op"]!.string } == ["dismiss", "replace"])
+        #expect(steps[1]["screen"]?["payload"] == nextBill)
+
+        let listed = try server.get("/v1/bills").json["bills"]!.array
+        #expect(listed.map { $0["id"]!.string } == [next])
+        #expect(listed.first?["current"] == true)
+        #expect(try server.bill(next)["lines"] == [])
+        let launch = try server.get("/v1/launch").json["navigation"]!.array
+        #expect(launch.last { $0["route"] == "bill" }?["screen"]?["payload"]?["id"] == .string(next))
+
+        // "New bill" still opens a new bill while the empty one is there: 201 with its Location.
+        let opened = try server.send("POST", "/v1/bills")
+        #expect(opened.status == 201, "\(opened.text)")
+        let openedId = try #require(opened.json["bill"]?["id"]?.stringValue)
+        #expect(openedId != next)
+        #expect(opened.header("Location") == "/v1/bills/\(openedId)")
+        #expect(try server.get("/v1/bills").json["bills"]!.array.map { $0["id"]!.string } == [openedId, next])
+    }
 }

@@ -84,6 +84,35 @@ struct TillStorageTests {
         #expect(seen == [fresh.id, nil])
     }
 
+    @Test("paying table after table takes up the till's empty bill instead of opening another")
+    func payingTakesUpTheEmptyBill() async throws {
+        let database = try await TestDatabase()
+        let device = database.device
+        let clock = TestClock()
+        let till = database.till(now: clock.function)
+        let tableA = try await till.currentBill(device: device)
+        _ = try await till.addItem(billId: tableA.id, device: device, menuItemId: "latte", quantity: 1)
+        clock.advance(by: 1)
+        let tableB = try await till.openBill(device: device)
+        _ = try await till.addItem(billId: tableB.id, device: device, menuItemId: "croissant", quantity: 1)
+        let checkedOutB = try await till.checkout(billId: tableB.id, device: device)
+        let paidB = try await till.pay(billId: tableB.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOutB.totalMinor))
+        #expect(paidB.nextBill.lines.isEmpty && paidB.nextBill.version == 1)
+
+        clock.advance(by: 1)
+        _ = try await till.resume(billId: tableA.id, device: device, idempotency: nil)
+        let checkedOutA = try await till.checkout(billId: tableA.id, device: device)
+        clock.advance(by: 1)
+        let paidA = try await till.pay(billId: tableA.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOutA.totalMinor))
+        #expect(paidA.nextBill.id == paidB.nextBill.id)
+        #expect(paidA.nextBill.selectedAt == clock.now)
+        #expect(paidA.nextBill.version == paidB.nextBill.version + 1)
+        #expect(try till.bill(id: paidA.nextBill.id, device: device) == paidA.nextBill)
+        #expect(try await till.currentBill(device: device) == paidA.nextBill)
+        #expect(try till.bills(device: device, statuses: [.open, .checkedOut], after: nil, limit: 10).bills == [paidA.nextBill])
+        #expect(try database.store.rowCount(in: "bills") == 3)
+    }
+
     @Test("current bill: created once, then the same one, across store instances")
     func currentBillOnce() async throws {
         let database = try await TestDatabase()
