@@ -79,6 +79,13 @@ extension POSError {
             return Problem(
                 status: .conflict, code: "category_not_empty", title: "Category not empty",
                 detail: "The category '\(id)' still holds items on the menu; move or retire them first.", extensions: ["category": .string(id)])
+        case .deviceNotActive(let id):
+            return Problem(
+                status: .unprocessableContent, code: "device_not_active", title: "Device not active",
+                detail: "There is no active device '\(id.prefix(64))' to give the bill to: it is unknown or revoked.",
+                extensions: ["deviceId": .string(String(id.prefix(64)))])
+        case .managerOnly:
+            return .managerOnly
         case .tenderNotAllowed:
             return .invalidField("tenderedMinor", "For card payments tenderedMinor must be omitted or equal amountMinor.")
         }

@@ -23,9 +23,10 @@ public struct Bill: Sendable, Hashable, Identifiable {
     public private(set) var selectedAt: Date
     /// Why and when the bill was voided; `nil` unless it is `voided`.
     public private(set) var voiding: BillVoiding?
-    /// The device that opened the bill: only it may see or change the bill. `nil` for bills
-    /// from before devices existed, which no device owns.
-    public let deviceId: String?
+    /// The device the bill belongs to: the one that opened it, or the one a manager transferred
+    /// it to (``transfer(to:selectedBefore:)``). Only it may change the bill; a manager may also
+    /// read, void and transfer it. `nil` for bills from before devices existed, which no device owns.
+    public private(set) var deviceId: String?
     private var totals: BillTotals
 
     /// A bill as it is (new or loaded from storage). Throws if `version` is below 1 or the
@@ -85,6 +86,13 @@ public struct Bill: Sendable, Hashable, Identifiable {
 
     /// Records that the bill became its device's current one at `date`, and counts the change.
     mutating func select(at date: Date) {
+        selectedAt = date
+        version += 1
+    }
+
+    /// Gives the bill to device `device`, selected at `date`, and counts the change.
+    mutating func reassign(to device: String, selectedAt date: Date) {
+        deviceId = device
         selectedAt = date
         version += 1
     }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A till (phone, tablet) or a manager's device enrolled to use the API. It owns the bills it opens.
+/// A till (phone, tablet) or a manager's device enrolled to use the API. It owns the bills it opens
+/// (and those a manager transfers to it).
 public struct Device: Sendable, Hashable, Identifiable {
     /// `dev_` followed by 22 random base62 characters.
     public let id: String

@@ -49,6 +49,11 @@ public enum POSError: StateConflict, Sendable, Equatable {
     case menuCategoryNotFound(String)
     /// The category still holds items on the menu: move or retire them first.
     case categoryNotEmpty(String)
+    /// A bill can be transferred only to an enrolled device that is not revoked; this id names
+    /// no such device.
+    case deviceNotActive(String)
+    /// Only a manager may act on another device's bills (list them, transfer a bill).
+    case managerOnly
 
     /// A conflict with the bill's current state (not with the request's content): a retry
     /// with the same key must get the same answer, so these outcomes are recorded.

@@ -34,7 +34,8 @@ public protocol POSTransaction: RecordedAnswers {
     func emptyOpenBill(deviceId: String) throws -> Bill?
     /// Saves a new bill with its lines.
     func insert(_ bill: Bill) throws
-    /// Saves an existing bill's status, totals, version and lines. Throws if the bill is
+    /// Saves an existing bill's status, totals, version, lines, selection and device (a
+    /// transfer). Throws if the bill is
     /// missing or its stored version is not older than `bill.version` (a stale write).
     func update(_ bill: Bill) throws
     /// Records a payment (at most one per bill).

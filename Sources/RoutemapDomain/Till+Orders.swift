@@ -24,7 +24,21 @@ extension Till {
     public func void(billId: String, device: String, reason: String, idempotency: IdempotencyKey<VoidOutcome>?) async throws
         -> IdempotentOutcome<VoidOutcome>
     {
-        try await write(device: device, durability: .normal, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
+        try await void(billId: billId, caller: .till(device), reason: reason, idempotency: idempotency)
+    }
+
+    /// ``void(billId:device:reason:idempotency:)`` by `caller`: a till voids its own bills, a
+    /// manager any device's. The outcome's next bill is the caller's current bill afterwards
+    /// (created if it has none, as for a till): what the caller's bill screen shows next. When
+    /// the bill was another device's, that device gets no new bill, even if this was its last
+    /// unsettled one: its own next launch opens one (it may be revoked and never launch again).
+    public func void(billId: String, caller: BillCaller, reason: String, idempotency: IdempotencyKey<VoidOutcome>?) async throws
+        -> IdempotentOutcome<VoidOutcome>
+    {
+        let device = caller.deviceId
+        return try await write(
+            device: device, durability: .normal, idempotency: idempotency, load: { try reachableBill(billId, caller: caller, in: $0) }
+        ) {
             transaction, bill in
             let date = timestamp()
             let voided = try change(bill, in: transaction) { bill, _ in try bill.void(reason: reason, at: date) }

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A manager's hold on every device's unsettled bills: when a till is lost (and revoked), its
+/// open and checked-out bills can still be read, listed, voided (``void(billId:caller:reason:idempotency:)``)
+/// or given to another device, whose cashier then resumes, checks out, pays or voids them as
+/// their own.
+extension Till {
+    /// The bill with `id`, if `caller` reaches it (its own bill; any bill for a manager).
+    /// Throws `billNotFound` otherwise: for a till, another device's bill is indistinguishable
+    /// from a missing one.
+    public func bill(id: String, caller: BillCaller) throws -> Bill {
+        guard let bill = try store.bill(id: id), caller.reaches(bill) else { throw POSError.billNotFound(id) }
+        return bill
+    }
+
+    /// A page of device `deviceId`'s unsettled bills, as ``bills(device:statuses:after:limit:)``
+    /// lists a device's own: for a manager, of any enrolled device, revoked ones included.
+    /// Throws `managerOnly` when a till asks for another device's, `DeviceError.deviceNotFound`
+    /// when no device has that id, or `invalidCursor`.
+    public func bills(
+        ofDevice deviceId: String, caller: BillCaller, statuses: Set<BillStatus>, after cursor: String?, limit: Int
+    ) throws -> BillPage {
+        guard caller.role == .manager || caller.deviceId == deviceId else { throw POSError.managerOnly }
+        // A shop has tens of devices: the listing is as cheap as a lookup by id.
+        guard try store.devices().contains(where: { $0.id == deviceId }) else { throw DeviceError.deviceNotFound(deviceId) }
+        return try bills(device: deviceId, statuses: statuses, after: cursor, limit: limit)
+    }
+
+    /// Gives an open or checked-out bill to device `target`, for a manager: from then on it is
+    /// the target's (its list, its changes, paying it) and its old device no longer sees it.
+    /// The bill does not become the target's current bill: it is placed just under the one the
+    /// target is on (see ``Bill/transfer(to:selectedBefore:)``), and when the target has no
+    /// unsettled bill a new empty one is opened for it first, as its next launch would. The old
+    /// device gets no new bill (its next launch opens one if it needs it). Transferring to the
+    /// device that has the bill changes nothing.
+    ///
+    /// One transaction: it serializes with any change of the same bill (by its old device, or a
+    /// second transfer), and with revoking the target. Throws `managerOnly` for a till,
+    /// `billNotFound`, `billSettled` (recorded under the key, as other changes' conflicts are),
+    /// or `deviceNotActive` when `target` is not an enrolled device or is revoked.
+    public func transfer(billId: String, to target: String, caller: BillCaller, idempotency: IdempotencyKey<Bill>?) async throws
+        -> IdempotentOutcome<Bill>
+    {
+        guard caller.role == .manager else { throw POSError.managerOnly }
+        return try await write(
+            device: caller.deviceId, durability: .normal, idempotency: idempotency, load: { try reachableBill(billId, caller: caller, in: $0) }
+        ) { transaction, bill in
+            try bill.requireUnsettled()
+            guard let device = try transaction.device(id: target), device.revokedAt == nil else { throw POSError.deviceNotActive(target) }
+            if bill.deviceId == target { return bill }
+            let current: Bill
+            if let known = try transaction.currentBill(deviceId: target) {
+                current = known
+            } else {
+                current = try makeBill(device: target)
+                try transaction.insert(current)
+            }
+            return try change(bill, in: transaction) { bill, _ in try bill.transfer(to: target, selectedBefore: current.selectedAt) }
+        }
+    }
+
+    /// The bill, if `caller` reaches it (see ``BillCaller/reaches(_:)``); `billNotFound` otherwise.
+    func reachableBill(_ billId: String, caller: BillCaller, in transaction: any POSTransaction) throws -> Bill {
+        guard let bill = try transaction.bill(id: billId), caller.reaches(bill) else { throw POSError.billNotFound(billId) }
+        return bill
+    }
+}
