@@ -300,7 +300,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             UPDATE bills
             SET status = \(bill.status.rawValue), subtotal_minor = \(bill.subtotalMinor), tax_minor = \(bill.taxMinor),
                 total_minor = \(bill.totalMinor), version = \(bill.version), updated_at = \(Date()), selected_at = \(bill.selectedAt),
-                void_reason = \(bill.voiding?.reason), voided_at = \(bill.voiding?.voidedAt)
+                void_reason = \(bill.voiding?.reason), voided_at = \(bill.voiding?.voidedAt), device_id = \(bill.deviceId)
             WHERE id = \(bill.id) AND version < \(bill.version)
             """
         ) { result in

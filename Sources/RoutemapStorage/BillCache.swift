@@ -53,7 +53,10 @@ final class BillCache: Sendable {
             switch state.current[deviceId] {
             case nil: return nil
             case .none?: return .some(nil)
-            case .bill(let id)?: return state.bills[id].map { .some($0) }
+            case .bill(let id)?:
+                // A bill transferred since is another device's: unknown here, ask the database.
+                guard let bill = state.bills[id], bill.deviceId == deviceId else { return nil }
+                return .some(bill)
             }
         }
     }

@@ -137,7 +137,7 @@ struct SQLiteTransaction: POSTransaction {
             // Only over an older version: a stale copy of the bill must not overwrite a newer one.
             // The status is written only when it changes: writing it touches the index of
             // unpaid bills (an extra page per commit).
-            if let previous, previous.status == bill.status, previous.selectedAt == bill.selectedAt {
+            if let previous, previous.status == bill.status, previous.selectedAt == bill.selectedAt, previous.deviceId == bill.deviceId {
                 try database.cachedStatement(
                     sql: """
                         UPDATE bills
@@ -150,13 +150,13 @@ struct SQLiteTransaction: POSTransaction {
                     sql: """
                         UPDATE bills
                         SET status = ?, subtotal_minor = ?, tax_minor = ?, total_minor = ?, version = ?, updated_at = ?,
-                            selected_at = ?, void_reason = ?, voided_at = ?
+                            selected_at = ?, void_reason = ?, voided_at = ?, device_id = ?
                         WHERE id = ? AND version < ?
                         """
                 ).execute(arguments: [
                     bill.status.rawValue, bill.subtotalMinor, bill.taxMinor, bill.totalMinor, bill.version, updatedAt,
                     Timestamp.format(bill.selectedAt), bill.voiding?.reason, bill.voiding.map { Timestamp.format($0.voidedAt) },
-                    bill.id, bill.version,
+                    bill.deviceId, bill.id, bill.version,
                 ])
             }
             guard database.changesCount == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
@@ -165,7 +165,12 @@ struct SQLiteTransaction: POSTransaction {
         guard let writing else { return }
         writing.changes.note(bill)
         guard let deviceId = bill.deviceId else { return }
-        if !bill.status.isUnsettled {
+        if let previous, previous.deviceId != bill.deviceId {
+            // Transferred: which bill is current, for the device that had it and for the one
+            // that has it now, is unknown without a query.
+            if let old = previous.deviceId { writing.changes.note(current: .unknown, deviceId: old) }
+            writing.changes.note(current: .unknown, deviceId: deviceId)
+        } else if !bill.status.isUnsettled {
             // Its device's current bill is now another unsettled one, or none: unknown without a query.
             writing.changes.note(current: .unknown, deviceId: deviceId)
         } else if previous?.selectedAt != bill.selectedAt {

@@ -107,7 +107,9 @@ struct BillCacheTests {
     @Test("beyond its capacity the cache forgets the bills it cached first, and reads still find them")
     func capacity() throws {
         let cache = BillCache(capacity: 2)
-        let bills = try (0..<3).map { try Bill(id: "bill_\($0)", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date()) }
+        let bills = try (0..<3).map {
+            try Bill(id: "bill_\($0)", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date(), deviceId: "dev")
+        }
         for bill in bills { cache.remember(.bill(bill), readAt: cache.generation) }
         #expect(cache.bill(id: "bill_0") == nil)
         #expect(cache.bill(id: "bill_1") == bills[1] && cache.bill(id: "bill_2") == bills[2])
@@ -124,5 +126,18 @@ struct BillCacheTests {
         #expect(cache.currentBill(deviceId: "dev") == nil)
         cache.remember(.current(deviceId: "dev", bills[1]), readAt: cache.generation)
         #expect(cache.currentBill(deviceId: "dev") == .some(bills[1]))
+    }
+
+    @Test("a device's current bill that the cache holds as another device's now (transferred) is unknown: the database is asked")
+    func transferredCurrentBill() throws {
+        let cache = BillCache(capacity: 8)
+        let bill = try Bill(id: "bill_0", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: Date(), deviceId: "dev_old")
+        cache.remember(.current(deviceId: "dev_old", bill), readAt: cache.generation)
+        #expect(cache.currentBill(deviceId: "dev_old") == .some(bill))
+        var moved = bill
+        try moved.transfer(to: "dev_new", selectedBefore: Date().addingTimeInterval(60))
+        // Only the bill is offered again (the write that knew of the transfer forgets the device's current bill itself).
+        cache.remember(.bill(moved), readAt: cache.generation)
+        #expect(cache.currentBill(deviceId: "dev_old") == nil)
     }
 }
