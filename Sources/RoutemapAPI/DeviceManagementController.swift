@@ -81,4 +81,17 @@ extension Router where Context == APIContext {
     ) {
         on(method, pattern, access: .manager) { request, context in try await handler(request, try context.requireDevice()) }
     }
+
+    /// Registers a route only managers may call whose handler reads `data`, as
+    /// ``device(_:_:reading:_:)`` does: at once on the server's thread when those reads are
+    /// answered in process (SQLite), else inside ``DataReads/reading(_:)`` (PostgreSQL).
+    package mutating func manager(
+        _ method: HTTPMethod, _ pattern: String, reading data: some DataReads,
+        _ handler: @escaping @Sendable (Request, AuthenticatedDevice) throws -> Response
+    ) {
+        guard !data.readsAreImmediate else {
+            return on(method, pattern, access: .manager, immediately: { request, context in try handler(request, try context.requireDevice()) })
+        }
+        manager(method, pattern) { request, device in try await data.reading { try handler(request, device) } }
+    }
 }

@@ -40,7 +40,9 @@ extension BillsController {
     }
 
     /// Voids the bill with a reason; the bill screen then shows the device's current bill (the
-    /// one selected last, or a new one), with its summary when it is checked out.
+    /// one selected last, or a new one), with its summary when it is checked out. A manager may
+    /// void any device's bill: the steps then lead from its bill list to its own current bill
+    /// (the voided bill was on none of its screens), and the other device gets no new bill.
     @Sendable func void(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill, POSRoute.orderSummary], [.dismiss, .replace, .present])
         let body = try RequestBody(request, allowed: ["reason"])
@@ -48,11 +50,13 @@ extension BillsController {
         guard BillVoiding.isValidReason(reason) else { throw Problem.invalidField("reason", "'reason' must be \(BillVoiding.reasonRule).") }
         let billId = try request.parameter("billId")
         return try await api.idempotency.perform(request, body: body, device: device) { key in
-            try await till.void(billId: billId, device: device.id, reason: reason, idempotency: key)
+            try await till.void(billId: billId, caller: Self.caller(device), reason: reason, idempotency: key)
         } answer: { outcome in
             let context = api.screenContext(device, outcome.bill, outcome.nextBill)
             // The voided bill was on the bill screen, under its summary when it was checked out.
-            let from: NavigationStack = outcome.previousStatus == .checkedOut ? .posOrderSummary(outcome.bill.id) : .posBill(outcome.bill.id)
+            let from: NavigationStack =
+                outcome.bill.deviceId != device.id
+                ? .posBillList : outcome.previousStatus == .checkedOut ? .posOrderSummary(outcome.bill.id) : .posBill(outcome.bill.id)
             let steps = try walk(from: from, to: Self.screen(showing: outcome.nextBill), outcome.nextBill, context, client)
             return .json(["bill": context.json(of: outcome.bill), "nextBill": context.json(of: outcome.nextBill), "navigation": steps.json])
         }
@@ -69,8 +73,8 @@ extension BillsController {
     }
 }
 
-/// The query of `GET /v1/bills`.
-private struct ListQuery {
+/// The query of `GET /v1/bills` (and of a manager's `GET /v1/devices/{deviceId}/bills`).
+struct ListQuery {
     let statuses: Set<BillStatus>
     let limit: Int
     let cursor: String?

@@ -5,7 +5,9 @@ import RoutemapJSON
 import RoutemapNavigation
 
 /// The bill endpoints. Each change answers with the bill and the steps that update the screens
-/// showing it. Every bill belongs to the device that opened it; any other device gets 404.
+/// showing it. Every bill belongs to the device that opened it (or that a manager transferred it
+/// to); any other till gets 404. A manager may also read, void and transfer any device's bill
+/// (`BillsController+Managing.swift`).
 ///
 /// Every change takes an `Idempotency-Key` (required to pay): the answer is recorded with the
 /// effect, and a retry gets it again instead of a second effect.
@@ -25,6 +27,7 @@ struct BillsController {
         router.device(.POST, "/v1/bills/{billId}/checkout/cancel", cancelCheckout)
         router.device(.POST, "/v1/bills/{billId}/pay", pay)
         registerOpenOrders(on: &router)
+        registerManaging(on: &router)
     }
 
     @Sendable func createBill(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
@@ -40,9 +43,12 @@ struct BillsController {
     }
 
     /// The bill; a paid bill with its payment, so an app that lost the answer to `pay` can read it back.
+    /// A till reads its own bills only; a manager any device's.
     @Sendable func getBill(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
-        let bill = try till.bill(id: try request.parameter("billId"), device: device.id)
-        guard let payment = try till.reader(for: device.id).payment(of: bill), case .object(var object) = bill.json else {
+        let bill = try till.bill(id: try request.parameter("billId"), caller: Self.caller(device))
+        // Its payment is read as its own device's (a manager's read of another's bill included).
+        let owner = bill.deviceId ?? device.id
+        guard let payment = try till.reader(for: owner).payment(of: bill), case .object(var object) = bill.json else {
             return .json(bill.json)
         }
         object.append("payment", payment.json)
