@@ -44,6 +44,7 @@ struct SpecConformanceTests {
         "MenuCategoryAnswer": MenuCategoryAnswer.self,
         "BillVoid": BillVoid.self,
         "VoidRequest": VoidRequest.self,
+        "TransferRequest": TransferRequest.self,
         "BillList": BillList.self,
         "BillListEntry": BillListEntry.self,
         "StartTriviaGameRequest": StartTriviaGameRequest.self,

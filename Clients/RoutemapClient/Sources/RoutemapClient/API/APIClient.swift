@@ -154,7 +154,7 @@ public actor APIClient {
         try await replayable(send(.post, "/v1/bills", intent: intent))
     }
 
-    /// `GET /v1/bills/{billId}`.
+    /// `GET /v1/bills/{billId}`: one of the device's bills; for a manager, any device's.
     public func bill(id: String) async throws -> Bill {
         try await decode(send(.get, "/v1/bills/\(Self.segment(id))"))
     }
@@ -174,9 +174,30 @@ public actor APIClient {
         try await replayable(send(.post, "/v1/bills/\(Self.segment(billId))/resume", intent: intent))
     }
 
-    /// `POST /v1/bills/{billId}/void`: voids an open or checked-out bill, with a reason.
+    /// `POST /v1/bills/{billId}/void`: voids an open or checked-out bill, with a reason (a
+    /// manager: any device's; `nextBill` is then the manager's own current bill).
     public func void(billId: String, reason: String, intent: UserIntent = UserIntent()) async throws -> Replayable<VoidAnswer> {
         try await replayable(send(.post, "/v1/bills/\(Self.segment(billId))/void", body: VoidRequest(reason: reason), intent: intent))
+    }
+
+    /// `GET /v1/devices/{deviceId}/bills` (managers only): a page of another device's open and
+    /// checked-out bills (a revoked till's too), as ``bills(statuses:limit:cursor:)`` lists the
+    /// device's own.
+    public func bills(ofDevice deviceId: String, statuses: [BillStatus] = [], limit: Int? = nil, cursor: String? = nil) async throws
+        -> BillList
+    {
+        var query: [String: String] = [:]
+        if !statuses.isEmpty { query["status"] = statuses.map(\.rawValue).joined(separator: ",") }
+        if let limit { query["limit"] = String(limit) }
+        if let cursor { query["cursor"] = cursor }
+        return try await decode(send(.get, "/v1/devices/\(Self.segment(deviceId))/bills", query: query))
+    }
+
+    /// `POST /v1/bills/{billId}/transfer` (managers only): gives any device's open or
+    /// checked-out bill to device `deviceId` (enrolled, not revoked), whose cashier resumes it
+    /// when they want (it does not become that device's current bill). The answer is the bill.
+    public func transfer(billId: String, toDevice deviceId: String, intent: UserIntent = UserIntent()) async throws -> Replayable<Bill> {
+        try await replayable(send(.post, "/v1/bills/\(Self.segment(billId))/transfer", body: TransferRequest(deviceId: deviceId), intent: intent))
     }
 
     /// `GET /v1/payments/{paymentId}`: a payment of one of the device's bills, read back.

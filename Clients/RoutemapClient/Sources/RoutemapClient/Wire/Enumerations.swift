@@ -180,6 +180,8 @@ public enum ProblemCode: OpenEnumeration {
     /// 503s (`Retry-After` says when to try again): too many requests waiting, an answer that
     /// took too long (the change may still complete), the server stopping, the database not answering.
     case overloaded, timedOut, shuttingDown, databaseUnavailable
+    /// A bill given to a device that is unknown or revoked.
+    case deviceNotActive
     case unknown(String)
 
     public static let knownCases: [ProblemCode] = [
@@ -191,7 +193,7 @@ public enum ProblemCode: OpenEnumeration {
         .managerOnly, .deviceRevoked, .menuItemExists, .unknownCategory, .menuCategoryExists, .categoryNotEmpty,
         .billSettled, .lineQuantityLimit, .tooManyLines,
         .questionAlreadyAnswered, .questionNotCurrent, .questionNotInGame, .answerNotAChoice, .gameNotFinished, .questionsAvailable,
-        .overloaded, .timedOut, .shuttingDown, .databaseUnavailable,
+        .overloaded, .timedOut, .shuttingDown, .databaseUnavailable, .deviceNotActive,
     ]
 
     public var rawValue: String {
@@ -241,6 +243,7 @@ public enum ProblemCode: OpenEnumeration {
         case .timedOut: "timed_out"
         case .shuttingDown: "shutting_down"
         case .databaseUnavailable: "database_unavailable"
+        case .deviceNotActive: "device_not_active"
         case .unknown(let value): value
         }
     }

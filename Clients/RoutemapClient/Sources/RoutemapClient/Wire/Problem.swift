@@ -31,10 +31,12 @@ public struct Problem: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var questionId: String?
     /// `question_not_current`: the question to answer first.
     public var currentQuestionId: String?
+    /// `device_not_active`: the device a bill was to be given to.
+    public var deviceId: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, title, status, detail, code, field, menuItemId, category, expectedMinor, limit, retryAfterSeconds, input, route
         case routeGuard = "guard"
-        case questionId, currentQuestionId
+        case questionId, currentQuestionId, deviceId
     }
 }

@@ -45,6 +45,15 @@ public struct VoidRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     enum CodingKeys: String, CodingKey, CaseIterable { case reason }
 }
 
+/// `POST /v1/bills/{billId}/transfer` (managers only): the device to give the bill to.
+public struct TransferRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
+    public var deviceId: String
+
+    public init(deviceId: String) { self.deviceId = deviceId }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case deviceId }
+}
+
 /// `POST /v1/bills/{billId}/pay`. `amountMinor` confirms the total the app showed.
 public struct PayRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var method: PaymentMethod

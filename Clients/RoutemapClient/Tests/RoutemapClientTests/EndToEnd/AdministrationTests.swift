@@ -34,6 +34,42 @@ struct AdministrationTests {
         await #expect { _ = try await manager.revokeDevice(id: "dev_unknown") } throws: { ($0 as? Problem)?.code == .notFound }
     }
 
+    @Test("A lost till's bills: a manager lists them, transfers one (a retried transfer replays) to a till that pays it, voids the other; a till cannot")
+    func lostTillBills() async throws {
+        let server = try RoutemapServer()
+        defer { server.stop() }
+        let manager = try await manager(server)
+        let lost = try await server.enrolledClient()
+        let counter = try await server.enrolledClient()
+        let tab = try await lost.createBill().answer.bill.id
+        try await Task.sleep(for: .milliseconds(3))  // listed by time, not by id
+        let owed = try await lost.createBill().answer.bill.id
+        _ = try await lost.addItem(billId: owed, menuItemId: "latte")
+        let total = try await lost.checkout(billId: owed).answer.bill.totalMinor
+        let devices = try await manager.devices().devices.filter { $0.role == .till }
+        let (lostID, counterID) = (devices[0].deviceId, devices[1].deviceId)
+        _ = try await manager.revokeDevice(id: lostID)
+
+        #expect(try await manager.bills(ofDevice: lostID).bills.map(\.id) == [owed, tab])
+        #expect(try await manager.bills(ofDevice: lostID, statuses: [.open]).bills.map(\.id) == [tab])
+        #expect(try await manager.bill(id: owed).status == .checkedOut)
+        await #expect { _ = try await counter.bills(ofDevice: lostID) } throws: { ($0 as? Problem)?.code == .managerOnly }
+        await #expect { _ = try await counter.bill(id: owed) } throws: { ($0 as? Problem)?.code == .notFound }
+        await #expect { _ = try await manager.transfer(billId: owed, toDevice: lostID) } throws: { problem in
+            (problem as? Problem)?.code == .deviceNotActive && (problem as? Problem)?.deviceId == lostID
+        }
+
+        let intent = UserIntent()
+        let moved = try await manager.transfer(billId: owed, toDevice: counterID, intent: intent)
+        #expect(moved.answer.id == owed && moved.answer.status == .checkedOut && !moved.replayed)
+        #expect(try await manager.transfer(billId: owed, toDevice: counterID, intent: intent).replayed)
+        #expect(try await counter.bills().bills.contains { $0.id == owed && !$0.current })
+        _ = try await counter.pay(billId: owed, PayRequest(method: .card, amountMinor: total), intent: UserIntent())
+        let voided = try await manager.void(billId: tab, reason: "tablet lost").answer
+        #expect(voided.bill.status == .voided && voided.nextBill.id != tab)
+        #expect(try await manager.bills(ofDevice: lostID).bills.isEmpty)
+    }
+
     @Test("rotateToken: the client uses the new token, and the old one stops working once the new one is used")
     func rotateToken() async throws {
         let server = try RoutemapServer()
