@@ -437,12 +437,13 @@ struct LiveMenuEndToEndTests {
         #expect(missing.status == 65 && missing.output.contains("no category 'nope'"), "\(missing.output)")
         #expect(try run(["category", "add", "Bad Id", "--name", "x"]).status == 64)
 
-        // The server sees the other process's changes within a second (the menu revision).
-        let deadline = Date().addingTimeInterval(3)
+        // The server sees the other process's changes within a second (the menu revision): the
+        // category as last renamed, which a check between the add and the rename may precede.
+        let deadline = Date().addingTimeInterval(10)
         var categories: [JSON] = []
         repeat {
             categories = try till.request("GET", "/v1/menu/categories").json["categories"]?.array ?? []
-            if categories.contains(where: { $0["id"]?.string == "bakes" }) { break }
+            if categories.contains(where: { $0["id"]?.string == "bakes" && $0["name"]?.string == "Fresh bakes" }) { break }
             Thread.sleep(forTimeInterval: 0.1)
         } while Date() < deadline
         #expect(categories.last?["id"]?.string == "bakes" && categories.last?["name"]?.string == "Fresh bakes", "\(categories)")
