@@ -32,7 +32,7 @@ extension BillsController {
         // Counted in characters, as openapi.yaml's maxLength counts; an id no device has is 422.
         let target = try body.text("deviceId", maxCharacters: 64)
         let billId = try request.parameter("billId")
-        return try await api.idempotency.perform(request, body: body, device: device) { key in
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.transfer(billId: billId, to: target, caller: Self.caller(device), idempotency: key)
         } answer: { bill in
             .json(bill.json)

@@ -29,7 +29,7 @@ extension BillsController {
         let client = try supported(request, [POSRoute.bill, POSRoute.orderSummary], [.dismiss, .replace, .present])
         let body = try RequestBody(request, allowed: [], emptyAllowed: true)
         let billId = try request.parameter("billId")
-        return try await api.idempotency.perform(request, body: body, device: device) { key in
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.resume(billId: billId, device: device.id, idempotency: key)
         } answer: { bill in
             .json(
@@ -49,10 +49,10 @@ extension BillsController {
         let reason = try body.text("reason", maxCharacters: BillVoiding.maxReasonLength)
         guard BillVoiding.isValidReason(reason) else { throw Problem.invalidField("reason", "'reason' must be \(BillVoiding.reasonRule).") }
         let billId = try request.parameter("billId")
-        return try await api.idempotency.perform(request, body: body, device: device) { key in
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.void(billId: billId, caller: Self.caller(device), reason: reason, idempotency: key)
         } answer: { outcome in
-            let context = api.screenContext(device, outcome.bill, outcome.nextBill)
+            let context = app.screenContext(device, outcome.bill, outcome.nextBill)
             // The voided bill was on the bill screen, under its summary when it was checked out.
             let from: NavigationStack =
                 outcome.bill.deviceId != device.id

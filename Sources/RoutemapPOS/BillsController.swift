@@ -12,10 +12,10 @@ import RoutemapNavigation
 /// Every change takes an `Idempotency-Key` (required to pay): the answer is recorded with the
 /// effect, and a retry gets it again instead of a second effect.
 struct BillsController {
-    let api: POSApp
+    let app: POSApp
 
-    var till: Till { api.till }
-    var navigator: Navigator<ScreenContext> { api.navigator }
+    var till: Till { app.till }
+    var navigator: Navigator<ScreenContext> { app.navigator }
 
     func register(on router: inout Router<APIContext>) {
         router.device(.POST, "/v1/bills", createBill)
@@ -33,7 +33,7 @@ struct BillsController {
     @Sendable func createBill(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.replace])
         let body = try RequestBody(request, allowed: [], emptyAllowed: true)
-        return try await api.idempotency.perform(request, body: body, device: device) { key in
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.openBill(device: device.id, idempotency: key)
         } answer: { bill in
             .json(
@@ -61,7 +61,7 @@ struct BillsController {
         let menuItemId = try body.string("menuItemId")
         let quantity = try body.integer("quantity", in: quantityRange)
         let billId = try request.parameter("billId")
-        return try await api.idempotency.perform(request, body: body, device: device) { key in
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.addItem(billId: billId, device: device.id, menuItemId: menuItemId, quantity: Int(quantity), idempotency: key)
         } answer: { bill in
             .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
@@ -74,7 +74,7 @@ struct BillsController {
         let quantity = try body.integer("quantity", in: quantityRange)
         let billId = try request.parameter("billId")
         let lineId = try request.parameter("lineId")
-        return try await api.idempotency.perform(request, body: body, device: device) { key in
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.setQuantity(billId: billId, device: device.id, lineId: lineId, quantity: Int(quantity), idempotency: key)
         } answer: { bill in
             .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
@@ -86,7 +86,7 @@ struct BillsController {
         let body = try RequestBody(request, allowed: [], emptyAllowed: true)
         let billId = try request.parameter("billId")
         let lineId = try request.parameter("lineId")
-        return try await api.idempotency.perform(request, body: body, device: device) { key in
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.removeLine(billId: billId, device: device.id, lineId: lineId, idempotency: key)
         } answer: { bill in
             .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
@@ -97,7 +97,7 @@ struct BillsController {
         let client = try supported(request, [POSRoute.bill, POSRoute.orderSummary], [.replace, .present])
         let body = try RequestBody(request, allowed: [], emptyAllowed: true)
         let billId = try request.parameter("billId")
-        return try await api.idempotency.perform(request, body: body, device: device) { key in
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.checkout(billId: billId, device: device.id, idempotency: key)
         } answer: { bill in
             .json(
@@ -111,7 +111,7 @@ struct BillsController {
         let client = try supported(request, [POSRoute.bill], [.dismiss, .replace])
         let body = try RequestBody(request, allowed: [], emptyAllowed: true)
         let billId = try request.parameter("billId")
-        return try await api.idempotency.perform(request, body: body, device: device) { key in
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.cancelCheckout(billId: billId, device: device.id, idempotency: key)
         } answer: { bill in
             .json(
@@ -129,12 +129,12 @@ struct BillsController {
             amountMinor: try body.integer("amountMinor", in: moneyRange),
             tenderedMinor: try body.optionalInteger("tenderedMinor", in: moneyRange))
         let billId = try request.parameter("billId")
-        return try await api.idempotency.perform(request, body: body, device: device, keyRequired: true) { key in
+        return try await app.idempotency.perform(request, body: body, device: device, keyRequired: true) { key in
             let outcome = try await till.pay(billId: billId, device: device.id, payment, idempotency: key)
             if case .performed(let done, _) = outcome { APIMetrics.committed(done.payment) }
             return outcome
         } answer: { outcome in
-            let context = api.screenContext(device, outcome.nextBill)
+            let context = app.screenContext(device, outcome.nextBill)
             // The bill screen shows the paid bill: the walk to the next one replaces it.
             let steps = try walk(from: .posOrderSummary(outcome.bill.id), to: POSRoute.bill, outcome.nextBill, context, client)
             return .json([
@@ -174,7 +174,7 @@ struct BillsController {
     /// `{bill, navigation}`: the steps as `steps` builds them with the request's screen context,
     /// which encodes the bill once for both places it appears (the data and the bill screen).
     func billAndSteps(_ bill: Bill, _ device: AuthenticatedDevice, _ steps: (ScreenContext) throws -> [Step]) throws -> JSON {
-        let context = api.screenContext(device, bill)
+        let context = app.screenContext(device, bill)
         return ["bill": context.json(of: bill), "navigation": try steps(context).json]
     }
 }

@@ -10,7 +10,7 @@ import RoutemapJSON
 /// optional `Idempotency-Key`. Once a change commits, the menu every till gets is the new one:
 /// a new `ETag`, new launch and menu screens (`LiveMenu`).
 struct MenuManagementController {
-    let api: POSApp
+    let app: POSApp
 
     func register(on router: inout Router<APIContext>) {
         router.manager(.POST, "/v1/menu/items", create)
@@ -25,9 +25,9 @@ struct MenuManagementController {
         let body = try RequestBody(request, allowed: ["id", "name"])
         let category = MenuCategory(id: try Self.slug(body, "id"), name: try Self.name(body))
         return await changed(
-            try await api.idempotency.perform(
+            try await app.idempotency.perform(
                 request, body: body, device: device,
-                change: { key in try await api.till.createMenuCategory(category, device: device.id, idempotency: key) },
+                change: { key in try await app.till.createMenuCategory(category, device: device.id, idempotency: key) },
                 answer: { category in .json(["category": category.json], status: .created) }))
     }
 
@@ -36,9 +36,9 @@ struct MenuManagementController {
         let body = try RequestBody(request, allowed: ["name"])
         let name = try Self.name(body)
         return await changed(
-            try await api.idempotency.perform(
+            try await app.idempotency.perform(
                 request, body: body, device: device,
-                change: { key in try await api.till.renameMenuCategory(id: id, name: name, device: device.id, idempotency: key) },
+                change: { key in try await app.till.renameMenuCategory(id: id, name: name, device: device.id, idempotency: key) },
                 answer: { category in .json(["category": category.json]) }))
     }
 
@@ -46,9 +46,9 @@ struct MenuManagementController {
         let id = try request.parameter("categoryId")
         let body = try RequestBody(request, allowed: [], emptyAllowed: true)
         return await changed(
-            try await api.idempotency.perform(
+            try await app.idempotency.perform(
                 request, body: body, device: device,
-                change: { key in try await api.till.retireMenuCategory(id: id, device: device.id, idempotency: key) },
+                change: { key in try await app.till.retireMenuCategory(id: id, device: device.id, idempotency: key) },
                 answer: { category in .json(["category": category.json, "retired": true]) }))
     }
 
@@ -58,9 +58,9 @@ struct MenuManagementController {
             id: try Self.slug(body, "id"), name: try Self.name(body), category: try Self.slug(body, "category"),
             priceMinor: try body.integer("priceMinor", in: MenuItem.priceRange), available: try Self.optionalBool(body, "available") ?? true)
         return await changed(
-            try await api.idempotency.perform(
+            try await app.idempotency.perform(
                 request, body: body, device: device,
-                change: { key in try await api.till.createMenuItem(draft, device: device.id, idempotency: key) },
+                change: { key in try await app.till.createMenuItem(draft, device: device.id, idempotency: key) },
                 answer: { item in .json(["item": item.json], status: .created) }))
     }
 
@@ -72,9 +72,9 @@ struct MenuManagementController {
             category: body.value("category") == nil ? nil : try Self.slug(body, "category"),
             priceMinor: try body.optionalInteger("priceMinor", in: MenuItem.priceRange), available: try Self.optionalBool(body, "available"))
         return await changed(
-            try await api.idempotency.perform(
+            try await app.idempotency.perform(
                 request, body: body, device: device,
-                change: { key in try await api.till.changeMenuItem(id: id, patch, device: device.id, idempotency: key) },
+                change: { key in try await app.till.changeMenuItem(id: id, patch, device: device.id, idempotency: key) },
                 answer: { item in .json(["item": item.json]) }))
     }
 
@@ -82,16 +82,16 @@ struct MenuManagementController {
         let id = try request.parameter("itemId")
         let body = try RequestBody(request, allowed: [], emptyAllowed: true)
         return await changed(
-            try await api.idempotency.perform(
+            try await app.idempotency.perform(
                 request, body: body, device: device,
-                change: { key in try await api.till.retireMenuItem(id: id, device: device.id, idempotency: key) },
+                change: { key in try await app.till.retireMenuItem(id: id, device: device.id, idempotency: key) },
                 answer: { item in .json(["item": item.json, "retired": true]) }))
     }
 
     /// `response`, after the menu every till gets is rebuilt (should that fail, the periodic
     /// revision check rebuilds it within a second: the change itself has committed).
     private func changed(_ response: Response) async -> Response {
-        try? await api.menu.refresh()
+        try? await app.menu.refresh()
         return response
     }
 

@@ -29,8 +29,8 @@ package struct POSApp: App {
 
     package func register(on router: inout Router<APIContext>) {
         MenuController(menu: menu).register(on: &router)
-        MenuManagementController(api: self).register(on: &router)
-        BillsController(api: self).register(on: &router)
+        MenuManagementController(app: self).register(on: &router)
+        BillsController(app: self).register(on: &router)
     }
 
     package func screenContext(for device: AuthenticatedDevice) throws -> ScreenContext {
