@@ -46,6 +46,10 @@ package protocol App: DataReads {
 
     /// Throws unless the app's data answers (for `GET /healthz`). The default does nothing.
     func checkHealth() throws
+    /// Work the app keeps doing while the server runs (the point of sale's check for menu
+    /// changes made by other nodes), run under the server's service group from start-up until
+    /// the stop cancels it. The default has none and returns at once.
+    func runInBackground() async
 }
 
 extension App {
@@ -54,6 +58,7 @@ extension App {
     ) throws -> (@Sendable () async throws -> Context)? { nil }
 
     package func checkHealth() throws {}
+    package func runInBackground() async {}
 
     /// The app's name, from an instance (for a list of apps of different types).
     package var name: String { Self.name }

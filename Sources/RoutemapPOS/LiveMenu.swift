@@ -6,10 +6,10 @@ import Synchronization
 /// change through the API commits (`refresh`), and within `recheckAfter` after another process
 /// changes it (`routemap menu` on the same file, or another node), by comparing the store's
 /// menu revision. Where reads are answered in this process (SQLite), the request that finds a
-/// check due makes it. Where they are round trips (PostgreSQL), a task of its own checks every
-/// `recheckAfter` whether requests come or not, never on a thread serving the menu: were the
-/// check left to requests, the first after a quiet spell would have to be answered before it,
-/// with a menu however old. Every answer that shows the menu (the listing, its `ETag`, the
+/// check due makes it. Where they are round trips (PostgreSQL), ``keepCurrent()``, run by the
+/// server while it serves, checks every `recheckAfter` whether requests come or not, never on a
+/// thread serving the menu: were the check left to requests, the first after a quiet spell
+/// would have to be answered before it, with a menu however old. Every answer that shows the menu (the listing, its `ETag`, the
 /// menu screen of launch and navigation) reads `current`, and caches of such answers key on
 /// its `generation`, so no till is served the old menu once the new one is in.
 final class LiveMenu: Sendable {
@@ -30,15 +30,20 @@ final class LiveMenu: Sendable {
         let catalog = MenuCatalog(items: try till.menu(), categories: try till.menuCategories(), generation: 0)
         state = Mutex(State(catalog: catalog, revision: revision, checkedAt: CoarseClock.nanoseconds()))
         self.recheckAfter = recheckAfter.nanoseconds
-        if !till.readsAreImmediate {
-            // Ends with the menu: it holds the menu only while it checks.
-            Task { [weak self, till] in
-                while true {
-                    try? await Task.sleep(for: recheckAfter)
-                    guard let self else { return }
-                    _ = try? await till.reading { self.recheck() }
-                }
+    }
+
+    /// Where reads are round trips, checks for a changed menu every `recheckAfter` until the
+    /// task is cancelled; where they are answered in this process, returns at once (requests
+    /// make the checks, see ``current``).
+    func keepCurrent() async {
+        guard !till.readsAreImmediate else { return }
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: .nanoseconds(recheckAfter))
+            } catch {
+                return  // Cancelled: the server is stopping.
             }
+            _ = try? await till.reading { self.recheck() }
         }
     }
 

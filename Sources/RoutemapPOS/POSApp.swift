@@ -27,6 +27,11 @@ package struct POSApp: App {
         self.launcher = LaunchController(till: till, menu: menu, navigator: navigator)
     }
 
+    /// Keeps the menu current where reads are round trips (``LiveMenu/keepCurrent()``).
+    package func runInBackground() async {
+        await menu.keepCurrent()
+    }
+
     package func register(on router: inout Router<APIContext>) {
         MenuController(menu: menu).register(on: &router)
         MenuManagementController(app: self).register(on: &router)

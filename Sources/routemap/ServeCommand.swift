@@ -118,10 +118,10 @@ struct ServeCommand: AsyncParsableCommand {
             metrics: metrics, trustedProxies: settings.http.trustedProxies)
         let resources = AppResources(database: database, till: till)
         let api: API
+        let apps: [any App]
         do {
-            api = try API(
-                devices: DeviceDirectory(store: database.store), apps: try Apps.all.map { try $0.make(resources) }, configuration: access,
-                logger: logger, webClient: webClient)
+            apps = try Apps.all.map { try $0.make(resources) }
+            api = try API(devices: DeviceDirectory(store: database.store), apps: apps, configuration: access, logger: logger, webClient: webClient)
         } catch {
             // Nothing serves yet: close what is open (SQLite's last checkpoint, PostgreSQL's
             // connections and threads) before the process exits.
@@ -154,8 +154,10 @@ struct ServeCommand: AsyncParsableCommand {
                     .init(service: StoreService(store: database)),
                     .init(service: KeySweeper(till: till, logger: logger)),
                     .init(service: sampler),
-                    .init(service: http),
-                ],
+                ]
+                    // An app with no work of its own returns at once; that ends nothing.
+                    + apps.map { .init(service: AppBackgroundWork(app: $0), successTerminationBehavior: .ignore) }
+                    + [.init(service: http)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()

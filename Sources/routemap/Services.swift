@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import Prometheus
+import RoutemapAPI
 import RoutemapDomain
 import RoutemapHTTP
 import RoutemapStorage
@@ -41,6 +42,15 @@ struct StoreService: Service {
         try? await gracefulShutdown()
         let store = self.store
         try await offCooperativePool { try store.close() }
+    }
+}
+
+/// An app's own work while the server runs (`App.runInBackground`), until the graceful stop.
+struct AppBackgroundWork: Service {
+    let app: any App
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { await app.runInBackground() }
     }
 }
 

@@ -25,6 +25,9 @@ final class InProcessAPI: Sendable {
     ]
 
     let store: InMemoryStore
+    /// The app served, for its background work (`runInBackground`), which the server's
+    /// service group runs and these tests run themselves where they need it.
+    let app: POSApp
     let responder: any HTTPResponder
     let maxBodyBytes: Int
     /// The enrolled device's bearer token.
@@ -36,8 +39,9 @@ final class InProcessAPI: Sendable {
     ) async throws {
         store = InMemoryStore(menu: Self.menu, readsAreImmediate: readsAreImmediate)
         let till = Till(store: store, taxRate: TaxRate(basisPoints: 875)!, currency: .usd)
+        app = try POSApp(till: till, idempotency: Idempotency())
         let api = try API(
-            devices: DeviceDirectory(store: store), apps: [try POSApp(till: till, idempotency: Idempotency())],
+            devices: DeviceDirectory(store: store), apps: [app],
             configuration: API.Configuration(
                 enrollmentCode: Self.enrollmentCode, managerEnrollmentCode: managerEnrollmentCode, rateLimit: rateLimit,
                 trustedProxies: trustedProxies),

@@ -3,6 +3,7 @@ import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON
 import RoutemapTestSupport
+import Synchronization
 import Testing
 
 /// Managing the menu through the API: every till sees a change at once; bills keep their prices.
@@ -25,9 +26,11 @@ struct LiveMenuTests {
         return menuStep?["screen"]?["payload"]?["items"]?.array ?? []
     }
 
-    @Test("where reads are round trips, the menu's once-a-second check of another process's changes runs in a task of its own, and the change shows")
+    @Test("where reads are round trips, the menu's once-a-second check of another process's changes runs in the app's background work, and the change shows")
     func recheckOffTheServingThread() async throws {
         let api = try await InProcessAPI(readsAreImmediate: false)
+        let background = Task { [app = api.app] in await app.runInBackground() }
+        defer { background.cancel() }
         let outside = api.store.readsOutsideReading  // start-up's
         #expect(!Self.menuIds(await api.get("/v1/menu/items")).contains("scone"))
         // Another process adds an item: straight into the store, which the API does not hear of.
@@ -48,6 +51,8 @@ struct LiveMenuTests {
     @Test("where reads are round trips, the check runs while no request comes: the first request after a quiet spell shows a change made in it")
     func recheckWithoutRequests() async throws {
         let api = try await InProcessAPI(readsAreImmediate: false)
+        let background = Task { [app = api.app] in await app.runInBackground() }
+        defer { background.cancel() }
         #expect(!Self.menuIds(await api.get("/v1/menu/items")).contains("scone"))
         let scone = MenuItem(id: "scone", name: "Scone", category: "bakery", priceMinor: 325, currency: .usd, available: true)
         try await api.store.write { try $0.insertMenuItem(scone) }
@@ -60,6 +65,24 @@ struct LiveMenuTests {
         #expect(api.store.readingCount >= readings + 2, "the menu was not checked without requests")
         // So the first request after it gets the item, not the menu from before the quiet spell.
         #expect(Self.menuIds(await api.get("/v1/menu/items")).contains("scone"))
+    }
+
+    @Test("the background work ends when cancelled (the server's stop), and returns at once where reads are answered in process")
+    func backgroundWorkEnds() async throws {
+        let remote = try await InProcessAPI(readsAreImmediate: false)
+        let ended = Flag()
+        let background = Task { [app = remote.app] in
+            await app.runInBackground()
+            ended.raise()
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!ended.isRaised, "the work ended before it was cancelled")
+        background.cancel()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !ended.isRaised, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(ended.isRaised, "cancelling did not end the background work")
+        let local = try await InProcessAPI()
+        await local.app.runInBackground()
     }
 
     @Test("a new item is on every till's menu at once: new ETag, the old one no longer 304, launch's menu screen has it")
@@ -258,4 +281,11 @@ struct LiveMenuTests {
         expectProblem(await api.send("POST", "/v1/menu/categories", json: ["id": "Tea Time", "name": "x"], headers: manager), 400, "invalid_field")
         expectProblem(await api.send("POST", "/v1/menu/categories", json: ["id": "x", "name": "x"]), 403, "manager_only")
     }
+}
+
+/// Raised once, read from any task.
+private final class Flag: Sendable {
+    private let raised = Atomic<Bool>(false)
+    var isRaised: Bool { raised.load(ordering: .sequentiallyConsistent) }
+    func raise() { raised.store(true, ordering: .sequentiallyConsistent) }
 }
