@@ -1,6 +1,7 @@
 import Foundation
 
-/// Timestamps as stored: ISO 8601 UTC text with milliseconds, `2025-11-22T07:55:00.123Z`.
+/// Timestamps as stored and as sent on the wire: ISO 8601 UTC text with milliseconds,
+/// `2025-11-22T07:55:00.123Z`.
 ///
 /// Fixed width, so text order is time order (years 0000–9999) and SQL can sort on it. Written
 /// with integer calendar arithmetic (no `Calendar`, locale or time zone involved).

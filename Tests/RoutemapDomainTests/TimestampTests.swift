@@ -1,5 +1,5 @@
 import Foundation
-@testable import RoutemapStorage
+import RoutemapDomain
 import Testing
 
 @Suite("Stored timestamps: ISO 8601 UTC with milliseconds")
