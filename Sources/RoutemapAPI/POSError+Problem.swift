@@ -16,7 +16,7 @@ extension POSError {
         case .billSettled(let status):
             return Problem(
                 status: .conflict, code: "bill_settled", title: "Bill settled",
-                detail: "The bill is \(status.rawValue); only an open or checked-out bill can be voided or resumed.")
+                detail: "The bill is \(status.rawValue); only an open or checked-out bill can be resumed, voided or transferred.")
         case .unknownMenuItem(let id):
             return Problem(
                 status: .unprocessableContent, code: "unknown_menu_item", title: "Unknown menu item",

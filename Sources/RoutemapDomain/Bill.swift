@@ -24,7 +24,7 @@ public struct Bill: Sendable, Hashable, Identifiable {
     /// Why and when the bill was voided; `nil` unless it is `voided`.
     public private(set) var voiding: BillVoiding?
     /// The device the bill belongs to: the one that opened it, or the one a manager transferred
-    /// it to (``transfer(to:selectedBefore:)``). Only it may change the bill; a manager may also
+    /// it to (``transfer(to:)``). Only it may change the bill; a manager may also
     /// read, void and transfer it. `nil` for bills from before devices existed, which no device owns.
     public private(set) var deviceId: String?
     private var totals: BillTotals

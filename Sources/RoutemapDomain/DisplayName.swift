@@ -12,7 +12,8 @@ public enum DisplayName {
     /// Whether `text` follows the rule.
     public static func isValid(_ text: String) -> Bool {
         let scalars = text.unicodeScalars
-        return (1...maxCharacters).contains(scalars.count) && hasVisibleCharacter(text) && !scalars.contains(where: isControl)
+        return (1...maxCharacters).contains(scalars.count) && hasVisibleCharacter(text)
+            && !scalars.contains(where: { isControl($0) || isLineSeparator($0) })
     }
 
     /// Whether `text` holds a character that is neither a space nor a control character. The
@@ -22,16 +23,22 @@ public enum DisplayName {
         text.unicodeScalars.contains { !isControl($0) && !isSpace($0) }
     }
 
-    /// C0 controls and DEL.
+    /// The C0 and C1 controls and DEL.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value == 0x7F
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
-    /// ECMAScript's white space and line terminators beyond the C0 controls.
+    /// ECMAScript's white space and line terminators beyond the C0 controls, and the zero-width
+    /// space: none of them shows.
     static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: true
+        case 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: true
         default: false
         }
+    }
+
+    /// Breaks a line: a name is shown on one line.
+    static func isLineSeparator(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0x2028 || scalar.value == 0x2029
     }
 }

@@ -23,13 +23,18 @@ extension Till {
         guard caller.role == .manager || caller.deviceId == deviceId else { throw POSError.managerOnly }
         // A shop has tens of devices: the listing is as cheap as a lookup by id.
         guard try store.devices().contains(where: { $0.id == deviceId }) else { throw DeviceError.deviceNotFound(deviceId) }
-        return try bills(device: deviceId, statuses: statuses, after: cursor, limit: limit)
+        // The cursor is a position (creation, id), whoever has its bill now: a manager pages on
+        // through a lost till's bills while transferring them.
+        return try reader(for: deviceId).bills(statuses: statuses, after: cursor, limit: limit) { id in
+            guard let bill = try store.bill(id: id), caller.reaches(bill) else { throw POSError.billNotFound(id) }
+            return bill
+        }
     }
 
     /// Gives an open or checked-out bill to device `target`, for a manager: from then on it is
     /// the target's (its list, its changes, paying it) and its old device no longer sees it.
-    /// The bill does not become the target's current bill: it is placed just under the one the
-    /// target is on (see ``Bill/transfer(to:selectedBefore:)``), and when the target has no
+    /// The bill does not become the target's current bill: it comes after every bill the target
+    /// selected (see ``Bill/transfer(to:)``), and when the target has no
     /// unsettled bill a new empty one is opened for it first, as its next launch would. The old
     /// device gets no new bill (its next launch opens one if it needs it). Transferring to the
     /// device that has the bill changes nothing.
@@ -48,14 +53,10 @@ extension Till {
             try bill.requireUnsettled()
             guard let device = try transaction.device(id: target), device.revokedAt == nil else { throw POSError.deviceNotActive(target) }
             if bill.deviceId == target { return bill }
-            let current: Bill
-            if let known = try transaction.currentBill(deviceId: target) {
-                current = known
-            } else {
-                current = try makeBill(device: target)
-                try transaction.insert(current)
+            if try transaction.currentBill(deviceId: target) == nil {
+                try transaction.insert(try makeBill(device: target))
             }
-            return try change(bill, in: transaction) { bill, _ in try bill.transfer(to: target, selectedBefore: current.selectedAt) }
+            return try change(bill, in: transaction) { bill, _ in try bill.transfer(to: target) }
         }
     }
 

@@ -60,14 +60,20 @@ extension Till {
 extension BillReader {
     /// See ``Till/bills(device:statuses:after:limit:)``.
     public func bills(statuses: Set<BillStatus>, after cursor: String?, limit: Int) throws -> BillPage {
+        // Only a bill the device does not have makes a bad cursor; a read that fails is the
+        // store's error, and the client keeps its cursor.
+        try bills(statuses: statuses, after: cursor, limit: limit) { try bill(id: $0) }
+    }
+
+    /// ``bills(statuses:after:limit:)`` with the cursor's bill found by `cursorBill`, which
+    /// throws `billNotFound` for an id that is no cursor.
+    func bills(statuses: Set<BillStatus>, after cursor: String?, limit: Int, cursorBill: (String) throws -> Bill) throws -> BillPage {
         guard (1...Till.maxPageSize).contains(limit), statuses.allSatisfy(\.isUnsettled) else {
             throw InvariantViolation("Unsettled bills (open or checked out) are listed 1 to \(Till.maxPageSize) a page, not \(limit).")
         }
         var after: BillCursor?
         if let cursor {
-            // Only a bill the device does not have makes a bad cursor; a read that fails is the
-            // store's error, and the client keeps its cursor.
-            do { after = BillCursor(after: try bill(id: cursor)) } catch POSError.billNotFound { throw POSError.invalidCursor(cursor) }
+            do { after = BillCursor(after: try cursorBill(cursor)) } catch POSError.billNotFound { throw POSError.invalidCursor(cursor) }
         }
         // One more than asked: whether there is a next page.
         let bills = try store.unsettledBills(deviceId: device, statuses: statuses, after: after, limit: limit + 1)

@@ -242,10 +242,12 @@ public struct Till: Sendable {
     /// The bill `device` goes on with after paying: its empty open bill selected last, selected
     /// now (as resuming does, so it is the current bill), or else a new bill. Taking up an empty
     /// bill rather than opening another keeps a till that pays one table after another from
-    /// piling up empty open bills. (Voiding needs no such rule: it opens a bill only when the
-    /// device has no unsettled bill left, so none can be empty.)
+    /// piling up empty open bills. An empty bill opened under another tax rate or currency (the
+    /// server's settings changed since) is left alone: the next customer pays today's rate.
+    /// (Voiding needs no such rule: it opens a bill only when the device has no unsettled bill
+    /// left, so none can be empty.)
     func nextBill(device: String, in transaction: any POSTransaction) throws -> Bill {
-        if let empty = try transaction.emptyOpenBill(deviceId: device) {
+        if let empty = try transaction.emptyOpenBill(deviceId: device), empty.taxRate == taxRate, empty.currency == currency {
             let date = timestamp()
             return try change(empty, in: transaction) { bill, _ in try bill.resume(at: date) }
         }

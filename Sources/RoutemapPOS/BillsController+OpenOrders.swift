@@ -41,8 +41,8 @@ extension BillsController {
 
     /// Voids the bill with a reason; the bill screen then shows the device's current bill (the
     /// one selected last, or a new one), with its summary when it is checked out. A manager may
-    /// void any device's bill: the steps then lead from its bill list to its own current bill
-    /// (the voided bill was on none of its screens), and the other device gets no new bill.
+    /// void any device's bill: the voided bill was on none of its screens, so there are no steps
+    /// (what it shows stays), and the other device gets no new bill.
     @Sendable func void(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill, POSRoute.orderSummary], [.dismiss, .replace, .present])
         let body = try RequestBody(request, allowed: ["reason"])
@@ -53,10 +53,12 @@ extension BillsController {
             try await till.void(billId: billId, caller: Self.caller(device), reason: reason, idempotency: key)
         } answer: { outcome in
             let context = app.screenContext(device, outcome.bill, outcome.nextBill)
+            guard outcome.bill.deviceId == device.id else {
+                // Another device's bill, voided by a manager from outside its screens: nothing to show.
+                return .json(["bill": context.json(of: outcome.bill), "nextBill": context.json(of: outcome.nextBill), "navigation": []])
+            }
             // The voided bill was on the bill screen, under its summary when it was checked out.
-            let from: NavigationStack =
-                outcome.bill.deviceId != device.id
-                ? .posBillList : outcome.previousStatus == .checkedOut ? .posOrderSummary(outcome.bill.id) : .posBill(outcome.bill.id)
+            let from: NavigationStack = outcome.previousStatus == .checkedOut ? .posOrderSummary(outcome.bill.id) : .posBill(outcome.bill.id)
             let steps = try walk(from: from, to: Self.screen(showing: outcome.nextBill), outcome.nextBill, context, client)
             return .json(["bill": context.json(of: outcome.bill), "nextBill": context.json(of: outcome.nextBill), "navigation": steps.json])
         }

@@ -13,16 +13,17 @@ struct DisplayNameTests {
         let invalid = [
             "", " ", "   ", "\u{3000}", "\u{A0}\u{2009}", "\u{FEFF}", String(repeating: "é", count: 101),
             String(repeating: "👍🏽", count: 60), "a\u{7}b", "tab\there", "line\nbreak", "del\u{7F}",
+            "\u{85}", "a\u{9F}b", "\u{200B}", "a\u{2028}b", "a\u{2029}b",
         ]
         for name in invalid { #expect(!DisplayName.isValid(name), "\(name.unicodeScalars.map(\.value))") }
     }
 
     @Test("a void reason is 1 to 200 scalars, with something visible; tabs and line breaks are its only control characters")
     func reasons() {
-        for reason in ["opened by mistake", "table left\nwithout paying", "col\tumn", String(repeating: "é", count: 200)] {
+        for reason in ["opened by mistake", "table left\nwithout paying", "col\tumn", "para\u{2029}graph", String(repeating: "é", count: 200)] {
             #expect(BillVoiding.isValidReason(reason), "\(reason)")
         }
-        for reason in ["", " ", "\n\t ", "\u{3000}", "bell\u{7}", "esc\u{1B}[0m", String(repeating: "é", count: 201)] {
+        for reason in ["", " ", "\n\t ", "\u{3000}", "\u{200B}", "bell\u{7}", "esc\u{1B}[0m", "nel\u{85}", String(repeating: "é", count: 201)] {
             #expect(!BillVoiding.isValidReason(reason), "\(reason.unicodeScalars.map(\.value))")
         }
     }

@@ -45,11 +45,14 @@ struct ManagerBillsTests {
         #expect(throws: DeviceError.deviceNotFound("dev_nobody")) {
             try till.bills(ofDevice: "dev_nobody", caller: manager, statuses: [.open], after: nil, limit: 10)
         }
-        // A cursor of another device's list is not one of this list's.
-        let foreign = try await openTable(other)
-        #expect(throws: POSError.invalidCursor(foreign.id)) {
-            try till.bills(ofDevice: lost, caller: manager, statuses: [.open], after: foreign.id, limit: 10)
+        // An id of no bill is no cursor.
+        #expect(throws: POSError.invalidCursor("bill_nosuch")) {
+            try till.bills(ofDevice: lost, caller: manager, statuses: [.open], after: "bill_nosuch", limit: 10)
         }
+        // A cursor stays a position when its bill is transferred meanwhile: the manager pages on.
+        _ = try await till.transfer(billId: second.id, to: other, caller: manager, idempotency: nil)
+        let after = try till.bills(ofDevice: lost, caller: manager, statuses: [.open, .checkedOut], after: page.nextCursor, limit: 1)
+        #expect(after.bills == [first] && after.nextCursor == nil)
     }
 
     @Test("a transferred bill is the target's, not its current bill; its old device no longer reaches it")
@@ -72,6 +75,29 @@ struct ManagerBillsTests {
         #expect(paid.bill.status == .paid && paid.bill.deviceId == other)
         // The old device cannot change it any more.
         await #expect(throws: POSError.billNotFound(tab.id)) { try await till.cancelCheckout(billId: tab.id, device: lost) }
+    }
+
+    @Test("a transferred bill comes after the target's own bills: a void falls back to the target's own older bill, a payment takes up its own empty bill")
+    func transferredComesLast() async throws {
+        let (lost, other, manager) = try await enroll()
+        let older = try await till.currentBill(device: other)  // empty, the target's own
+        clock.advance(by: 1)
+        let working = try await openTable(other)  // the bill the target is on now
+        let tab = try await till.checkout(billId: try await openTable(lost).id, device: lost)
+        clock.advance(by: 1)
+        _ = try #require(try await till.transfer(billId: tab.id, to: other, caller: manager, idempotency: nil).performedValue)
+        // The target voids the bill it is on: its own older bill becomes current, not the
+        // transferred one, though that was selected later on the lost till.
+        clock.advance(by: 1)
+        let voided = try await till.void(billId: working.id, caller: .till(other), reason: "wrong table", idempotency: nil)
+        #expect(try voided.performedValue?.nextBill.id == older.id)
+        // It pays a bill of its own: the empty bill taken up is its own, not a transferred one.
+        clock.advance(by: 1)
+        let emptyMoved = try await till.openBill(device: lost)
+        _ = try await till.transfer(billId: emptyMoved.id, to: other, caller: manager, idempotency: nil)
+        let lunch = try await till.checkout(billId: try await openTable(other).id, device: other)
+        let paid = try await till.pay(billId: lunch.id, device: other, PaymentRequest(method: .card, amountMinor: lunch.totalMinor))
+        #expect(paid.nextBill.id == older.id)
     }
 
     @Test("a target with no unsettled bill gets a new current bill, so the transferred one is not selected by itself")

@@ -121,6 +121,19 @@ struct OpenOrdersTests {
         #expect(store.snapshot.bills.count == 5)
     }
 
+    @Test("an empty bill opened under another tax rate is not taken up after a payment: the next customer pays today's rate")
+    func payLeavesEmptyBillOfAnotherRate() async throws {
+        let stale = try await till.openBill(device: device)  // empty, at 8.75 %
+        let table = try await openTable()
+        // The server restarts with a new rate.
+        let today = Till(store: store, taxRate: TaxRate(basisPoints: 1000)!, currency: .usd, now: clock.function)
+        clock.advance(by: 1)
+        let checkedOut = try await today.checkout(billId: table.id, device: device)
+        let paid = try await today.pay(billId: table.id, device: device, PaymentRequest(method: .card, amountMinor: checkedOut.totalMinor))
+        #expect(paid.nextBill.id != stale.id)
+        #expect(paid.nextBill.taxRate == TaxRate(basisPoints: 1000)!)
+    }
+
     @Test("a checked-out bill can be voided; a paid one cannot")
     func voidCheckedOut() async throws {
         let bill = try await openTable()

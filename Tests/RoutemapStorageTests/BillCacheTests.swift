@@ -135,7 +135,7 @@ struct BillCacheTests {
         cache.remember(.current(deviceId: "dev_old", bill), readAt: cache.generation)
         #expect(cache.currentBill(deviceId: "dev_old") == .some(bill))
         var moved = bill
-        try moved.transfer(to: "dev_new", selectedBefore: Date().addingTimeInterval(60))
+        try moved.transfer(to: "dev_new")
         // Only the bill is offered again (the write that knew of the transfer forgets the device's current bill itself).
         cache.remember(.bill(moved), readAt: cache.generation)
         #expect(cache.currentBill(deviceId: "dev_old") == nil)
