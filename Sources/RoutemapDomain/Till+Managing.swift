@@ -34,8 +34,9 @@ extension Till {
     /// Gives an open or checked-out bill to device `target`, for a manager: from then on it is
     /// the target's (its list, its changes, paying it) and its old device no longer sees it.
     /// The bill does not become the target's current bill: it comes after every bill the target
-    /// selected (see ``Bill/transfer(to:)``), and when the target has no
-    /// unsettled bill a new empty one is opened for it first, as its next launch would. The old
+    /// selected (see ``Bill/transfer(to:)``), and when the target has no unsettled bill a new
+    /// empty one is opened for it first, as its next launch would (unless the bill given is an
+    /// empty open one: it serves as that bill). The old
     /// device gets no new bill (its next launch opens one if it needs it). Transferring to the
     /// device that has the bill changes nothing.
     ///
@@ -53,7 +54,9 @@ extension Till {
             try bill.requireUnsettled()
             guard let device = try transaction.device(id: target), device.revokedAt == nil else { throw POSError.deviceNotActive(target) }
             if bill.deviceId == target { return bill }
-            if try transaction.currentBill(deviceId: target) == nil {
+            // A target with no unsettled bill gets a new current one, unless the bill given is
+            // itself empty and open: then it is the bill a new one would be.
+            if !(bill.status == .open && bill.lines.isEmpty), try transaction.currentBill(deviceId: target) == nil {
                 try transaction.insert(try makeBill(device: target))
             }
             return try change(bill, in: transaction) { bill, _ in try bill.transfer(to: target) }

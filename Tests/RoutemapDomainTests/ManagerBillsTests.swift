@@ -110,6 +110,12 @@ struct ManagerBillsTests {
         #expect(store.snapshot.bills.values.filter { $0.deviceId == other }.count == 2)
         // The old device gets no new bill from it.
         #expect(try till.reader(for: lost).currentBill() == nil)
+        // An empty open bill given to a device with none is the bill a new one would be: no second empty bill.
+        let idle = try await directory.enroll(name: "Spare").device.id
+        let empty = try await till.openBill(device: lost)
+        _ = try await till.transfer(billId: empty.id, to: idle, caller: manager, idempotency: nil)
+        #expect(store.snapshot.bills.values.filter { $0.deviceId == idle }.map(\.id) == [empty.id])
+        #expect(try till.reader(for: idle).currentBill()?.id == empty.id)
     }
 
     @Test("transfer refuses a till, a settled bill, an unknown or revoked target; a refusal changes nothing")
