@@ -24,6 +24,10 @@ public protocol POSStore: DataReads {
     func payment(id: String) throws -> Payment?
     /// The payment of bill `billId`, or `nil` when it is not paid.
     func payment(billId: String) throws -> Payment?
+    /// What a sales report of `period` sums up (``SalesFigures``), read in one snapshot (one
+    /// read transaction), so its numbers agree with each other, and by aggregate queries, not by
+    /// loading the bills. Throws if a sum does not fit in 64 bits.
+    func salesFigures(in period: SalesPeriod) throws -> SalesFigures
     /// The device whose token has this SHA-256 digest, or `nil` (revoked or not).
     func device(tokenDigest: [UInt8]) throws -> Device?
     /// Every device, revoked ones included, oldest first.

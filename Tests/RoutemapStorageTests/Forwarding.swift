@@ -18,6 +18,7 @@ extension ForwardingStore {
     }
     func payment(id: String) throws -> Payment? { try forwarded.payment(id: id) }
     func payment(billId: String) throws -> Payment? { try forwarded.payment(billId: billId) }
+    func salesFigures(in period: SalesPeriod) throws -> SalesFigures { try forwarded.salesFigures(in: period) }
     func device(tokenDigest: [UInt8]) throws -> Device? { try forwarded.device(tokenDigest: tokenDigest) }
     func devices() throws -> [Device] { try forwarded.devices() }
     func device(nextTokenDigest: [UInt8]) throws -> Device? { try forwarded.device(nextTokenDigest: nextTokenDigest) }

@@ -123,6 +123,10 @@ public final class InMemoryStore: POSStore {
 
     public func payment(billId: String) throws -> Payment? { committed.payments.first { $0.billId == billId } }
 
+    public func salesFigures(in period: SalesPeriod) throws -> SalesFigures {
+        try committed.salesFigures(in: period)
+    }
+
     public func device(tokenDigest: [UInt8]) throws -> Device? {
         committed.devices.first { $0.tokenDigest == tokenDigest }?.device
     }
@@ -149,5 +153,55 @@ extension InMemoryStore {
         let state = committed
         guard let id = state.nextTokenDigests.first(where: { $0.value == nextTokenDigest })?.key else { return nil }
         return state.devices.first { $0.device.id == id }?.device
+    }
+}
+
+extension InMemoryStore.State {
+    /// As ``POSStore/salesFigures(in:)``, summed bill by bill with checked arithmetic.
+    public func salesFigures(in period: SalesPeriod) throws -> SalesFigures {
+        typealias Report = SalesReport
+        func add<N: FixedWidthInteger>(_ first: N, _ second: N) throws -> N { try Report.sum(first, second, "a sum") }
+        var figures = SalesFigures()
+        var sales = (bills: 0, subtotal: Int64(0), tax: Int64(0), total: Int64(0))
+        // By item: quantity, amount, and the name of the latest paid line (by payment time, then payment id, then position).
+        var items: [String: (quantity: Int, amount: Int64, name: String, latest: (Date, String, Int))] = [:]
+        for payment in payments where period.contains(payment.createdAt) {
+            var takings = payment.method == .card ? figures.card : figures.cash
+            takings = Report.Takings(
+                count: try add(takings.count, 1), amountMinor: try add(takings.amountMinor, payment.amountMinor),
+                tenderedMinor: try add(takings.tenderedMinor, payment.tenderedMinor), changeMinor: try add(takings.changeMinor, payment.changeMinor))
+            if payment.method == .card { figures.card = takings } else { figures.cash = takings }
+            guard let bill = bills[payment.billId] else { continue }
+            sales = (
+                try add(sales.bills, 1), try add(sales.subtotal, bill.subtotalMinor), try add(sales.tax, bill.taxMinor),
+                try add(sales.total, bill.totalMinor)
+            )
+            for (position, line) in bill.lines.enumerated() {
+                let order = (payment.createdAt, payment.id, position)
+                var item = items[line.menuItemId] ?? (0, 0, line.name, order)
+                item.quantity = try add(item.quantity, line.quantity)
+                item.amount = try add(item.amount, line.lineTotalMinor)
+                if order >= item.latest { (item.name, item.latest) = (line.name, order) }
+                items[line.menuItemId] = item
+            }
+        }
+        figures.sales = Report.Sales(
+            bills: sales.bills, subtotalMinor: sales.subtotal, taxMinor: sales.tax, totalMinor: sales.total,
+            items: items.map { Report.ItemSales(menuItemId: $0.key, name: $0.value.name, quantity: $0.value.quantity, amountMinor: $0.value.amount) })
+        var voids = (count: 0, total: Int64(0))
+        var unsettled = (open: 0, checkedOut: 0, total: Int64(0))
+        for bill in bills.values {
+            if let voiding = bill.voiding, period.contains(voiding.voidedAt) {
+                voids = (try add(voids.count, 1), try add(voids.total, bill.totalMinor))
+            }
+            switch bill.status {
+            case .open: unsettled.open = try add(unsettled.open, 1)
+            case .checkedOut: unsettled = (unsettled.open, try add(unsettled.checkedOut, 1), try add(unsettled.total, bill.totalMinor))
+            case .paid, .voided: break
+            }
+        }
+        figures.voids = Report.Voids(count: voids.count, totalMinor: voids.total)
+        figures.unsettled = Report.Unsettled(open: unsettled.open, checkedOut: unsettled.checkedOut, checkedOutTotalMinor: unsettled.total)
+        return figures
     }
 }

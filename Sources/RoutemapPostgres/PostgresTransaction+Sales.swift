@@ -1,0 +1,102 @@
+import Foundation
+import PostgresNIO
+import RoutemapDomain
+import RoutemapStorage
+
+extension PostgresStore {
+    /// One REPEATABLE READ, READ ONLY transaction: its statements share one snapshot, so the
+    /// report's numbers agree with each other, and it takes no lock a write would wait for.
+    public func salesFigures(in period: SalesPeriod) throws -> SalesFigures {
+        try reading("summing up the sales of a period") { try $0.salesFigures(in: period) }
+    }
+}
+
+extension PostgresTransaction {
+    /// The sums of a sales report, by aggregate queries in a read-only snapshot of their own.
+    /// Payments are found by `payments_created_at`, voided bills by `bills_voided_at`
+    /// (migration 0017). `sum()` of bigints is numeric, never wrapped; its cast back to bigint,
+    /// like a line's `quantity * unit_price_minor`, fails with 22003 (out of range) rather than
+    /// give a wrong number.
+    func salesFigures(in period: SalesPeriod) throws -> SalesFigures {
+        // A write transaction is READ COMMITTED: its statements would not share a snapshot.
+        guard !isTransaction else { throw InvariantViolation("a sales report is read in a snapshot of its own, not inside a write") }
+        _ = try session.command("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        do {
+            let figures = try sums(period)
+            guard try session.command("COMMIT") == "COMMIT" else { throw InvariantViolation("a read-only transaction did not commit") }
+            return figures
+        } catch {
+            session.rollback()
+            throw error
+        }
+    }
+
+    private func sums(_ period: SalesPeriod) throws -> SalesFigures {
+        let from = period.from, to = period.to
+        var figures = SalesFigures()
+        for row in try session.rows(
+            """
+            SELECT method, count(*), coalesce(sum(amount_minor), 0)::bigint, coalesce(sum(tendered_minor), 0)::bigint,
+                   coalesce(sum(change_minor), 0)::bigint
+            FROM payments WHERE created_at >= \(from) AND created_at < \(to)
+            GROUP BY method
+            """)
+        {
+            let (method, count, amount, tendered, change) = try row.decode((String, Int, Int64, Int64, Int64).self)
+            let takings = SalesReport.Takings(count: count, amountMinor: amount, tenderedMinor: tendered, changeMinor: change)
+            switch PaymentMethod(rawValue: method) {
+            case .card: figures.card = takings
+            case .cash: figures.cash = takings
+            case nil: throw StorageError.invalidRow(table: "payments", id: "?", reason: "method '\(method)'")
+            }
+        }
+        let totals: (Int, Int64, Int64, Int64) = try session.rows(
+            """
+            SELECT count(*), coalesce(sum(b.subtotal_minor), 0)::bigint, coalesce(sum(b.tax_minor), 0)::bigint,
+                   coalesce(sum(b.total_minor), 0)::bigint
+            FROM payments p JOIN bills b ON b.id = p.bill_id
+            WHERE p.created_at >= \(from) AND p.created_at < \(to)
+            """
+        ).first.map { row -> (Int, Int64, Int64, Int64) in try row.decode((Int, Int64, Int64, Int64).self) } ?? (0, 0, 0, 0)
+        // By menu item: the lines of the bills paid in the period, with the name of the latest
+        // paid line (by payment time, then payment id in byte order as SQLite compares, then position).
+        let items = try session.rows(
+            """
+            WITH sold AS (
+                SELECT l.menu_item_id, l.name, l.quantity, l.quantity * l.unit_price_minor AS amount,
+                       row_number() OVER (
+                           PARTITION BY l.menu_item_id ORDER BY p.created_at DESC, p.id COLLATE "C" DESC, l.position DESC) AS recency
+                FROM payments p JOIN bill_lines l ON l.bill_id = p.bill_id
+                WHERE p.created_at >= \(from) AND p.created_at < \(to))
+            SELECT menu_item_id, max(CASE WHEN recency = 1 THEN name END), sum(quantity)::bigint, sum(amount)::bigint
+            FROM sold GROUP BY menu_item_id
+            """
+        ).map { row in
+            let (id, name, quantity, amount) = try row.decode((String, String, Int, Int64).self)
+            return SalesReport.ItemSales(menuItemId: id, name: name, quantity: quantity, amountMinor: amount)
+        }
+        figures.sales = SalesReport.Sales(bills: totals.0, subtotalMinor: totals.1, taxMinor: totals.2, totalMinor: totals.3, items: items)
+        let voids: (Int, Int64) = try session.rows(
+            """
+            SELECT count(*), coalesce(sum(total_minor), 0)::bigint FROM bills
+            WHERE voided_at >= \(from) AND voided_at < \(to)
+            """
+        ).first.map { row -> (Int, Int64) in try row.decode((Int, Int64).self) } ?? (0, 0)
+        figures.voids = SalesReport.Voids(count: voids.0, totalMinor: voids.1)
+        var open = 0, checkedOut = 0, checkedOutTotal: Int64 = 0
+        // The WHERE clause is the partial index's (bills_unsettled_by_device_selected_at).
+        for row in try session.rows(
+            "SELECT status, count(*), coalesce(sum(total_minor), 0)::bigint FROM bills WHERE \(unescaped: Self.unsettled) GROUP BY status")
+        {
+            let (status, count, total) = try row.decode((String, Int, Int64).self)
+            if status == BillStatus.open.rawValue {
+                open = count
+            } else {
+                checkedOut = count
+                checkedOutTotal = total
+            }
+        }
+        figures.unsettled = SalesReport.Unsettled(open: open, checkedOut: checkedOut, checkedOutTotalMinor: checkedOutTotal)
+        return figures
+    }
+}
