@@ -3,7 +3,8 @@ import RoutemapDomain
 import RoutemapHTTP
 import RoutemapNavigation
 
-/// The point-of-sale app: a till's menu, bills, checkout and payment, and the manager's menu.
+/// The point-of-sale app: a till's menu, bills, checkout and payment, and the manager's menu and
+/// sales report.
 /// Its registry is ``POSNavigation/registry``; its data is the domain's `Till`.
 package struct POSApp: App {
     package static let name = "pos"
@@ -36,6 +37,7 @@ package struct POSApp: App {
         MenuController(menu: menu).register(on: &router)
         MenuManagementController(app: self).register(on: &router)
         BillsController(app: self).register(on: &router)
+        ReportsController(app: self).register(on: &router)
     }
 
     package func screenContext(for device: AuthenticatedDevice) throws -> ScreenContext {
