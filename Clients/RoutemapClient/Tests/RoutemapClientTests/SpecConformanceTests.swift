@@ -47,6 +47,8 @@ struct SpecConformanceTests {
         "TransferRequest": TransferRequest.self,
         "BillList": BillList.self,
         "BillListEntry": BillListEntry.self,
+        "SalesReport": SalesReport.self,
+        "SalesItem": SalesItem.self,
         "StartTriviaGameRequest": StartTriviaGameRequest.self,
         "TriviaAnswerRequest": TriviaAnswerRequest.self,
         "TriviaQuestion": TriviaQuestion.self,

@@ -200,6 +200,23 @@ public actor APIClient {
         try await replayable(send(.post, "/v1/bills/\(Self.segment(billId))/transfer", body: TransferRequest(deviceId: deviceId), intent: intent))
     }
 
+    /// `GET /v1/reports/sales` (managers only): the end-of-day report of the period [`from`,
+    /// `to`), given as RFC 3339 instants with their offset (`2026-11-25T00:00:00+01:00`), so the
+    /// shop's day is the caller's to say.
+    public func salesReport(from: String, to: String) async throws -> SalesReport {
+        try await decode(send(.get, "/v1/reports/sales", query: ["from": from, "to": to]))
+    }
+
+    /// ``salesReport(from:to:)`` of the period [`from`, `to`), sent in UTC to the millisecond.
+    public func salesReport(from: Date, to: Date) async throws -> SalesReport {
+        try await salesReport(from: Self.instant(from), to: Self.instant(to))
+    }
+
+    /// `date` as RFC 3339 in UTC with milliseconds (`2026-11-24T23:00:00.000Z`).
+    static func instant(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
     /// `GET /v1/payments/{paymentId}`: a payment of one of the device's bills, read back.
     public func payment(id: String) async throws -> Payment {
         try await decode(send(.get, "/v1/payments/\(Self.segment(id))"))

@@ -70,6 +70,43 @@ struct AdministrationTests {
         #expect(try await manager.bills(ofDevice: lostID).bills.isEmpty)
     }
 
+    @Test("A manager's sales report: a till's card and cash payments in the period, by method and item; a till cannot, a bad period is 400")
+    func salesReport() async throws {
+        let server = try RoutemapServer()
+        defer { server.stop() }
+        let manager = try await manager(server)
+        let till = try await server.enrolledClient()
+        let start = Date()
+        let card = try await till.createBill().answer.bill.id
+        _ = try await till.addItem(billId: card, menuItemId: "latte", quantity: 2)
+        let cardTotal = try await till.checkout(billId: card).answer.bill.totalMinor
+        _ = try await till.pay(billId: card, PayRequest(method: .card, amountMinor: cardTotal), intent: UserIntent())
+        let cash = try await till.createBill().answer.bill.id
+        _ = try await till.addItem(billId: cash, menuItemId: "croissant")
+        let cashBill = try await till.checkout(billId: cash).answer.bill
+        _ = try await till.pay(billId: cash, PayRequest(method: .cash, amountMinor: cashBill.totalMinor, tenderedMinor: 1000), intent: UserIntent())
+
+        let report = try await manager.salesReport(from: start.addingTimeInterval(-1), to: Date().addingTimeInterval(1))
+        #expect(report.currency == "USD")
+        #expect(report.payments.count == 2 && report.payments.amountMinor == cardTotal + cashBill.totalMinor)
+        #expect(report.payments.byMethod.card == SalesReport.CardTakings(count: 1, amountMinor: cardTotal))
+        #expect(
+            report.payments.byMethod.cash
+                == SalesReport.CashTakings(count: 1, amountMinor: cashBill.totalMinor, tenderedMinor: 1000, changeMinor: 1000 - cashBill.totalMinor))
+        #expect(report.sales.bills == 2 && report.sales.totalMinor == cardTotal + cashBill.totalMinor)
+        #expect(report.sales.items == [
+            SalesItem(menuItemId: "latte", name: "Latte", quantity: 2, amountMinor: 950),
+            SalesItem(menuItemId: "croissant", name: "Butter Croissant", quantity: 1, amountMinor: 350),
+        ])
+        // The same period as the shop's local instants (a '+' offset, which the client encodes).
+        let local = try await manager.salesReport(from: "2000-01-01T01:00:00+01:00", to: "2000-01-02T00:00:00+01:00")
+        #expect(local.from == "2000-01-01T00:00:00.000Z" && local.payments.count == 0)
+        await #expect { _ = try await till.salesReport(from: start, to: Date()) } throws: { ($0 as? Problem)?.code == .managerOnly }
+        await #expect { _ = try await manager.salesReport(from: Date(), to: start) } throws: { problem in
+            (problem as? Problem)?.code == .invalidField && (problem as? Problem)?.field == "to"
+        }
+    }
+
     @Test("rotateToken: the client uses the new token, and the old one stops working once the new one is used")
     func rotateToken() async throws {
         let server = try RoutemapServer()

@@ -1,0 +1,81 @@
+/// `GET /v1/reports/sales` (managers only): what the tills took in a period [`from`, `to`), the
+/// bills those payments paid, the bills voided in it, and the bills unsettled now. Money in
+/// minor units of ``currency``.
+public struct SalesReport: Codable, Sendable, Hashable, WireObjectWithKeys {
+    /// The period's first instant (included), ISO 8601 in UTC with milliseconds.
+    public var from: String
+    /// The first instant after the period (excluded), ISO 8601 in UTC with milliseconds.
+    public var to: String
+    /// The server's currency.
+    public var currency: String
+    public var payments: Payments
+    public var sales: Sales
+    public var voids: Voids
+    public var unsettledNow: Unsettled
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case from, to, currency, payments, sales, voids, unsettledNow }
+
+    /// The payments made in the period: `amountMinor` is the sales taken.
+    public struct Payments: Codable, Sendable, Hashable {
+        public var count: Int
+        public var amountMinor: Int64
+        public var byMethod: ByMethod
+    }
+
+    /// The payments by method.
+    public struct ByMethod: Codable, Sendable, Hashable {
+        public var card: CardTakings
+        public var cash: CashTakings
+    }
+
+    /// The card payments.
+    public struct CardTakings: Codable, Sendable, Hashable {
+        public var count: Int
+        public var amountMinor: Int64
+    }
+
+    /// The cash payments: the drawer gained `amountMinor` = `tenderedMinor − changeMinor`.
+    public struct CashTakings: Codable, Sendable, Hashable {
+        public var count: Int
+        public var amountMinor: Int64
+        public var tenderedMinor: Int64
+        public var changeMinor: Int64
+    }
+
+    /// The bills paid in the period (a bill is in the period its payment is), their totals
+    /// summed, and what was sold on them by menu item.
+    public struct Sales: Codable, Sendable, Hashable {
+        public var bills: Int
+        public var subtotalMinor: Int64
+        public var taxMinor: Int64
+        public var totalMinor: Int64
+        /// The largest amount first, then by menu item id.
+        public var items: [SalesItem]
+    }
+
+    /// The bills voided in the period and the total they held.
+    public struct Voids: Codable, Sendable, Hashable {
+        public var count: Int
+        public var totalMinor: Int64
+    }
+
+    /// The bills open and checked out when the report was read, on every device.
+    public struct Unsettled: Codable, Sendable, Hashable {
+        public var open: Int
+        public var checkedOut: Int
+        /// Money expected but not yet taken.
+        public var checkedOutTotalMinor: Int64
+    }
+}
+
+/// One menu item's sales in a report's period.
+public struct SalesItem: Codable, Sendable, Hashable, WireObjectWithKeys {
+    public var menuItemId: String
+    /// The name on the lines (the latest paid line's, should the item have been renamed).
+    public var name: String
+    public var quantity: Int
+    /// The lines' amount before tax.
+    public var amountMinor: Int64
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case menuItemId, name, quantity, amountMinor }
+}
