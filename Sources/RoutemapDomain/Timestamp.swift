@@ -58,6 +58,61 @@ package enum Timestamp {
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
+    /// The instant an RFC 3339 date-time names (what clients send, where ``parse(_:)`` reads only
+    /// the stored form), `2026-11-25T00:00:00+01:00` or
+    /// `2026-11-24T23:00:00.000Z`: a date, `T`, a time with seconds, an optional fraction of a
+    /// second, and `Z` or an offset `±HH:MM` (RFC 3339 section 5.6; `t` and `z` as it allows).
+    /// `nil` for anything else, for a date or time that does not exist (February 30, 24:00, a
+    /// leap second's `:60`, which routemap's clock never shows), for a fraction finer than a
+    /// millisecond (instants are kept to the millisecond; rounding one would move it), and for
+    /// an instant outside the years 0000 to 9999 in UTC.
+    package static func instant(rfc3339 text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        // Fixed fields: YYYY-MM-DDTHH:MM:SS at 0..<19.
+        guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let year = number(bytes[0..<4]), let month = number(bytes[5..<7]), let day = number(bytes[8..<10]),
+            let hour = number(bytes[11..<13]), let minute = number(bytes[14..<16]), let second = number(bytes[17..<19]),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
+        var index = 19
+        var millisecond: Int64 = 0
+        if bytes[index] == UInt8(ascii: ".") {
+            let start = index + 1
+            index = start
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            let digits = bytes[start..<index]
+            // At least one digit; past the third, only zeros.
+            guard !digits.isEmpty, digits.dropFirst(3).allSatisfy({ $0 == UInt8(ascii: "0") }) else { return nil }
+            for position in 0..<3 {
+                let digit = position < digits.count ? Int64(digits[start + position] - UInt8(ascii: "0")) : 0
+                millisecond = millisecond * 10 + digit
+            }
+        }
+        guard index < bytes.count else { return nil }
+        var offsetMinutes: Int64 = 0
+        switch bytes[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            guard index + 1 == bytes.count else { return nil }
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"),
+                let hours = number(bytes[(index + 1)..<(index + 3)]), let minutes = number(bytes[(index + 4)..<(index + 6)]),
+                hours < 24, minutes < 60
+            else { return nil }
+            offsetMinutes = (hours * 60 + minutes) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
+        default:
+            return nil
+        }
+        let localMinutes = (daysSinceEpoch(year: year, month: month, day: day) * 24 + hour) * 60 + minute
+        let milliseconds = ((localMinutes - offsetMinutes) * 60 + second) * 1000 + millisecond
+        // 0000-01-01T00:00:00Z up to 9999-12-31T23:59:59.999Z: what fixed-width UTC text holds.
+        let earliest = daysSinceEpoch(year: 0, month: 1, day: 1) * 86_400_000
+        let end = daysSinceEpoch(year: 10_000, month: 1, day: 1) * 86_400_000
+        guard (earliest..<end).contains(milliseconds) else { return nil }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
     // MARK: Calendar arithmetic (proleptic Gregorian, H. Hinnant's algorithms)
 
     private static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {

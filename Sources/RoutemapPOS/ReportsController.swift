@@ -40,7 +40,7 @@ struct ReportsController {
         guard let text = request.query[name] else {
             throw Problem.invalidField(name, "'\(name)' is required: an RFC 3339 instant with its offset, such as 2026-11-25T00:00:00+01:00.")
         }
-        guard let date = Date(rfc3339: text) else {
+        guard let date = Timestamp.instant(rfc3339: text) else {
             // A '+' the client did not encode reaches the server as a space.
             let hint = text.contains(" ") ? " A '+' in a query must be sent as %2B." : ""
             throw Problem.invalidField(

@@ -65,7 +65,7 @@ struct SalesReportAPITests {
             ("２026-11-24T23:00:00Z", nil),
         ])
     func instants(text: String, milliseconds: Int64?) {
-        let date = Date(rfc3339: text)
+        let date = Timestamp.instant(rfc3339: text)
         #expect(date.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } == milliseconds, "\(text)")
     }
 }
