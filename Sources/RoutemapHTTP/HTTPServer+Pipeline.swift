@@ -101,10 +101,15 @@ extension HTTPServer {
     func suspend(
         _ state: RequestState, on connection: OpaquePointer, running work: @escaping @Sendable (inout RequestLabels) async -> Response
     ) -> MHD_Result {
-        guard let suspension = suspended.suspend(connection) else {
-            // Refused: full, or closed by the stop (then `overloaded` would promise room soon).
+        let suspension: SuspendedRequests.Suspension
+        do {
+            suspension = try suspended.suspend(connection)
+        } catch {
             state.responded = true
-            let refusal: Problem = shuttingDown.load(ordering: .relaxed) ? .shuttingDown() : .overloaded(retryAfter: 1)
+            let refusal: Problem = switch error {
+            case .full: .overloaded(retryAfter: 1)
+            case .closed: .shuttingDown()  // `overloaded` would promise room soon.
+            }
             return queue(responder.response(for: refusal), for: state, on: connection)
         }
         state.suspension = suspension

@@ -89,18 +89,27 @@ final class SuspendedRequests: Sendable {
     /// Requests waiting now.
     var count: Int { state.withLock { $0.active.count } }
 
-    /// Suspends `connection` and registers its request; `nil` (nothing suspended) when
-    /// `limit` requests wait already or the server is stopping.
-    func suspend(_ connection: OpaquePointer) -> Suspension? {
+    /// Why ``suspend(_:)`` suspended nothing.
+    enum Refusal: Error {
+        /// `limit` requests wait already.
+        case full
+        /// The server is stopping: ``close(answering:)`` has run.
+        case closed
+    }
+
+    /// Suspends `connection` and registers its request; throws (nothing suspended) when `limit`
+    /// requests wait already or the server is stopping, saying which.
+    func suspend(_ connection: OpaquePointer) throws(Refusal) -> Suspension {
         let deadline = timeout > 0 ? CoarseClock.nanoseconds() + timeout : 0
         let suspension = Suspension(connection: Connection(pointer: connection), deadline: deadline)
-        let admitted = state.withLock { state in
-            guard !state.closed, state.active.count < limit else { return false }
+        let refusal: Refusal? = state.withLock { state in
+            guard !state.closed else { return .closed }
+            guard state.active.count < limit else { return .full }
             state.active[ObjectIdentifier(suspension)] = suspension
             callsInFlight.add(1, ordering: .relaxed)
-            return true
+            return nil
         }
-        guard admitted else { return nil }
+        if let refusal { throw refusal }
         MHD_suspend_connection(connection)
         suspension.isSuspended.store(true, ordering: .releasing)
         callsInFlight.subtract(1, ordering: .releasing)
