@@ -46,7 +46,8 @@ extension BillsController {
     @Sendable func void(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill, POSRoute.orderSummary], [.dismiss, .replace, .present])
         let body = try RequestBody(request, allowed: ["reason"])
-        let reason = try body.anyString("reason")
+        // The length first, with its own message (the API's tests and clients read it), then the rule.
+        let reason = try body.text("reason", maxCharacters: BillVoiding.maxReasonLength)
         guard BillVoiding.isValidReason(reason) else { throw Problem.invalidField("reason", "'reason' must be \(BillVoiding.reasonRule).") }
         let billId = try request.parameter("billId")
         return try await app.idempotency.perform(request, body: body, device: device) { key in
