@@ -4,14 +4,13 @@ import RoutemapJSON
 /// The real `routemap` binary, started on a free port with a temporary database, for
 /// end-to-end tests. Stops (SIGTERM) and removes its files when asked.
 public final class RoutemapProcess: @unchecked Sendable {
-    // @unchecked: `process` and the pipes are touched by the creating test only; `output` is
-    // guarded by `lock` because the pipe's reader appends from another thread.
+    // @unchecked: `process` and `enrolledToken` are touched by the creating test only; `output`
+    // is Sendable.
     public let process: Process
     public private(set) var port: Int
     public let databasePath: String
     public let directory: URL
-    private let lock = NSLock()
-    private var output = Data()
+    private let output: PipeReader
     private var enrolledToken: String?
     /// Whether this process made its PostgreSQL database (and drops it in ``cleanUp()``).
     private var ownsDatabase = false
@@ -79,14 +78,7 @@ public final class RoutemapProcess: @unchecked Sendable {
         process.standardError = stdout
         self.process = process
         self.port = 0
-        let reader = stdout.fileHandleForReading
-        reader.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.lock()
-            self.output.append(data)
-            self.lock.unlock()
-        }
+        output = PipeReader(stdout)
         try process.run()
         let deadline = Date().addingTimeInterval(30)
         var found: Int?
@@ -113,11 +105,7 @@ public final class RoutemapProcess: @unchecked Sendable {
     public var databaseArguments: [String] { onPostgres ? ["--database-url", databasePath] : ["--db", databasePath] }
 
     /// Everything the process wrote to stdout and stderr so far.
-    public var outputText: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: output, as: UTF8.self)
-    }
+    public var outputText: String { output.text }
 
     /// A new keep-alive client connected to this server; unless `authorized` is false it sends
     /// the token of a device enrolled once per process (`token()`).

@@ -80,8 +80,22 @@ final class RoutemapServer: Sendable {
             if process.isRunning { process.terminate() }
             throw TestSetupError("routemap did not start listening; it wrote:\n" + String(decoding: log, as: UTF8.self))
         }
-        // Keep draining its output so the server never blocks on a full pipe.
-        reader.readabilityHandler = { handle in _ = handle.availableData }
+        // Keep draining its output so the server never blocks on a full pipe: with blocking reads
+        // on a thread of its own, not `readabilityHandler`, whose libdispatch read source on Linux
+        // runs in an epoll loop that has crashed test processes (SIGSEGV in
+        // `_dispatch_event_loop_drain`).
+        let descriptor = fcntl(reader.fileDescriptor, F_DUPFD_CLOEXEC, 0)
+        if descriptor >= 0 {
+            Thread {
+                var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    if count < 0, errno == EINTR { continue }
+                    if count <= 0 { break }
+                }
+                close(descriptor)
+            }.start()
+        }
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
     }
 
