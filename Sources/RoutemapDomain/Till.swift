@@ -201,13 +201,15 @@ public struct Till: Sendable {
         return bill
     }
 
-    /// One write transaction for a use case that may carry an idempotency key. In order:
-    /// `load` reads what the use case works on — the bill, which must belong to the device (else
-    /// `billNotFound`, nothing recorded) — and hands it to `body`, so it is read once; a key seen
-    /// in the last 24 hours replays its recorded answer (or throws ``IdempotencyKeyReused`` for a
-    /// different request); else `body` runs, and its outcome — or a state conflict it throws —
-    /// is recorded under the key in the same transaction, so the record survives exactly when
-    /// the effect does. Expired keys are deleted apart, by `deleteExpiredIdempotencyRecords`.
+    /// One write transaction for a use case that may carry an idempotency key. In order: a key
+    /// seen in the last 24 hours replays its recorded answer (or throws ``IdempotencyKeyReused``
+    /// for a different request); else `load` reads what the use case works on — the bill, which
+    /// the caller must reach (else `billNotFound`, nothing recorded) — and hands it to `body`, so
+    /// it is read once; then `body`'s outcome, or a state conflict it throws, is recorded under
+    /// the key in the same transaction, so the record survives exactly when the effect does.
+    /// The key comes before the bill, so a retry replays what was done even when the bill has
+    /// since gone to another device. Expired keys are deleted apart, by
+    /// `deleteExpiredIdempotencyRecords`.
     func write<Input, Outcome: Sendable>(
         device: String, durability: Durability, idempotency: IdempotencyKey<Outcome>?,
         load: @escaping @Sendable (any POSTransaction) throws -> Input,
@@ -215,9 +217,10 @@ public struct Till: Sendable {
     ) async throws -> IdempotentOutcome<Outcome> {
         // A recorded state conflict commits its record, and is thrown after the commit.
         let result: Swift.Result<IdempotentOutcome<Outcome>, any Error> = try await store.write(durability: durability) { transaction in
-            let input = try load(transaction)
-            guard let idempotency else { return .success(.performed(try body(transaction, input), recorded: nil)) }
-            return try idempotency.perform(device: device, now: timestamp(), in: transaction) { try body(transaction, input) }
+            guard let idempotency else { return .success(.performed(try body(transaction, try load(transaction)), recorded: nil)) }
+            return try idempotency.perform(device: device, now: timestamp(), in: transaction) {
+                try body(transaction, try load(transaction))
+            }
         }
         return try result.get()
     }

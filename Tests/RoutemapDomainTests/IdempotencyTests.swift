@@ -166,8 +166,8 @@ struct IdempotencyTests {
         #expect(store.snapshot.recordedAnswers.values.map(\.fingerprint).sorted() == ["corrected", "next"])
     }
 
-    @Test("ownership is checked before the key: another device's bill is not found, whatever the key")
-    func ownershipBeforeKey() async throws {
+    @Test("a key answers only for its own device: another device's bill is not found under its keys, or its key is reused; nothing is recorded")
+    func anotherDevicesBill() async throws {
         let other = Fixtures.otherDevice
         let bill = try await checkedOutBill()
         let request = PaymentRequest(method: .card, amountMinor: 517)
@@ -175,34 +175,30 @@ struct IdempotencyTests {
         let recorded = try #require(
             try await till.pay(billId: bill.id, device: device, request, idempotency: Keys.payment("k", fingerprint: fingerprint)).recordedNow)
 
-        // The owner's key, the owner's request: still not found for another device, not a replay
-        // of the owner's answer, and not "key reused" with another request.
+        // The owner's key, the owner's request, from another device: keys are per device, so it
+        // is that device's new request, and the bill is not found for it; no replay of the
+        // owner's answer.
         await #expect(throws: POSError.billNotFound(bill.id)) {
             try await till.pay(billId: bill.id, device: other, request, idempotency: Keys.payment("k", fingerprint: fingerprint))
         }
         await #expect(throws: POSError.billNotFound(bill.id)) {
-            try await till.pay(billId: bill.id, device: other, request, idempotency: Keys.payment("k", fingerprint: "other"))
-        }
-        await #expect(throws: POSError.billNotFound(bill.id)) {
-            try await till.checkout(billId: bill.id, device: other, idempotency: Keys.bill("k", fingerprint: fingerprint))
+            try await till.checkout(billId: bill.id, device: other, idempotency: Keys.bill("k", fingerprint: "POST /v1/bills/\(bill.id)/checkout"))
         }
         // Nothing was recorded for the other device; the owner's replay still works.
         #expect(try await till.pay(billId: bill.id, device: device, request, idempotency: Keys.payment("k", fingerprint: fingerprint))
             .replayed == recorded)
         #expect(store.snapshot.recordedAnswers.count == 1)
 
-        // The other device's own key, used on the owner's bill: not found, rather than "key
-        // reused" (another request) or a replay (the same request).
+        // The other device's own key, used before for its own bill, sent with the owner's bill:
+        // another request under a used key, refused as such; the owner's bill is neither read
+        // nor changed, so the answer says nothing of it (the same for a bill that does not exist).
         let theirs = try await checkedOutBill(device: other)
-        let theirFingerprint = "POST /v1/bills/\(theirs.id)/pay"
-        _ = try await till.pay(billId: theirs.id, device: other, request, idempotency: Keys.payment("theirs", fingerprint: theirFingerprint))
+        _ = try await till.pay(
+            billId: theirs.id, device: other, request, idempotency: Keys.payment("theirs", fingerprint: "POST /v1/bills/\(theirs.id)/pay"))
         let ownersBill = try await checkedOutBill()
-        for fingerprint in [theirFingerprint, "POST /v1/bills/\(ownersBill.id)/pay"] {
-            await #expect(throws: POSError.billNotFound(ownersBill.id)) {
-                try await till.pay(billId: ownersBill.id, device: other, request, idempotency: Keys.payment("theirs", fingerprint: fingerprint))
-            }
-            await #expect(throws: POSError.billNotFound(ownersBill.id)) {
-                try await till.checkout(billId: ownersBill.id, device: other, idempotency: Keys.bill("theirs", fingerprint: fingerprint))
+        for billId in [ownersBill.id, "bill_missing"] {
+            await #expect(throws: IdempotencyKeyReused(key: "theirs")) {
+                try await till.pay(billId: billId, device: other, request, idempotency: Keys.payment("theirs", fingerprint: "POST /v1/bills/\(billId)/pay"))
             }
         }
         #expect(store.snapshot.bills[ownersBill.id]?.status == .checkedOut)

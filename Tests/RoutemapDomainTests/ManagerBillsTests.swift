@@ -171,6 +171,24 @@ struct ManagerBillsTests {
         #expect(try await till.transfer(billId: tab.id, to: lost, caller: manager, idempotency: settledKey).replayed == refusal)
     }
 
+    @Test("the old till's retry of a change it made before the transfer replays its answer; a new change gets billNotFound")
+    func retryAfterTransfer() async throws {
+        let (lost, other, manager) = try await enroll()
+        let tab = try await openTable(lost)
+        let key = Keys.bill("add-1", fingerprint: "POST /v1/bills/\(tab.id)/items latte")
+        let added = try await till.addItem(billId: tab.id, device: lost, menuItemId: "latte", quantity: 1, idempotency: key)
+        let recorded = try #require(added.recordedNow)
+        _ = try await till.transfer(billId: tab.id, to: other, caller: manager, idempotency: nil)
+        // The answer was lost on the way: the till retries with the same key.
+        let retry = try await till.addItem(billId: tab.id, device: lost, menuItemId: "latte", quantity: 1, idempotency: key)
+        #expect(retry.replayed == recorded)
+        #expect(try till.bill(id: tab.id, device: other).lines.map(\.quantity) == [2])
+        await #expect(throws: POSError.billNotFound(tab.id)) {
+            try await till.addItem(
+                billId: tab.id, device: lost, menuItemId: "latte", quantity: 1, idempotency: Keys.bill("add-2", fingerprint: "add-2"))
+        }
+    }
+
     @Test("a manager voids another device's last unsettled bill: that device gets no new bill, the manager's current bill is next")
     func managerVoid() async throws {
         let (lost, other, manager) = try await enroll()

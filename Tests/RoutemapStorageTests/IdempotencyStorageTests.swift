@@ -155,28 +155,42 @@ struct IdempotencyStorageTests {
         #expect(try counts(database.store) == (bills: 2, payments: 1, keys: 1))
     }
 
-    @Test("ownership before the key: another device's bill is not found, and nothing is recorded for it")
-    func ownershipFirst() async throws {
+    @Test("another device's bill: not found under a fresh key, its own used key is reused; nothing is recorded or changed")
+    func anotherDevicesBill() async throws {
         let database = try await TestDatabase()
         let till = database.till()
         let owner = database.device
         let other = try await database.enrollDevice()
         let bill = try await checkedOutBill(till, device: owner)
         let request = PaymentRequest(method: .card, amountMinor: 517)
-        let fingerprint = "POST /v1/bills/\(bill.id)/pay"
-        _ = try await till.openBill(device: other, idempotency: Keys.bill("k", fingerprint: fingerprint))
+        _ = try await till.openBill(device: other, idempotency: Keys.bill("k", fingerprint: "POST /v1/bills"))
         let before = try counts(database.store)
         await #expect(throws: POSError.billNotFound(bill.id)) {
-            try await till.pay(billId: bill.id, device: other, request, idempotency: Keys.payment("k", fingerprint: fingerprint))
+            try await till.pay(billId: bill.id, device: other, request, idempotency: Keys.payment("fresh", fingerprint: "POST /v1/bills/\(bill.id)/pay"))
         }
-        await #expect(throws: POSError.billNotFound(bill.id)) {
-            try await till.pay(billId: bill.id, device: other, request, idempotency: Keys.payment("k", fingerprint: "another"))
-        }
-        await #expect(throws: POSError.billNotFound(bill.id)) {
-            try await till.pay(billId: bill.id, device: other, request, idempotency: Keys.payment("fresh", fingerprint: fingerprint))
+        await #expect(throws: IdempotencyKeyReused(key: "k")) {
+            try await till.pay(billId: bill.id, device: other, request, idempotency: Keys.payment("k", fingerprint: "POST /v1/bills/\(bill.id)/pay"))
         }
         #expect(try counts(database.store) == before)
         #expect(try till.bill(id: bill.id, device: owner) == bill)
+    }
+
+    @Test("the old device's retry of a change made before its bill was transferred replays the answer recorded then")
+    func retryAfterTransfer() async throws {
+        let database = try await TestDatabase()
+        let till = database.till()
+        let owner = database.device
+        let other = try await database.enrollDevice()
+        let manager = BillCaller(
+            deviceId: try await DeviceDirectory(store: database.store).enroll(name: "Office", role: .manager).device.id, role: .manager)
+        let bill = try await till.openBill(device: owner)
+        let key = Keys.bill("add", fingerprint: "POST /v1/bills/\(bill.id)/items")
+        let recorded = try #require(
+            try await till.addItem(billId: bill.id, device: owner, menuItemId: "latte", quantity: 1, idempotency: key).recordedNow)
+        _ = try await till.transfer(billId: bill.id, to: other, caller: manager, idempotency: nil)
+        let retry = try await till.addItem(billId: bill.id, device: owner, menuItemId: "latte", quantity: 1, idempotency: key)
+        #expect(retry.replayed == recorded)
+        #expect(try till.bill(id: bill.id, device: other).lines.map(\.quantity) == [1])
     }
 
     @Test("keys expire after 24 hours: the request is performed again, and expired keys are deleted")
