@@ -139,6 +139,11 @@ extension StoreUnavailable: ProblemConvertible {
 }
 extension NavigationError: ProblemConvertible {}
 
+/// 400 `invalid_field`: a name or reason that breaks its rule, naming the field.
+extension InvalidText: ProblemConvertible {
+    public var problem: Problem { .invalidField(field, "'\(field)' must be \(rule).") }
+}
+
 /// 422 `idempotency_key_reused`, for every app's keyed changes.
 extension IdempotencyKeyReused: ProblemConvertible {
     public var problem: Problem {

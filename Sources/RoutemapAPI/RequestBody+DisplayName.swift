@@ -3,9 +3,8 @@ import RoutemapDomain
 
 extension RequestBody {
     /// A required name people read, by the rule names follow everywhere (``DisplayName``).
+    /// Checked here, before the request goes on, with the domain's rule and refusal.
     package func displayName(_ name: String) throws -> String {
-        let text = try anyString(name)
-        guard DisplayName.isValid(text) else { throw Problem.invalidField(name, "'\(name)' must be \(DisplayName.rule).") }
-        return text
+        try DisplayName.checked(try anyString(name), field: name)
     }
 }

@@ -17,6 +17,13 @@ public struct BillVoiding: Sendable, Hashable {
     /// The rule for a reason in words, for refusals: "must be …".
     public static let reasonRule = "1 to 200 characters, not only spaces, without control characters but tabs and line breaks"
 
+    /// `reason`, if it can be recorded (``isValidReason(_:)``); else throws ``InvalidText``.
+    @discardableResult
+    public static func checkedReason(_ reason: String) throws(InvalidText) -> String {
+        guard isValidReason(reason) else { throw InvalidText(field: "reason", rule: reasonRule) }
+        return reason
+    }
+
     /// Whether `reason` can be recorded: 1 to ``maxReasonLength`` characters (Unicode scalars,
     /// as JSON Schema and the database count them), at least one visible (a blank reason
     /// explains nothing on the record; ``DisplayName/hasVisibleCharacter(_:)``), and no control

@@ -46,7 +46,8 @@ extension MenuItem {
 /// Managing the menu while the till runs. Bills keep the name and price each line had when it
 /// was added; a retired item stays in the store for them.
 ///
-/// Each change looks up the item or category it names after its idempotency key: a retry of a
+/// A name given is checked first, by ``DisplayName``'s rule (``InvalidText``). Each change looks
+/// up the item or category it names after its idempotency key: a retry of a
 /// retirement (or of a change made before one) replays its answer instead of finding nothing.
 extension Till {
     /// The menu's revision: it changes with every change to the menu, by any process.
@@ -66,6 +67,7 @@ extension Till {
     public func createMenuItem(_ draft: MenuItemDraft, device: String, idempotency: IdempotencyKey<MenuItem>?) async throws
         -> IdempotentOutcome<MenuItem>
     {
+        try DisplayName.checked(draft.name)
         let item = MenuItem(
             id: draft.id, name: draft.name, category: draft.category, priceMinor: draft.priceMinor, currency: currency,
             available: draft.available)
@@ -82,7 +84,8 @@ extension Till {
     public func changeMenuItem(id: String, _ patch: MenuItemPatch, device: String, idempotency: IdempotencyKey<MenuItem>?)
         async throws -> IdempotentOutcome<MenuItem>
     {
-        try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
+        if let name = patch.name { try DisplayName.checked(name) }
+        return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             let item = try Self.listedItem(id, in: transaction)
             let changed = item.applying(patch)
             if changed.category != item.category, try transaction.menuCategory(id: changed.category) == nil {
@@ -110,7 +113,8 @@ extension Till {
     public func createMenuCategory(_ category: MenuCategory, device: String, idempotency: IdempotencyKey<MenuCategory>?) async throws
         -> IdempotentOutcome<MenuCategory>
     {
-        try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
+        try DisplayName.checked(category.name)
+        return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             guard try !transaction.menuCategoryExists(id: category.id) else { throw POSError.menuCategoryExists(category.id) }
             try transaction.insertMenuCategory(category)
             return category
@@ -121,7 +125,8 @@ extension Till {
     public func renameMenuCategory(id: String, name: String, device: String, idempotency: IdempotencyKey<MenuCategory>?) async throws
         -> IdempotentOutcome<MenuCategory>
     {
-        try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
+        try DisplayName.checked(name)
+        return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             let category = try Self.listedCategory(id, in: transaction)
             let renamed = MenuCategory(id: category.id, name: name)
             if renamed != category { try transaction.updateMenuCategory(renamed) }

@@ -20,7 +20,8 @@ extension Till {
 
     /// Voids an open or checked-out bill with `reason`. When it was the current bill, the
     /// device's current bill becomes the unsettled bill selected last before it, or a new bill
-    /// when none is left (so launch always finds one). Throws `billNotFound` or `billSettled`.
+    /// when none is left (so launch always finds one). Throws ``InvalidText`` for a reason that
+    /// breaks ``BillVoiding``'s rule, `billNotFound` or `billSettled`.
     public func void(billId: String, device: String, reason: String, idempotency: IdempotencyKey<VoidOutcome>?) async throws
         -> IdempotentOutcome<VoidOutcome>
     {
@@ -35,6 +36,7 @@ extension Till {
     public func void(billId: String, caller: BillCaller, reason: String, idempotency: IdempotencyKey<VoidOutcome>?) async throws
         -> IdempotentOutcome<VoidOutcome>
     {
+        try BillVoiding.checkedReason(reason)
         let device = caller.deviceId
         return try await write(
             device: device, durability: .normal, idempotency: idempotency, load: { try reachableBill(billId, caller: caller, in: $0) }

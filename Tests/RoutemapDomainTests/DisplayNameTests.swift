@@ -1,7 +1,9 @@
+import Foundation
 import RoutemapDomain
+import RoutemapTestSupport
 import Testing
 
-/// The rules for names and void reasons people type, shared by the API and the command line.
+/// The rules for names and void reasons people type, which the use cases enforce whoever calls them.
 @Suite("Names and reasons people type")
 struct DisplayNameTests {
     @Test("a name is 1 to 100 Unicode scalars, with something visible, and no control characters")
@@ -26,5 +28,38 @@ struct DisplayNameTests {
         for reason in ["", " ", "\n\t ", "\u{3000}", "\u{200B}", "bell\u{7}", "esc\u{1B}[0m", "nel\u{85}", String(repeating: "é", count: 201)] {
             #expect(!BillVoiding.isValidReason(reason), "\(reason.unicodeScalars.map(\.value))")
         }
+    }
+
+    @Test("the use cases refuse a name or reason that breaks its rule, before changing anything")
+    func useCasesRefuse() async throws {
+        let store = InMemoryStore(menu: Fixtures.menu)
+        let till = Till(store: store, taxRate: Fixtures.rate875, currency: .usd)
+        let directory = DeviceDirectory(store: store)
+        let name = InvalidText(field: "name", rule: DisplayName.rule)
+        await #expect(throws: name) { try await directory.enroll(name: " \u{200B}") }
+        #expect(store.snapshot.devices.isEmpty)
+
+        let device = try await directory.enroll(name: "Counter").device.id
+        let before = store.snapshot
+        await #expect(throws: name) {
+            try await till.createMenuItem(
+                MenuItemDraft(id: "tea", name: "", category: "coffee", priceMinor: 300), device: device, idempotency: nil)
+        }
+        await #expect(throws: name) {
+            try await till.changeMenuItem(id: "latte", MenuItemPatch(name: "Latte\n"), device: device, idempotency: nil)
+        }
+        await #expect(throws: name) {
+            try await till.createMenuCategory(MenuCategory(id: "snacks", name: "\u{3000}"), device: device, idempotency: nil)
+        }
+        await #expect(throws: name) {
+            try await till.renameMenuCategory(id: "coffee", name: String(repeating: "x", count: 101), device: device, idempotency: nil)
+        }
+        #expect(store.snapshot.menu == before.menu && store.snapshot.categories == before.categories)
+
+        let bill = try await till.openBill(device: device)
+        await #expect(throws: InvalidText(field: "reason", rule: BillVoiding.reasonRule)) {
+            try await till.void(billId: bill.id, device: device, reason: "\n\t ", idempotency: nil)
+        }
+        #expect(try till.bill(id: bill.id, device: device).status == .open)
     }
 }

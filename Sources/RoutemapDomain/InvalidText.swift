@@ -1,0 +1,14 @@
+/// A text a caller gave that breaks its rule: a name that does not follow ``DisplayName``'s, a
+/// void reason that does not follow ``BillVoiding``'s. The use cases refuse it before they read
+/// or write anything, whoever calls them.
+public struct InvalidText: Error, Sendable, Equatable {
+    /// What the caller gave the text as: `name`, `reason`.
+    public let field: String
+    /// The rule in words, to follow "must be".
+    public let rule: String
+
+    public init(field: String, rule: String) {
+        self.field = field
+        self.rule = rule
+    }
+}
