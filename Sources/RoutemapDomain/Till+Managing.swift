@@ -13,6 +13,16 @@ extension Till {
         return bill
     }
 
+    /// The payment with `id`, if `caller` reaches the bill it paid (a manager reaches every
+    /// bill). Throws `paymentNotFound` otherwise: for a till, another device's payment is
+    /// indistinguishable from a missing one.
+    public func payment(id: String, caller: BillCaller) throws -> Payment {
+        guard let payment = try store.payment(id: id), let bill = try store.bill(id: payment.billId), caller.reaches(bill) else {
+            throw POSError.paymentNotFound(id)
+        }
+        return payment
+    }
+
     /// A page of device `deviceId`'s unsettled bills, as ``bills(device:statuses:after:limit:)``
     /// lists a device's own: for a manager, of any enrolled device, revoked ones included.
     /// Throws `managerOnly` when a till asks for another device's, `DeviceError.deviceNotFound`

@@ -65,9 +65,10 @@ extension BillsController {
         }
     }
 
-    /// A payment of one of the device's bills (404 for any other).
+    /// A payment of one of the device's bills (404 for any other), or for a manager of any
+    /// device's bill, as a manager reads any bill.
     @Sendable func getPayment(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
-        .json(try till.payment(id: try request.parameter("paymentId"), device: device.id).json)
+        .json(try till.payment(id: try request.parameter("paymentId"), caller: Self.caller(device)).json)
     }
 
     /// The screen a bill is shown on when it becomes current: its summary when checked out.

@@ -56,6 +56,26 @@ struct ManagerBillsAPITests {
         #expect(api.store.snapshot.bills.values.filter { $0.deviceId == otherId }.count == 2, "the device that had the bill gets no new bill")
     }
 
+    @Test("a manager reads any device's payment, as it reads any bill; another till gets 404 for it")
+    func managerReadsPayment() async throws {
+        let api = try await InProcessAPI()
+        let manager = Self.bearer(try await DeviceRoleTests.manager(api))
+        let other = Self.bearer(await DeviceRoleTests.enroll(api, name: "Counter", code: InProcessAPI.enrollmentCode).json["token"]!.string)
+        let bill = try await api.newBill()["id"]!.string
+        try await api.add("latte", to: bill)
+        let total = await api.send("POST", "/v1/bills/\(bill)/checkout").json["bill"]!["totalMinor"]!.int
+        let paid = await api.send("POST", "/v1/bills/\(bill)/pay", json: ["method": "card", "amountMinor": .int(total)])
+        let paymentId = try #require(paid.json["payment"]?["id"]?.stringValue, "\(paid.text)")
+
+        let own = await api.get("/v1/payments/\(paymentId)")
+        #expect(own.status == 200 && own.json["id"]?.stringValue == paymentId)
+        let managers = await api.get("/v1/payments/\(paymentId)", headers: manager)
+        #expect(managers.status == 200, "\(managers.text)")
+        #expect(managers.json == own.json)
+        expectProblem(await api.get("/v1/payments/\(paymentId)", headers: other), 404, "not_found")
+        expectProblem(await api.get("/v1/payments/pay_nope", headers: manager), 404, "not_found")
+    }
+
     @Test("where reads are round trips, a manager's list and read run inside the store's reading, never on the serving thread")
     func readsInsideReading() async throws {
         let api = try await InProcessAPI(readsAreImmediate: false)
