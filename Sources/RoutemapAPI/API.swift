@@ -140,7 +140,7 @@ extension StoreUnavailable: ProblemConvertible {
 extension NavigationError: ProblemConvertible {}
 
 /// 400 `invalid_field`: a name or reason that breaks its rule, naming the field.
-extension InvalidText: ProblemConvertible {
+extension InvalidInput: ProblemConvertible {
     public var problem: Problem { .invalidField(field, "'\(field)' must be \(rule).") }
 }
 

@@ -17,10 +17,10 @@ public struct BillVoiding: Sendable, Hashable {
     /// The rule for a reason in words, for refusals: "must be …".
     public static let reasonRule = "1 to 200 characters, not only spaces, without control characters but tabs and line breaks"
 
-    /// `reason`, if it can be recorded (``isValidReason(_:)``); else throws ``InvalidText``.
+    /// `reason`, if it can be recorded (``isValidReason(_:)``); else throws ``InvalidInput``.
     @discardableResult
-    public static func checkedReason(_ reason: String) throws(InvalidText) -> String {
-        guard isValidReason(reason) else { throw InvalidText(field: "reason", rule: reasonRule) }
+    public static func checkedReason(_ reason: String) throws(InvalidInput) -> String {
+        guard isValidReason(reason) else { throw InvalidInput(field: "reason", rule: reasonRule) }
         return reason
     }
 

@@ -12,7 +12,7 @@ public struct DeviceDirectory: Sendable {
 
     /// Enrolls a device called `name` with `role`: returns it with its token, which exists
     /// nowhere else afterwards (only its digest is stored). Committed with `full` durability: a
-    /// token a device received must keep working after a power loss. Throws ``InvalidText`` for
+    /// token a device received must keep working after a power loss. Throws ``InvalidInput`` for
     /// a name that breaks ``DisplayName``'s rule.
     public func enroll(name: String, role: DeviceRole = .till) async throws -> (device: Device, token: DeviceToken) {
         try DisplayName.checked(name)

@@ -9,10 +9,10 @@ public enum DisplayName {
     /// The rule in words, for refusals: "must be …".
     public static let rule = "1 to 100 characters, not only spaces, without control characters"
 
-    /// `text`, if it follows the rule; else throws ``InvalidText`` for `field`.
+    /// `text`, if it follows the rule; else throws ``InvalidInput`` for `field`.
     @discardableResult
-    public static func checked(_ text: String, field: String = "name") throws(InvalidText) -> String {
-        guard isValid(text) else { throw InvalidText(field: field, rule: rule) }
+    public static func checked(_ text: String, field: String = "name") throws(InvalidInput) -> String {
+        guard isValid(text) else { throw InvalidInput(field: field, rule: rule) }
         return text
     }
 

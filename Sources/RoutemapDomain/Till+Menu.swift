@@ -36,6 +36,15 @@ extension MenuItem {
     /// The prices a menu item may have, in minor units: up to 100,000.00.
     public static let priceRange: ClosedRange<Int64> = 0...10_000_000
 
+    /// `price`, if it is in ``priceRange``; else throws ``InvalidInput`` for `priceMinor`.
+    @discardableResult
+    public static func checkedPrice(_ price: Int64) throws(InvalidInput) -> Int64 {
+        guard priceRange.contains(price) else {
+            throw InvalidInput(field: "priceMinor", rule: "from \(priceRange.lowerBound) to \(priceRange.upperBound)")
+        }
+        return price
+    }
+
     func applying(_ patch: MenuItemPatch) -> MenuItem {
         MenuItem(
             id: id, name: patch.name ?? name, category: patch.category ?? category, priceMinor: patch.priceMinor ?? priceMinor,
@@ -46,7 +55,8 @@ extension MenuItem {
 /// Managing the menu while the till runs. Bills keep the name and price each line had when it
 /// was added; a retired item stays in the store for them.
 ///
-/// A name given is checked first, by ``DisplayName``'s rule (``InvalidText``). Each change looks
+/// What a change is given is checked first (``InvalidInput``): names by ``DisplayName``'s rule, ids
+/// and categories as ``MenuSlug``s, prices in ``MenuItem/priceRange``. Each change looks
 /// up the item or category it names after its idempotency key: a retry of a
 /// retirement (or of a change made before one) replays its answer instead of finding nothing.
 extension Till {
@@ -67,7 +77,10 @@ extension Till {
     public func createMenuItem(_ draft: MenuItemDraft, device: String, idempotency: IdempotencyKey<MenuItem>?) async throws
         -> IdempotentOutcome<MenuItem>
     {
+        try MenuSlug.checked(draft.id, field: "id")
         try DisplayName.checked(draft.name)
+        try MenuSlug.checked(draft.category, field: "category")
+        try MenuItem.checkedPrice(draft.priceMinor)
         let item = MenuItem(
             id: draft.id, name: draft.name, category: draft.category, priceMinor: draft.priceMinor, currency: currency,
             available: draft.available)
@@ -85,6 +98,8 @@ extension Till {
         async throws -> IdempotentOutcome<MenuItem>
     {
         if let name = patch.name { try DisplayName.checked(name) }
+        if let category = patch.category { try MenuSlug.checked(category, field: "category") }
+        if let price = patch.priceMinor { try MenuItem.checkedPrice(price) }
         return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             let item = try Self.listedItem(id, in: transaction)
             let changed = item.applying(patch)
@@ -113,6 +128,7 @@ extension Till {
     public func createMenuCategory(_ category: MenuCategory, device: String, idempotency: IdempotencyKey<MenuCategory>?) async throws
         -> IdempotentOutcome<MenuCategory>
     {
+        try MenuSlug.checked(category.id, field: "id")
         try DisplayName.checked(category.name)
         return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             guard try !transaction.menuCategoryExists(id: category.id) else { throw POSError.menuCategoryExists(category.id) }

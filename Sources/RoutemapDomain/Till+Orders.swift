@@ -20,7 +20,7 @@ extension Till {
 
     /// Voids an open or checked-out bill with `reason`. When it was the current bill, the
     /// device's current bill becomes the unsettled bill selected last before it, or a new bill
-    /// when none is left (so launch always finds one). Throws ``InvalidText`` for a reason that
+    /// when none is left (so launch always finds one). Throws ``InvalidInput`` for a reason that
     /// breaks ``BillVoiding``'s rule, `billNotFound` or `billSettled`.
     public func void(billId: String, device: String, reason: String, idempotency: IdempotencyKey<VoidOutcome>?) async throws
         -> IdempotentOutcome<VoidOutcome>

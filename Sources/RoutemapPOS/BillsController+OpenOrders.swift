@@ -47,7 +47,7 @@ extension BillsController {
         let client = try supported(request, [POSRoute.bill, POSRoute.orderSummary], [.dismiss, .replace, .present])
         let body = try RequestBody(request, allowed: ["reason"])
         // The length here, with its own message (the API's tests and clients read it); the rest of
-        // the reason's rule is the domain's (`InvalidText`, 400 as well).
+        // the reason's rule is the domain's (`InvalidInput`, 400 as well).
         let reason = try body.text("reason", maxCharacters: BillVoiding.maxReasonLength)
         let billId = try request.parameter("billId")
         return try await app.idempotency.perform(request, body: body, device: device) { key in

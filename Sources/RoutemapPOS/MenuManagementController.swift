@@ -95,15 +95,10 @@ struct MenuManagementController {
         return response
     }
 
-    /// A lowercase slug, 1 to 64 of `a-z`, `0-9` and `-`, starting with a letter or digit: ids and
-    /// categories appear in paths and queries.
+    /// A ``MenuSlug``: ids and categories appear in paths and queries. The length first, with
+    /// the message every string member gets.
     private static func slug(_ body: RequestBody, _ name: String) throws -> String {
-        let text = try body.string(name, maxLength: 64)
-        let allowed = text.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
-        guard allowed, text.utf8.first != 0x2D else {
-            throw Problem.invalidField(name, "'\(name)' must be 1 to 64 of a-z, 0-9 and '-', not starting with '-'.")
-        }
-        return text
+        try MenuSlug.checked(try body.string(name, maxLength: 64), field: name)
     }
 
     private static func name(_ body: RequestBody) throws -> String {

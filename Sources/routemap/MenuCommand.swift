@@ -68,9 +68,8 @@ struct MenuCommand: AsyncParsableCommand {
     }
 
     static func checkSlug(_ text: String, _ flag: String) throws {
-        let allowed = text.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
-        guard (1...64).contains(text.utf8.count), allowed, text.first != "-" else {
-            throw refusal("\(flag) must be 1 to 64 of a-z, 0-9 and '-', not starting with '-'", exitStatus: ExitCode.validationFailure.rawValue)
+        guard MenuSlug.isValid(text) else {
+            throw refusal("\(flag) must be \(MenuSlug.rule)", exitStatus: ExitCode.validationFailure.rawValue)
         }
     }
 

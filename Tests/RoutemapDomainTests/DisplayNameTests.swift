@@ -30,12 +30,20 @@ struct DisplayNameTests {
         }
     }
 
-    @Test("the use cases refuse a name or reason that breaks its rule, before changing anything")
+    @Test("a menu id is a slug: 1 to 64 of a-z, 0-9 and '-', not starting with '-'")
+    func slugs() {
+        for slug in ["latte", "x", "flat-white-2", "0", String(repeating: "a", count: 64)] { #expect(MenuSlug.isValid(slug), "\(slug)") }
+        for slug in ["", "-latte", "Latte", "café", "flat white", "a_b", "a/b", String(repeating: "a", count: 65)] {
+            #expect(!MenuSlug.isValid(slug), "\(slug)")
+        }
+    }
+
+    @Test("the use cases refuse a name, reason, menu id or price that breaks its rule, before changing anything")
     func useCasesRefuse() async throws {
         let store = InMemoryStore(menu: Fixtures.menu)
         let till = Till(store: store, taxRate: Fixtures.rate875, currency: .usd)
         let directory = DeviceDirectory(store: store)
-        let name = InvalidText(field: "name", rule: DisplayName.rule)
+        let name = InvalidInput(field: "name", rule: DisplayName.rule)
         await #expect(throws: name) { try await directory.enroll(name: " \u{200B}") }
         #expect(store.snapshot.devices.isEmpty)
 
@@ -48,6 +56,26 @@ struct DisplayNameTests {
         await #expect(throws: name) {
             try await till.changeMenuItem(id: "latte", MenuItemPatch(name: "Latte\n"), device: device, idempotency: nil)
         }
+        let slug = { (field: String) in InvalidInput(field: field, rule: MenuSlug.rule) }
+        let price = InvalidInput(field: "priceMinor", rule: "from 0 to 10000000")
+        await #expect(throws: slug("id")) {
+            try await till.createMenuItem(MenuItemDraft(id: "Tea", name: "Tea", category: "coffee", priceMinor: 300), device: device, idempotency: nil)
+        }
+        await #expect(throws: slug("category")) {
+            try await till.createMenuItem(MenuItemDraft(id: "tea", name: "Tea", category: "", priceMinor: 300), device: device, idempotency: nil)
+        }
+        await #expect(throws: price) {
+            try await till.createMenuItem(MenuItemDraft(id: "tea", name: "Tea", category: "coffee", priceMinor: -1), device: device, idempotency: nil)
+        }
+        await #expect(throws: slug("category")) {
+            try await till.changeMenuItem(id: "latte", MenuItemPatch(category: "-x"), device: device, idempotency: nil)
+        }
+        await #expect(throws: price) {
+            try await till.changeMenuItem(id: "latte", MenuItemPatch(priceMinor: 10_000_001), device: device, idempotency: nil)
+        }
+        await #expect(throws: slug("id")) {
+            try await till.createMenuCategory(MenuCategory(id: "tea time", name: "Tea"), device: device, idempotency: nil)
+        }
         await #expect(throws: name) {
             try await till.createMenuCategory(MenuCategory(id: "snacks", name: "\u{3000}"), device: device, idempotency: nil)
         }
@@ -57,7 +85,7 @@ struct DisplayNameTests {
         #expect(store.snapshot.menu == before.menu && store.snapshot.categories == before.categories)
 
         let bill = try await till.openBill(device: device)
-        await #expect(throws: InvalidText(field: "reason", rule: BillVoiding.reasonRule)) {
+        await #expect(throws: InvalidInput(field: "reason", rule: BillVoiding.reasonRule)) {
             try await till.void(billId: bill.id, device: device, reason: "\n\t ", idempotency: nil)
         }
         #expect(try till.bill(id: bill.id, device: device).status == .open)
