@@ -86,6 +86,15 @@ extension POSError {
                 extensions: ["deviceId": .string(String(id.prefix(64)))])
         case .managerOnly:
             return .managerOnly
+        case .billNotPaid(let status):
+            return Problem(
+                status: .conflict, code: "bill_not_paid", title: "Bill not paid",
+                detail: "The bill is \(status.rawValue); only a paid bill can be refunded.")
+        case .refundExceedsPayment(let refundable):
+            return Problem(
+                status: .unprocessableContent, code: "refund_exceeds_payment", title: "Refund exceeds payment",
+                detail: "Only \(refundable) minor units of the bill's payment are left to refund.",
+                extensions: ["refundableMinor": .int(refundable)])
         case .tenderNotAllowed:
             return .invalidField("tenderedMinor", "For card payments tenderedMinor must be omitted or equal amountMinor.")
         }

@@ -54,13 +54,18 @@ public enum POSError: StateConflict, Sendable, Equatable {
     case deviceNotActive(String)
     /// Only a manager may act on another device's bills (list them, transfer a bill).
     case managerOnly
+    /// A refund needs a paid bill; this is the bill's actual status.
+    case billNotPaid(BillStatus)
+    /// The refund asked for more than is left of the bill's payment after its earlier refunds:
+    /// at most `refundableMinor` may still be refunded.
+    case refundExceedsPayment(refundableMinor: Int64)
 
     /// A conflict with the bill's current state (not with the request's content): a retry
     /// with the same key must get the same answer, so these outcomes are recorded.
     public var isStateConflict: Bool {
         switch self {
         case .billNotOpen, .billEmpty, .billNotCheckedOut, .billSettled, .lineQuantityLimit, .tooManyLines,
-            .menuItemExists, .menuCategoryExists, .categoryNotEmpty:
+            .menuItemExists, .menuCategoryExists, .categoryNotEmpty, .billNotPaid, .refundExceedsPayment:
             true
         default: false
         }

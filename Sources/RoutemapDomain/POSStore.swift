@@ -24,6 +24,8 @@ public protocol POSStore: DataReads {
     func payment(id: String) throws -> Payment?
     /// The payment of bill `billId`, or `nil` when it is not paid.
     func payment(billId: String) throws -> Payment?
+    /// The refunds of bill `billId`, oldest first (by creation, then as recorded).
+    func refunds(billId: String) throws -> [Refund]
     /// What a sales report of `period` sums up (``SalesFigures``), read in one snapshot (one
     /// read transaction), so its numbers agree with each other, and by aggregate queries, not by
     /// loading the bills. Throws if a sum does not fit in 64 bits.

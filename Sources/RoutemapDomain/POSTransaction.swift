@@ -40,6 +40,12 @@ public protocol POSTransaction: RecordedAnswers {
     func update(_ bill: Bill) throws
     /// Records a payment (at most one per bill).
     func insert(_ payment: Payment) throws
+    /// The payment of bill `billId`, or `nil` when it is not paid.
+    func payment(billId: String) throws -> Payment?
+    /// Records a refund of a paid bill.
+    func insert(_ refund: Refund) throws
+    /// The refunds of bill `billId`, oldest first (by creation, then as recorded).
+    func refunds(billId: String) throws -> [Refund]
     /// Saves a new device with the digest of its token.
     func insert(_ device: Device, tokenDigest: [UInt8]) throws
     /// The device with `id`, or `nil`.

@@ -15,6 +15,8 @@ public struct SalesReport: Sendable, Hashable {
     public let sales: Sales
     /// The bills voided in the period.
     public let voids: Voids
+    /// The refunds made in the period (by their own time, whenever their bills were paid).
+    public let refunds: Refunds
     /// The bills not yet settled when the report was read, on every device (not period-bound).
     public let unsettledNow: Unsettled
 
@@ -84,6 +86,30 @@ public struct SalesReport: Sendable, Hashable {
         }
     }
 
+    /// The refunds of the period, in all and by their payment's method. Cash refunds came out of
+    /// the drawer: it holds the cash payments' amount less ``cash``'s amount, plus its float.
+    public struct Refunds: Sendable, Hashable {
+        public let count: Int
+        /// `card.amountMinor + cash.amountMinor`.
+        public let amountMinor: Int64
+        public let card: RefundTotals
+        public let cash: RefundTotals
+    }
+
+    /// The refunds that went back by one method: how many, and what they gave back.
+    public struct RefundTotals: Sendable, Hashable {
+        public let count: Int
+        public let amountMinor: Int64
+
+        public init(count: Int, amountMinor: Int64) {
+            self.count = count
+            self.amountMinor = amountMinor
+        }
+
+        /// No refund.
+        public static let zero = RefundTotals(count: 0, amountMinor: 0)
+    }
+
     /// The bills voided in the period and the total they held.
     public struct Voids: Sendable, Hashable {
         public let count: Int
@@ -128,6 +154,10 @@ public struct SalesReport: Sendable, Hashable {
             bills: figures.sales.bills, subtotalMinor: figures.sales.subtotalMinor, taxMinor: figures.sales.taxMinor,
             totalMinor: figures.sales.totalMinor, items: items)
         voids = figures.voids
+        refunds = Refunds(
+            count: try Self.sum(figures.cardRefunds.count, figures.cashRefunds.count, "the number of refunds"),
+            amountMinor: try Self.sum(figures.cardRefunds.amountMinor, figures.cashRefunds.amountMinor, "the refunds' amounts"),
+            card: figures.cardRefunds, cash: figures.cashRefunds)
         unsettledNow = figures.unsettled
     }
 
@@ -141,25 +171,32 @@ public struct SalesReport: Sendable, Hashable {
 
 /// What a store sums up for a ``SalesReport``, all read in one snapshot: the payments of a
 /// period by method, the bills they paid (totals and lines by menu item, in any order), the
-/// bills voided in it, and the unsettled bills now. Each sum is exact or the read fails.
+/// bills voided in it, its refunds by their payments' method, and the unsettled bills now. Each sum is exact or the read fails.
 public struct SalesFigures: Sendable, Hashable {
     public var card: SalesReport.Takings
     public var cash: SalesReport.Takings
     public var sales: SalesReport.Sales
     public var voids: SalesReport.Voids
     public var unsettled: SalesReport.Unsettled
+    /// The refunds of the period that went back to cards.
+    public var cardRefunds: SalesReport.RefundTotals
+    /// The refunds of the period paid out of the drawer.
+    public var cashRefunds: SalesReport.RefundTotals
 
     public init(
         card: SalesReport.Takings = .zero, cash: SalesReport.Takings = .zero,
         sales: SalesReport.Sales = SalesReport.Sales(bills: 0, subtotalMinor: 0, taxMinor: 0, totalMinor: 0, items: []),
         voids: SalesReport.Voids = SalesReport.Voids(count: 0, totalMinor: 0),
-        unsettled: SalesReport.Unsettled = SalesReport.Unsettled(open: 0, checkedOut: 0, checkedOutTotalMinor: 0)
+        unsettled: SalesReport.Unsettled = SalesReport.Unsettled(open: 0, checkedOut: 0, checkedOutTotalMinor: 0),
+        cardRefunds: SalesReport.RefundTotals = .zero, cashRefunds: SalesReport.RefundTotals = .zero
     ) {
         self.card = card
         self.cash = cash
         self.sales = sales
         self.voids = voids
         self.unsettled = unsettled
+        self.cardRefunds = cardRefunds
+        self.cashRefunds = cashRefunds
     }
 }
 

@@ -105,7 +105,8 @@ struct Described: Error, CustomStringConvertible {
 extension PostgresStore {
     /// The tables a row count may name.
     private static let tables: Set<String> = [
-        "menu_items", "menu_categories", "devices", "bills", "bill_lines", "payments", "idempotency_keys", "routemap_migrations",
+        "menu_items", "menu_categories", "devices", "bills", "bill_lines", "payments", "refunds", "idempotency_keys",
+        "routemap_migrations",
     ]
 
     /// The number of rows in `table`, one of the schema's tables (for tests and diagnostics).

@@ -14,9 +14,9 @@ extension PostgresStore {
 extension PostgresTransaction {
     /// The sums of a sales report, by aggregate queries in a read-only snapshot of their own.
     /// Payments are found by `payments_created_at`, voided bills by `bills_voided_at`
-    /// (migration 0017). `sum()` of bigints is numeric, never wrapped; its cast back to bigint,
-    /// like a line's `quantity * unit_price_minor`, fails with 22003 (out of range) rather than
-    /// give a wrong number.
+    /// (migration 0017), refunds by `refunds_created_at` (0018). `sum()` of bigints is numeric,
+    /// never wrapped; its cast back to bigint, like a line's `quantity * unit_price_minor`, fails
+    /// with 22003 (out of range) rather than give a wrong number.
     func salesFigures(in period: SalesPeriod) throws -> SalesFigures {
         // A write transaction is READ COMMITTED: its statements would not share a snapshot.
         guard !isTransaction else { throw InvariantViolation("a sales report is read in a snapshot of its own, not inside a write") }
@@ -83,6 +83,22 @@ extension PostgresTransaction {
             """
         ).first.map { row -> (Int, Int64) in try row.decode((Int, Int64).self) } ?? (0, 0)
         figures.voids = SalesReport.Voids(count: voids.0, totalMinor: voids.1)
+        for row in try session.rows(
+            """
+            SELECT p.method, count(*), coalesce(sum(r.amount_minor), 0)::bigint
+            FROM refunds r JOIN payments p ON p.id = r.payment_id
+            WHERE r.created_at >= \(from) AND r.created_at < \(to)
+            GROUP BY p.method
+            """)
+        {
+            let (method, count, amount) = try row.decode((String, Int, Int64).self)
+            let totals = SalesReport.RefundTotals(count: count, amountMinor: amount)
+            switch PaymentMethod(rawValue: method) {
+            case .card: figures.cardRefunds = totals
+            case .cash: figures.cashRefunds = totals
+            case nil: throw StorageError.invalidRow(table: "payments", id: "?", reason: "method '\(method)'")
+            }
+        }
         var open = 0, checkedOut = 0, checkedOutTotal: Int64 = 0
         // The WHERE clause is the partial index's (bills_unsettled_by_device_selected_at).
         for row in try session.rows(

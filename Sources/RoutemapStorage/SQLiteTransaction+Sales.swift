@@ -12,7 +12,8 @@ extension SQLiteStore {
 extension SQLiteTransaction {
     /// The sums of a sales report, by aggregate queries. Timestamps are fixed-width UTC text
     /// (``Timestamp``), so `>= from AND < to` on the text is the period [from, to). Payments are
-    /// found by `payments_created_at`, voided bills by `bills_voided_at` (migration 0017).
+    /// found by `payments_created_at`, voided bills by `bills_voided_at` (migration 0017), refunds by
+    /// `refunds_created_at` (0018).
     ///
     /// SQLite's `sum()` of integers raises an error on overflow, but `*` of integers that
     /// overflows gives a REAL, and so would its sum: every sum is read as an integer only when
@@ -68,6 +69,17 @@ extension SQLiteTransaction {
             let row = try Row.fetchOne(database, sql: Self.voidedBillsSQL, arguments: range)!
             figures.voids = SalesReport.Voids(count: try Self.exactInteger(row, 0), totalMinor: try Self.exactInteger(row, 1))
         }
+        try StorageError.wrapping("summing up the refunds of a period") {
+            for row in try Row.fetchAll(database, sql: Self.refundsByMethodSQL, arguments: range) {
+                let method: String = row[0]
+                let totals = SalesReport.RefundTotals(count: try Self.exactInteger(row, 1), amountMinor: try Self.exactInteger(row, 2))
+                switch PaymentMethod(rawValue: method) {
+                case .card: figures.cardRefunds = totals
+                case .cash: figures.cashRefunds = totals
+                case nil: throw StorageError.invalidRow(table: "payments", id: "?", reason: "method '\(method)'")
+                }
+            }
+        }
         try StorageError.wrapping("summing up the unsettled bills") {
             // The WHERE clause is the partial index's (bills_unsettled_by_device_selected_at), word
             // for word: only the unsettled bills are read.
@@ -98,6 +110,15 @@ extension SQLiteTransaction {
         SELECT method, count(*), coalesce(sum(amount_minor), 0), coalesce(sum(tendered_minor), 0), coalesce(sum(change_minor), 0)
         FROM payments WHERE created_at >= ? AND created_at < ?
         GROUP BY method
+        """
+
+    /// The refunds made in the period [`?1`, `?2`) (found by `refunds_created_at`, migration
+    /// 0018) by their payment's method: count and sum.
+    static let refundsByMethodSQL = """
+        SELECT p.method, count(*), coalesce(sum(r.amount_minor), 0)
+        FROM refunds r JOIN payments p ON p.id = r.payment_id
+        WHERE r.created_at >= ? AND r.created_at < ?
+        GROUP BY p.method
         """
 
     /// The bills voided in the period [`?1`, `?2`): how many, and the total they held.

@@ -77,11 +77,14 @@ struct SalesReportTests {
         let expected = try SalesReport(period: scenario.period, currency: .usd, figures: scenario.expected)
         #expect(report == expected)
         #expect(report.payments.count == 3 && report.payments.amountMinor == 2_257)
+        #expect(report.refunds.count == 3 && report.refunds.amountMinor == 333)
+        #expect(report.refunds.card == SalesReport.RefundTotals(count: 2, amountMinor: 133))
+        #expect(report.refunds.cash == SalesReport.RefundTotals(count: 1, amountMinor: 200))
         #expect(report.unsettledNow.open == 2, "H, and the empty bill the payments left on the first device")
         #expect(throws: POSError.managerOnly) { try till.salesReport(scenario.period, caller: .till(Fixtures.device)) }
         // A period before anything was paid: nothing but what is unsettled now.
         let before = try till.salesReport(try SalesPeriod(from: Self.t0.addingTimeInterval(-100), to: Self.t0), caller: manager)
-        #expect(before.payments.count == 0 && before.sales.items.isEmpty && before.voids.count == 0)
+        #expect(before.payments.count == 0 && before.sales.items.isEmpty && before.voids.count == 0 && before.refunds.count == 0)
         #expect(before.unsettledNow == report.unsettledNow)
     }
 }

@@ -18,6 +18,7 @@ extension ForwardingStore {
     }
     func payment(id: String) throws -> Payment? { try forwarded.payment(id: id) }
     func payment(billId: String) throws -> Payment? { try forwarded.payment(billId: billId) }
+    func refunds(billId: String) throws -> [Refund] { try forwarded.refunds(billId: billId) }
     func salesFigures(in period: SalesPeriod) throws -> SalesFigures { try forwarded.salesFigures(in: period) }
     func device(tokenDigest: [UInt8]) throws -> Device? { try forwarded.device(tokenDigest: tokenDigest) }
     func devices() throws -> [Device] { try forwarded.devices() }
@@ -52,6 +53,9 @@ extension ForwardingTransaction {
     func insert(_ bill: Bill) throws { try forwarded.insert(bill) }
     func update(_ bill: Bill) throws { try forwarded.update(bill) }
     func insert(_ payment: Payment) throws { try forwarded.insert(payment) }
+    func payment(billId: String) throws -> Payment? { try forwarded.payment(billId: billId) }
+    func insert(_ refund: Refund) throws { try forwarded.insert(refund) }
+    func refunds(billId: String) throws -> [Refund] { try forwarded.refunds(billId: billId) }
     func insert(_ device: Device, tokenDigest: [UInt8]) throws { try forwarded.insert(device, tokenDigest: tokenDigest) }
     func device(id: String) throws -> Device? { try forwarded.device(id: id) }
     func revokeDevice(id: String, at date: Date) throws { try forwarded.revokeDevice(id: id, at: date) }

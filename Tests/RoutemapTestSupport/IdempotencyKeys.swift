@@ -23,6 +23,15 @@ public enum Keys {
             }
         }
     }
+
+    public static func refund(_ key: String, fingerprint: String) -> IdempotencyKey<RefundOutcome> {
+        IdempotencyKey(key: key, fingerprint: fingerprint) { outcome in
+            switch outcome {
+            case .success(let outcome): Array("refund \(outcome.refund.id) left \(outcome.refundableMinor)".utf8)
+            case .failure(let error): Array("conflict \(error)".utf8)
+            }
+        }
+    }
 }
 
 /// A clock the test moves by hand.

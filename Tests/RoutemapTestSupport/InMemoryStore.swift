@@ -22,6 +22,8 @@ public final class InMemoryStore: POSStore {
         /// Bill ids in creation order.
         public var billOrder: [String] = []
         public var payments: [Payment] = []
+        /// Refunds in the order they were recorded.
+        public var refunds: [Refund] = []
         /// Enrolled devices with the digests of their tokens.
         public var devices: [(device: Device, tokenDigest: [UInt8])] = []
         /// Digests of rotated tokens not used yet, by device id.
@@ -36,6 +38,12 @@ public final class InMemoryStore: POSStore {
         public func currentBill(deviceId: String) -> Bill? {
             billOrder.reversed().lazy.compactMap { bills[$0] }.filter { $0.status.isUnsettled && $0.deviceId == deviceId }
                 .max { $0.selectedAt < $1.selectedAt }
+        }
+
+        /// As ``POSStore/refunds(billId:)``: oldest first, then as recorded.
+        public func refunds(billId: String) -> [Refund] {
+            refunds.enumerated().filter { $0.element.billId == billId }
+                .sorted { ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset) }.map(\.element)
         }
 
         /// As ``POSStore/unsettledBills(deviceId:statuses:after:limit:)``.
@@ -123,6 +131,8 @@ public final class InMemoryStore: POSStore {
 
     public func payment(billId: String) throws -> Payment? { committed.payments.first { $0.billId == billId } }
 
+    public func refunds(billId: String) throws -> [Refund] { committed.refunds(billId: billId) }
+
     public func salesFigures(in period: SalesPeriod) throws -> SalesFigures {
         try committed.salesFigures(in: period)
     }
@@ -201,6 +211,11 @@ extension InMemoryStore.State {
             }
         }
         figures.voids = Report.Voids(count: voids.count, totalMinor: voids.total)
+        for refund in refunds where period.contains(refund.createdAt) {
+            let totals = refund.method == .card ? figures.cardRefunds : figures.cashRefunds
+            let added = Report.RefundTotals(count: try add(totals.count, 1), amountMinor: try add(totals.amountMinor, refund.amountMinor))
+            if refund.method == .card { figures.cardRefunds = added } else { figures.cashRefunds = added }
+        }
         figures.unsettled = Report.Unsettled(open: unsettled.open, checkedOut: unsettled.checkedOut, checkedOutTotalMinor: unsettled.total)
         return figures
     }

@@ -45,6 +45,19 @@ final class InMemoryTransaction: POSTransaction {
         state.payments.append(payment)
     }
 
+    func payment(billId: String) throws -> Payment? { state.payments.first { $0.billId == billId } }
+
+    /// Refuses what the refunds table's constraints refuse: a second refund with one id, an
+    /// amount below 1, a payment that is not the bill's.
+    func insert(_ refund: Refund) throws {
+        guard !state.refunds.contains(where: { $0.id == refund.id }), refund.amountMinor > 0,
+            state.payments.contains(where: { $0.id == refund.paymentId && $0.billId == refund.billId })
+        else { throw Conflict() }
+        state.refunds.append(refund)
+    }
+
+    func refunds(billId: String) throws -> [Refund] { state.refunds(billId: billId) }
+
     func insert(_ device: Device, tokenDigest: [UInt8]) throws {
         guard !state.devices.contains(where: { $0.device.id == device.id || $0.tokenDigest == tokenDigest }) else {
             throw Conflict()

@@ -13,6 +13,11 @@ import RoutemapDomain
 /// - the latte renamed "Latte (large)" at from + 30 s, then I (one, card: 517) paid at from + 40 s,
 ///   so the item's name is the latest paid line's;
 /// - C (a latte, card) paid exactly at `to`, and F (an espresso) voided exactly at `to`: out.
+/// Refunds, made by `device` acting as a manager (the domain takes the caller's role as given):
+/// - of D, 100 cash, 1 ms before `from`: out;
+/// - of A, 33 card, exactly at `from`: in;
+/// - of B, 200 cash, and of A again, 100 card, at from + 50 s: in (card 2 for 133, cash 1 for 200);
+/// - of C, 60 card, exactly at `to`: out.
 /// On `otherDevice`: G (a croissant, checked out: 381) and H (an espresso, open), unsettled.
 public struct SalesScenario {
     public let period: SalesPeriod
@@ -37,6 +42,10 @@ public struct SalesScenario {
         func pay(_ bill: Bill, _ method: PaymentMethod, tendered: Int64? = nil) async throws {
             _ = try await till.pay(billId: bill.id, device: device, PaymentRequest(method: method, amountMinor: bill.totalMinor, tenderedMinor: tendered))
         }
+        func refund(_ bill: Bill, _ amount: Int64) async throws {
+            let manager = BillCaller(deviceId: device, role: .manager)
+            _ = try await till.refund(billId: bill.id, amountMinor: amount, reason: "returned", caller: manager, idempotency: nil).performedWithoutKey()
+        }
 
         let a = try await bill([("latte", 2)], checkout: true)
         let b = try await bill([("croissant", 1), ("espresso", 1)], checkout: true)
@@ -49,8 +58,10 @@ public struct SalesScenario {
 
         at(from.addingTimeInterval(-0.001))
         try await pay(d, .cash)
+        try await refund(d, 100)
         at(from)
         try await pay(a, .card)
+        try await refund(a, 33)
         at(from.addingTimeInterval(10))
         try await pay(b, .cash, tendered: 1000)
         at(from.addingTimeInterval(20))
@@ -60,8 +71,12 @@ public struct SalesScenario {
         let i = try await bill([("latte", 1)], checkout: true)
         at(from.addingTimeInterval(40))
         try await pay(i, .card)
+        at(from.addingTimeInterval(50))
+        try await refund(b, 200)
+        try await refund(a, 100)
         at(to)
         try await pay(c, .card)
+        try await refund(c, 60)
         _ = try await till.void(billId: f.id, device: device, reason: "mistake", idempotency: nil)
         at(to.addingTimeInterval(5))
 
@@ -81,7 +96,9 @@ public struct SalesScenario {
                     SalesReport.ItemSales(menuItemId: "espresso", name: espresso, quantity: 1, amountMinor: 300),
                 ]),
             voids: SalesReport.Voids(count: 1, totalMinor: 517),
-            unsettled: SalesReport.Unsettled(open: openBills, checkedOut: 1, checkedOutTotalMinor: g.totalMinor))
+            unsettled: SalesReport.Unsettled(open: openBills, checkedOut: 1, checkedOutTotalMinor: g.totalMinor),
+            cardRefunds: SalesReport.RefundTotals(count: 2, amountMinor: 133),
+            cashRefunds: SalesReport.RefundTotals(count: 1, amountMinor: 200))
         precondition(g.totalMinor == 381 && a.totalMinor == 1033 && b.totalMinor == 707 && i.totalMinor == 517, "the scenario's menu")
         return SalesScenario(period: try SalesPeriod(from: from, to: to), expected: expected, openBills: openBills)
     }
