@@ -28,6 +28,7 @@ struct BillsController {
         router.device(.POST, "/v1/bills/{billId}/pay", pay)
         registerOpenOrders(on: &router)
         registerManaging(on: &router)
+        registerRefunds(on: &router)
     }
 
     @Sendable func createBill(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {

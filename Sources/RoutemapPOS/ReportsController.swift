@@ -74,13 +74,19 @@ extension SalesReport {
             "totalMinor": .int(sales.totalMinor), "items": .array(items),
         ]
         let voidsJSON: JSON = ["count": .int(Int64(voids.count)), "totalMinor": .int(voids.totalMinor)]
+        let refundsJSON: JSON = [
+            "count": .int(Int64(refunds.count)), "amountMinor": .int(refunds.amountMinor),
+            "card": ["count": .int(Int64(refunds.card.count)), "amountMinor": .int(refunds.card.amountMinor)],
+            "cash": ["count": .int(Int64(refunds.cash.count)), "amountMinor": .int(refunds.cash.amountMinor)],
+        ]
         let unsettled: JSON = [
             "open": .int(Int64(unsettledNow.open)), "checkedOut": .int(Int64(unsettledNow.checkedOut)),
             "checkedOutTotalMinor": .int(unsettledNow.checkedOutTotalMinor),
         ]
         return [
             "from": .string(period.from.wireText), "to": .string(period.to.wireText), "currency": .string(currency.rawValue),
-            "payments": paymentsJSON, "sales": salesJSON, "voids": voidsJSON, "unsettledNow": unsettled,
+            "payments": paymentsJSON, "sales": salesJSON, "voids": voidsJSON, "refunds": refundsJSON,
+            "unsettledNow": unsettled,
         ]
     }
 }
