@@ -45,6 +45,10 @@ struct SpecConformanceTests {
         "BillVoid": BillVoid.self,
         "VoidRequest": VoidRequest.self,
         "TransferRequest": TransferRequest.self,
+        "RefundRequest": RefundRequest.self,
+        "Refund": Refund.self,
+        "RefundList": RefundList.self,
+        "RefundTotals": RefundTotals.self,
         "BillList": BillList.self,
         "BillListEntry": BillListEntry.self,
         "SalesReport": SalesReport.self,
@@ -107,6 +111,7 @@ struct SpecConformanceTests {
         "listMenuCategories": MenuCategoryListing.self,
         "retireMenuCategory": RetiredMenuCategoryAnswer.self,
         "voidBill": VoidAnswer.self,
+        "refundBill": RefundAnswer.self,
     ]
 
     /// Every `enum` of the spec's schemas and the known values of its Swift enumeration.
@@ -116,6 +121,7 @@ struct SpecConformanceTests {
         "BillListEntry.status": [BillStatus.open, .checkedOut].map(\.rawValue),
         "Payment.method": PaymentMethod.knownCases.map(\.rawValue),
         "PayRequest.method": PaymentMethod.knownCases.map(\.rawValue),
+        "Refund.method": PaymentMethod.knownCases.map(\.rawValue),
         "NavigateRequest.mode": NavigationMode.knownCases.map(\.rawValue),
         "Step.op": StepOperation.knownCases.map(\.rawValue),
         "PresentationOptions.style": PresentationStyle.knownCases.map(\.rawValue),

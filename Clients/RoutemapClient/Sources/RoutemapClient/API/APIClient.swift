@@ -200,6 +200,25 @@ public actor APIClient {
         try await replayable(send(.post, "/v1/bills/\(Self.segment(billId))/transfer", body: TransferRequest(deviceId: deviceId), intent: intent))
     }
 
+    /// `POST /v1/bills/{billId}/refund` (managers only): gives back `amountMinor` of any
+    /// device's paid bill, by its payment's method, with `reason`. The bill does not change.
+    /// Every attempt of one refund sends the same `idempotencyKey` (a retry gets the recorded
+    /// answer, never a second refund); `nil` sends none. Throws a ``Problem``: `bill_not_paid`,
+    /// `refund_exceeds_payment` (with ``Problem/refundableMinor``), `manager_only`, `not_found`.
+    public func refund(billId: String, amountMinor: Int64, reason: String, idempotencyKey: String? = nil) async throws
+        -> Replayable<RefundAnswer>
+    {
+        let intent = idempotencyKey.map { UserIntent(idempotencyKey: $0) }
+        return try await replayable(
+            send(.post, "/v1/bills/\(Self.segment(billId))/refund", body: RefundRequest(amountMinor: amountMinor, reason: reason), intent: intent))
+    }
+
+    /// `GET /v1/bills/{billId}/refunds` (managers only): the bill's refunds, oldest first, with
+    /// what they add up to and what may still be refunded.
+    public func refunds(billId: String) async throws -> RefundList {
+        try await decode(send(.get, "/v1/bills/\(Self.segment(billId))/refunds"))
+    }
+
     /// `GET /v1/reports/sales` (managers only): the end-of-day report of the period [`from`,
     /// `to`), given as RFC 3339 instants with their offset (`2026-11-25T00:00:00+01:00`), so the
     /// shop's day is the caller's to say.

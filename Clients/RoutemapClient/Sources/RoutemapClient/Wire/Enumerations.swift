@@ -182,6 +182,8 @@ public enum ProblemCode: OpenEnumeration {
     case overloaded, timedOut, shuttingDown, databaseUnavailable
     /// A bill given to a device that is unknown or revoked.
     case deviceNotActive
+    /// A refund of a bill that is not paid; one over what is left of its payment.
+    case billNotPaid, refundExceedsPayment
     case unknown(String)
 
     public static let knownCases: [ProblemCode] = [
@@ -193,7 +195,7 @@ public enum ProblemCode: OpenEnumeration {
         .managerOnly, .deviceRevoked, .menuItemExists, .unknownCategory, .menuCategoryExists, .categoryNotEmpty,
         .billSettled, .lineQuantityLimit, .tooManyLines,
         .questionAlreadyAnswered, .questionNotCurrent, .questionNotInGame, .answerNotAChoice, .gameNotFinished, .questionsAvailable,
-        .overloaded, .timedOut, .shuttingDown, .databaseUnavailable, .deviceNotActive,
+        .overloaded, .timedOut, .shuttingDown, .databaseUnavailable, .deviceNotActive, .billNotPaid, .refundExceedsPayment,
     ]
 
     public var rawValue: String {
@@ -244,6 +246,8 @@ public enum ProblemCode: OpenEnumeration {
         case .shuttingDown: "shutting_down"
         case .databaseUnavailable: "database_unavailable"
         case .deviceNotActive: "device_not_active"
+        case .billNotPaid: "bill_not_paid"
+        case .refundExceedsPayment: "refund_exceeds_payment"
         case .unknown(let value): value
         }
     }

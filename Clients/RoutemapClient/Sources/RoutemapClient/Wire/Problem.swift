@@ -33,10 +33,12 @@ public struct Problem: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var currentQuestionId: String?
     /// `device_not_active`: the device a bill was to be given to.
     public var deviceId: String?
+    /// `refund_exceeds_payment`: what may still be refunded on the bill.
+    public var refundableMinor: Int64?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, title, status, detail, code, field, menuItemId, category, expectedMinor, limit, retryAfterSeconds, input, route
         case routeGuard = "guard"
-        case questionId, currentQuestionId, deviceId
+        case questionId, currentQuestionId, deviceId, refundableMinor
     }
 }

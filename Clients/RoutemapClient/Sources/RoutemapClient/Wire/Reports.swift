@@ -1,5 +1,6 @@
 /// `GET /v1/reports/sales` (managers only): what the tills took in a period [`from`, `to`), the
-/// bills those payments paid, the bills voided in it, and the bills unsettled now. Money in
+/// bills those payments paid, the bills voided in it, the refunds made in it, and the bills
+/// unsettled now. Money in
 /// minor units of ``currency``.
 public struct SalesReport: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// The period's first instant (included), ISO 8601 in UTC with milliseconds.
@@ -11,9 +12,10 @@ public struct SalesReport: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var payments: Payments
     public var sales: Sales
     public var voids: Voids
+    public var refunds: Refunds
     public var unsettledNow: Unsettled
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case from, to, currency, payments, sales, voids, unsettledNow }
+    enum CodingKeys: String, CodingKey, CaseIterable { case from, to, currency, payments, sales, voids, refunds, unsettledNow }
 
     /// The payments made in the period: `amountMinor` is the sales taken.
     public struct Payments: Codable, Sendable, Hashable {
@@ -59,6 +61,15 @@ public struct SalesReport: Codable, Sendable, Hashable, WireObjectWithKeys {
         public var totalMinor: Int64
     }
 
+    /// The refunds made in the period, by their payment's method: the drawer holds the cash
+    /// payments' amount less `cash.amountMinor`, plus its float.
+    public struct Refunds: Codable, Sendable, Hashable {
+        public var count: Int
+        public var amountMinor: Int64
+        public var card: RefundTotals
+        public var cash: RefundTotals
+    }
+
     /// The bills open and checked out when the report was read, on every device.
     public struct Unsettled: Codable, Sendable, Hashable {
         public var open: Int
@@ -66,6 +77,14 @@ public struct SalesReport: Codable, Sendable, Hashable, WireObjectWithKeys {
         /// Money expected but not yet taken.
         public var checkedOutTotalMinor: Int64
     }
+}
+
+/// The refunds of a report's period that went back by one method.
+public struct RefundTotals: Codable, Sendable, Hashable, WireObjectWithKeys {
+    public var count: Int
+    public var amountMinor: Int64
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case count, amountMinor }
 }
 
 /// One menu item's sales in a report's period.

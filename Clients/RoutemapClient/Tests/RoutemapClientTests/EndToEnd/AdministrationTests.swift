@@ -107,6 +107,47 @@ struct AdministrationTests {
         }
     }
 
+    @Test("Refunds: a manager refunds a till's paid bill in parts (a retried refund replays), lists them, reads them in the report; a till cannot")
+    func refunds() async throws {
+        let server = try RoutemapServer()
+        defer { server.stop() }
+        let manager = try await manager(server)
+        let till = try await server.enrolledClient()
+        let start = Date()
+        let bill = try await till.createBill().answer.bill.id
+        _ = try await till.addItem(billId: bill, menuItemId: "latte", quantity: 2)
+        let total = try await till.checkout(billId: bill).answer.bill.totalMinor
+        let paid = try await till.pay(billId: bill, PayRequest(method: .cash, amountMinor: total, tenderedMinor: 2000), intent: UserIntent()).answer
+        let open = try await till.createBill().answer.bill.id
+
+        #expect(try await manager.refunds(billId: bill) == RefundList(refunds: [], refundedMinor: 0, refundableMinor: total))
+        let first = try await manager.refund(billId: bill, amountMinor: 500, reason: "Returned a latte", idempotencyKey: "refund-1")
+        #expect(!first.replayed)
+        #expect(first.answer.refund.method == .cash && first.answer.refund.paymentId == paid.payment.id && first.answer.refund.amountMinor == 500)
+        #expect(first.answer.refundedMinor == 500 && first.answer.refundableMinor == total - 500)
+        let again = try await manager.refund(billId: bill, amountMinor: 500, reason: "Returned a latte", idempotencyKey: "refund-1")
+        #expect(again.replayed && again.answer == first.answer)
+        await #expect { _ = try await manager.refund(billId: bill, amountMinor: total, reason: "all of it") } throws: { problem in
+            (problem as? Problem)?.code == .refundExceedsPayment && (problem as? Problem)?.refundableMinor == total - 500
+        }
+        await #expect { _ = try await manager.refund(billId: open, amountMinor: 1, reason: "not paid") } throws: {
+            ($0 as? Problem)?.code == .billNotPaid
+        }
+        await #expect { _ = try await till.refund(billId: bill, amountMinor: 1, reason: "mine") } throws: { ($0 as? Problem)?.code == .managerOnly }
+        await #expect { _ = try await till.refunds(billId: bill) } throws: { ($0 as? Problem)?.code == .managerOnly }
+        let rest = try await manager.refund(billId: bill, amountMinor: total - 500, reason: "Overcharged").answer
+        #expect(rest.refundableMinor == 0)
+
+        let listed = try await manager.refunds(billId: bill)
+        #expect(listed.refunds == [first.answer.refund, rest.refund] && listed.refundedMinor == total && listed.refundableMinor == 0)
+        #expect(try await manager.bill(id: bill).status == .paid)
+        let report = try await manager.salesReport(from: start.addingTimeInterval(-1), to: Date().addingTimeInterval(1))
+        #expect(
+            report.refunds
+                == SalesReport.Refunds(
+                    count: 2, amountMinor: total, card: RefundTotals(count: 0, amountMinor: 0), cash: RefundTotals(count: 2, amountMinor: total)))
+    }
+
     @Test("rotateToken: the client uses the new token, and the old one stops working once the new one is used")
     func rotateToken() async throws {
         let server = try RoutemapServer()
