@@ -136,6 +136,19 @@ struct RefundAPITests {
         #expect(api.store.snapshot.refunds.map(\.amountMinor) == [500, 17])
     }
 
+    @Test("where reads are round trips, listing a bill's refunds reads inside the store's reading, never on the serving thread")
+    func listReadsInsideReading() async throws {
+        let api = try await InProcessAPI(readsAreImmediate: false)
+        let manager = Self.bearer(try await DeviceRoleTests.manager(api))
+        let (bill, _) = try await paidBill(api)
+        #expect(await api.send("POST", "/v1/bills/\(bill)/refund", json: ["amountMinor": 17, "reason": "x"], headers: manager).status == 200)
+        let outside = api.store.readsOutsideReading
+        let listed = await api.get("/v1/bills/\(bill)/refunds", headers: manager)
+        #expect(listed.status == 200 && listed.json["refundableMinor"] == 500, "\(listed.text)")
+        expectProblem(await api.get("/v1/bills/bill_missing/refunds", headers: manager), 404, "not_found")
+        #expect(api.store.readsOutsideReading == outside, "a store read held the thread serving the request")
+    }
+
     @Test("the sales report counts the period's refunds by method; the drawer's cash is the cash taken less cash refunds")
     func salesReport() async throws {
         let api = try await InProcessAPI()
