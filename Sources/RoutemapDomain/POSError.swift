@@ -52,7 +52,8 @@ public enum POSError: StateConflict, Sendable, Equatable {
     /// A bill can be transferred only to an enrolled device that is not revoked; this id names
     /// no such device.
     case deviceNotActive(String)
-    /// Only a manager may act on another device's bills (list them, transfer a bill).
+    /// Only a manager may act on another device's bills (list them, transfer a bill), refund a
+    /// bill or read the sales report.
     case managerOnly
     /// A refund needs a paid bill; this is the bill's actual status.
     case billNotPaid(BillStatus)

@@ -171,7 +171,8 @@ public struct SalesReport: Sendable, Hashable {
 
 /// What a store sums up for a ``SalesReport``, all read in one snapshot: the payments of a
 /// period by method, the bills they paid (totals and lines by menu item, in any order), the
-/// bills voided in it, its refunds by their payments' method, and the unsettled bills now. Each sum is exact or the read fails.
+/// bills voided in it, its refunds by their payments' method, and the unsettled bills now. Each
+/// sum is exact or the read fails.
 public struct SalesFigures: Sendable, Hashable {
     public var card: SalesReport.Takings
     public var cash: SalesReport.Takings
