@@ -10,16 +10,15 @@ extension Till {
     /// (PostgreSQL locks the bill's row; SQLite has one writer), then sums the earlier refunds,
     /// so two refunds at once never together exceed the payment.
     ///
-    /// Refused before anything is read: `managerOnly` for a till, ``InvalidText`` for a reason
-    /// that breaks ``BillVoiding``'s rule, ``InvariantViolation`` for an amount below 1 (the API
-    /// refuses it first). Then `billNotFound`; `billNotPaid` and `refundExceedsPayment` are
+    /// Refused before anything is read: `managerOnly` for a till, ``InvalidInput`` for a reason
+    /// that breaks ``BillVoiding``'s rule or an amount below 1. Then `billNotFound`; `billNotPaid` and `refundExceedsPayment` are
     /// state conflicts, recorded under the key.
     public func refund(billId: String, amountMinor: Int64, reason: String, caller: BillCaller, idempotency: IdempotencyKey<RefundOutcome>?)
         async throws -> IdempotentOutcome<RefundOutcome>
     {
         guard caller.role == .manager else { throw POSError.managerOnly }
         try BillVoiding.checkedReason(reason)
-        guard amountMinor >= 1 else { throw InvariantViolation("a refund's amount must be at least 1 minor unit, not \(amountMinor)") }
+        guard amountMinor >= 1 else { throw InvalidInput(field: "amountMinor", rule: "at least 1") }
         return try await write(
             device: caller.deviceId, durability: .full, idempotency: idempotency, load: { try reachableBill(billId, caller: caller, in: $0) }
         ) { transaction, bill in

@@ -20,7 +20,7 @@ extension BillsController {
         let body = try RequestBody(request, allowed: ["amountMinor", "reason"])
         let amount = try body.integer("amountMinor", in: 1...moneyRange.upperBound)
         // The length here, with its own message, as a void's reason; the rest of the rule is the
-        // domain's (`InvalidText`, 400 as well).
+        // domain's (`InvalidInput`, 400 as well).
         let reason = try body.text("reason", maxCharacters: BillVoiding.maxReasonLength)
         let billId = try request.parameter("billId")
         return try await app.idempotency.perform(request, body: body, device: device) { key in

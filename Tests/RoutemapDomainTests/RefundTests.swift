@@ -107,16 +107,16 @@ struct RefundTests {
         let before = store.snapshot.committedDurabilities
         let key = Keys.refund("bad", fingerprint: "POST /v1/bills/\(bill.id)/refund")
         for reason in ["", "   ", String(repeating: "x", count: BillVoiding.maxReasonLength + 1), "bad\u{0}byte"] {
-            await #expect(throws: InvalidText(field: "reason", rule: BillVoiding.reasonRule)) {
+            await #expect(throws: InvalidInput(field: "reason", rule: BillVoiding.reasonRule)) {
                 try await till.refund(billId: bill.id, amountMinor: 1, reason: reason, caller: manager, idempotency: key)
             }
         }
         // Before the bill is looked up: a missing bill with a bad reason is the reason's refusal.
-        await #expect(throws: InvalidText.self) {
+        await #expect(throws: InvalidInput.self) {
             try await till.refund(billId: "bill_missing", amountMinor: 1, reason: "", caller: manager, idempotency: nil)
         }
         for amount: Int64 in [0, -5] {
-            await #expect(throws: InvariantViolation.self) { try await refund(bill.id, amount, key: key) }
+            await #expect(throws: InvalidInput(field: "amountMinor", rule: "at least 1")) { try await refund(bill.id, amount, key: key) }
         }
         // The longest reason is fine.
         let longest = String(repeating: "é", count: BillVoiding.maxReasonLength)
