@@ -199,6 +199,38 @@ public struct SalesFigures: Sendable, Hashable {
         self.cardRefunds = cardRefunds
         self.cashRefunds = cashRefunds
     }
+
+    /// The payments made by `method`: ``card`` or ``cash``.
+    public subscript(payments method: PaymentMethod) -> SalesReport.Takings {
+        get {
+            switch method {
+            case .card: card
+            case .cash: cash
+            }
+        }
+        set {
+            switch method {
+            case .card: card = newValue
+            case .cash: cash = newValue
+            }
+        }
+    }
+
+    /// The refunds that went back by `method`: ``cardRefunds`` or ``cashRefunds``.
+    public subscript(refunds method: PaymentMethod) -> SalesReport.RefundTotals {
+        get {
+            switch method {
+            case .card: cardRefunds
+            case .cash: cashRefunds
+            }
+        }
+        set {
+            switch method {
+            case .card: cardRefunds = newValue
+            case .cash: cashRefunds = newValue
+            }
+        }
+    }
 }
 
 extension Till {

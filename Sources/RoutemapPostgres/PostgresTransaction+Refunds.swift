@@ -33,11 +33,8 @@ extension PostgresTransaction {
         ).map { row in
             let (id, bill, payment, methodText, amount, reason, device, createdAt) = try row.decode(
                 (String, String, String, String, Int64, String, String, Date).self)
-            guard let method = PaymentMethod(rawValue: methodText) else {
-                throw StorageError.invalidRow(table: "payments", id: payment, reason: "method '\(methodText)'")
-            }
             return Refund(
-                id: id, billId: bill, paymentId: payment, method: method, amountMinor: amount, reason: reason, deviceId: device,
+                id: id, billId: bill, paymentId: payment, method: try PaymentMethod(stored: methodText, paymentId: payment), amountMinor: amount, reason: reason, deviceId: device,
                 createdAt: createdAt.roundedToMilliseconds)
         }
     }

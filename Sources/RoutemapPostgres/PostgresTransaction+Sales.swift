@@ -43,12 +43,8 @@ extension PostgresTransaction {
             """)
         {
             let (method, count, amount, tendered, change) = try row.decode((String, Int, Int64, Int64, Int64).self)
-            let takings = SalesReport.Takings(count: count, amountMinor: amount, tenderedMinor: tendered, changeMinor: change)
-            switch PaymentMethod(rawValue: method) {
-            case .card: figures.card = takings
-            case .cash: figures.cash = takings
-            case nil: throw StorageError.invalidRow(table: "payments", id: "?", reason: "method '\(method)'")
-            }
+            figures[payments: try PaymentMethod(stored: method, paymentId: "?")] = SalesReport.Takings(
+                count: count, amountMinor: amount, tenderedMinor: tendered, changeMinor: change)
         }
         let totals: (Int, Int64, Int64, Int64) = try session.rows(
             """
@@ -92,12 +88,7 @@ extension PostgresTransaction {
             """)
         {
             let (method, count, amount) = try row.decode((String, Int, Int64).self)
-            let totals = SalesReport.RefundTotals(count: count, amountMinor: amount)
-            switch PaymentMethod(rawValue: method) {
-            case .card: figures.cardRefunds = totals
-            case .cash: figures.cashRefunds = totals
-            case nil: throw StorageError.invalidRow(table: "payments", id: "?", reason: "method '\(method)'")
-            }
+            figures[refunds: try PaymentMethod(stored: method, paymentId: "?")] = SalesReport.RefundTotals(count: count, amountMinor: amount)
         }
         var open = 0, checkedOut = 0, checkedOutTotal: Int64 = 0
         // The WHERE clause is the partial index's (bills_unsettled_by_device_selected_at).

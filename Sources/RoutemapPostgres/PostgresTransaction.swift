@@ -539,9 +539,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     private static func payment(_ row: PostgresRow) throws -> Payment {
         let (id, billId, methodText, amount, tendered, change, createdAt) = try row.decode(
             (String, String, String, Int64, Int64, Int64, Date).self)
-        guard let method = PaymentMethod(rawValue: methodText) else {
-            throw StorageError.invalidRow(table: "payments", id: id, reason: "method '\(methodText)'")
-        }
+        let method = try PaymentMethod(stored: methodText, paymentId: id)
         return Payment(
             id: id, billId: billId, method: method, amountMinor: amount, tenderedMinor: tendered, changeMinor: change,
             createdAt: createdAt.roundedToMilliseconds)

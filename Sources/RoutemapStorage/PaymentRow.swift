@@ -56,9 +56,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
 
     /// The domain's payment. Throws ``StorageError/invalidRow(table:id:reason:)``.
     func payment() throws -> Payment {
-        guard let method = PaymentMethod(rawValue: method) else {
-            throw StorageError.invalidRow(table: Self.databaseTableName, id: id, reason: "method '\(self.method)'")
-        }
+        let method = try PaymentMethod(stored: method, paymentId: id)
         guard let createdAt = Timestamp.parse(createdAt) else {
             throw StorageError.invalidRow(table: Self.databaseTableName, id: id, reason: "created_at '\(self.createdAt)'")
         }

@@ -42,9 +42,7 @@ extension SQLiteTransaction {
     private static func refund(_ row: Row) throws -> Refund {
         let id: String = row[0]
         let methodText: String = row[3], createdAtText: String = row[7]
-        guard let method = PaymentMethod(rawValue: methodText) else {
-            throw StorageError.invalidRow(table: "payments", id: row[2], reason: "method '\(methodText)'")
-        }
+        let method = try PaymentMethod(stored: methodText, paymentId: row[2])
         guard let createdAt = Timestamp.parse(createdAtText) else {
             throw StorageError.invalidRow(table: "refunds", id: id, reason: "created_at '\(createdAtText)'")
         }

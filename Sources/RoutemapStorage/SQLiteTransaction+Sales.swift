@@ -24,15 +24,9 @@ extension SQLiteTransaction {
         var figures = SalesFigures()
         try StorageError.wrapping("summing up the payments of a period") {
             for row in try Row.fetchAll(database, sql: Self.paymentsByMethodSQL, arguments: range) {
-                let method: String = row[0]
-                let takings = SalesReport.Takings(
+                figures[payments: try PaymentMethod(stored: row[0], paymentId: "?")] = SalesReport.Takings(
                     count: try Self.exactInteger(row, 1), amountMinor: try Self.exactInteger(row, 2),
                     tenderedMinor: try Self.exactInteger(row, 3), changeMinor: try Self.exactInteger(row, 4))
-                switch PaymentMethod(rawValue: method) {
-                case .card: figures.card = takings
-                case .cash: figures.cash = takings
-                case nil: throw StorageError.invalidRow(table: "payments", id: "?", reason: "method '\(method)'")
-                }
             }
         }
         try StorageError.wrapping("summing up the bills paid in a period") {
@@ -71,13 +65,8 @@ extension SQLiteTransaction {
         }
         try StorageError.wrapping("summing up the refunds of a period") {
             for row in try Row.fetchAll(database, sql: Self.refundsByMethodSQL, arguments: range) {
-                let method: String = row[0]
-                let totals = SalesReport.RefundTotals(count: try Self.exactInteger(row, 1), amountMinor: try Self.exactInteger(row, 2))
-                switch PaymentMethod(rawValue: method) {
-                case .card: figures.cardRefunds = totals
-                case .cash: figures.cashRefunds = totals
-                case nil: throw StorageError.invalidRow(table: "payments", id: "?", reason: "method '\(method)'")
-                }
+                figures[refunds: try PaymentMethod(stored: row[0], paymentId: "?")] = SalesReport.RefundTotals(
+                    count: try Self.exactInteger(row, 1), amountMinor: try Self.exactInteger(row, 2))
             }
         }
         try StorageError.wrapping("summing up the unsettled bills") {

@@ -176,11 +176,10 @@ extension InMemoryStore.State {
         // By item: quantity, amount, and the name of the latest paid line (by payment time, then payment id, then position).
         var items: [String: (quantity: Int, amount: Int64, name: String, latest: (Date, String, Int))] = [:]
         for payment in payments where period.contains(payment.createdAt) {
-            var takings = payment.method == .card ? figures.card : figures.cash
-            takings = Report.Takings(
+            let takings = figures[payments: payment.method]
+            figures[payments: payment.method] = Report.Takings(
                 count: try add(takings.count, 1), amountMinor: try add(takings.amountMinor, payment.amountMinor),
                 tenderedMinor: try add(takings.tenderedMinor, payment.tenderedMinor), changeMinor: try add(takings.changeMinor, payment.changeMinor))
-            if payment.method == .card { figures.card = takings } else { figures.cash = takings }
             guard let bill = bills[payment.billId] else { continue }
             sales = (
                 try add(sales.bills, 1), try add(sales.subtotal, bill.subtotalMinor), try add(sales.tax, bill.taxMinor),
@@ -212,9 +211,9 @@ extension InMemoryStore.State {
         }
         figures.voids = Report.Voids(count: voids.count, totalMinor: voids.total)
         for refund in refunds where period.contains(refund.createdAt) {
-            let totals = refund.method == .card ? figures.cardRefunds : figures.cashRefunds
-            let added = Report.RefundTotals(count: try add(totals.count, 1), amountMinor: try add(totals.amountMinor, refund.amountMinor))
-            if refund.method == .card { figures.cardRefunds = added } else { figures.cashRefunds = added }
+            let totals = figures[refunds: refund.method]
+            figures[refunds: refund.method] = Report.RefundTotals(
+                count: try add(totals.count, 1), amountMinor: try add(totals.amountMinor, refund.amountMinor))
         }
         figures.unsettled = Report.Unsettled(open: unsettled.open, checkedOut: unsettled.checkedOut, checkedOutTotalMinor: unsettled.total)
         return figures
