@@ -58,9 +58,8 @@ extension Till {
         -> IdempotentOutcome<Bill>
     {
         guard caller.role == .manager else { throw POSError.managerOnly }
-        return try await write(
-            device: caller.deviceId, durability: .normal, idempotency: idempotency, load: { try reachableBill(billId, caller: caller, in: $0) }
-        ) { transaction, bill in
+        return try await write(device: caller.deviceId, durability: .normal, idempotency: idempotency) { transaction in
+            let bill = try reachableBill(billId, caller: caller, in: transaction)
             try bill.requireUnsettled()
             guard let device = try transaction.device(id: target), device.revokedAt == nil else { throw POSError.deviceNotActive(target) }
             if bill.deviceId == target { return bill }

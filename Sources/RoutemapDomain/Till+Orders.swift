@@ -38,10 +38,8 @@ extension Till {
     {
         try BillVoiding.checkedReason(reason)
         let device = caller.deviceId
-        return try await write(
-            device: device, durability: .normal, idempotency: idempotency, load: { try reachableBill(billId, caller: caller, in: $0) }
-        ) {
-            transaction, bill in
+        return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
+            let bill = try reachableBill(billId, caller: caller, in: transaction)
             let date = timestamp()
             let voided = try change(bill, in: transaction) { bill, _ in try bill.void(reason: reason, at: date) }
             if let current = try transaction.currentBill(deviceId: device) {

@@ -19,9 +19,8 @@ extension Till {
         guard caller.role == .manager else { throw POSError.managerOnly }
         try BillVoiding.checkedReason(reason)
         guard amountMinor >= 1 else { throw InvalidInput(field: "amountMinor", rule: "at least 1") }
-        return try await write(
-            device: caller.deviceId, durability: .full, idempotency: idempotency, load: { try reachableBill(billId, caller: caller, in: $0) }
-        ) { transaction, bill in
+        return try await write(device: caller.deviceId, durability: .full, idempotency: idempotency) { transaction in
+            let bill = try reachableBill(billId, caller: caller, in: transaction)
             guard bill.status == .paid else { throw POSError.billNotPaid(bill.status) }
             guard let payment = try transaction.payment(billId: bill.id) else {
                 throw InvariantViolation("paid bill \(bill.id) has no payment")

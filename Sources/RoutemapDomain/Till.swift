@@ -155,9 +155,8 @@ public struct Till: Sendable {
     public func pay(billId: String, device: String, _ request: PaymentRequest, idempotency: IdempotencyKey<PaymentOutcome>?)
         async throws -> IdempotentOutcome<PaymentOutcome>
     {
-        try await write(device: device, durability: .full, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
-            transaction, bill in
-            var bill = bill
+        try await write(device: device, durability: .full, idempotency: idempotency) { transaction in
+            var bill = try ownedBill(billId, device: device, in: transaction)
             let payment = try bill.payment(for: request, id: Identifier.make(prefix: "pay_"), createdAt: timestamp())
             try bill.markPaid()
             try transaction.update(bill)
@@ -179,9 +178,8 @@ public struct Till: Sendable {
         _ billId: String, device: String, idempotency: IdempotencyKey<Bill>?,
         _ edit: @escaping @Sendable (inout Bill, any POSTransaction) throws -> Void
     ) async throws -> IdempotentOutcome<Bill> {
-        try await write(device: device, durability: .normal, idempotency: idempotency, load: { try ownedBill(billId, device: device, in: $0) }) {
-            transaction, bill in
-            try change(bill, in: transaction, edit)
+        try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
+            try change(try ownedBill(billId, device: device, in: transaction), in: transaction, edit)
         }
     }
 
@@ -203,38 +201,23 @@ public struct Till: Sendable {
 
     /// One write transaction for a use case that may carry an idempotency key. In order: a key
     /// seen in the last 24 hours replays its recorded answer (or throws ``IdempotencyKeyReused``
-    /// for a different request); else `load` reads what the use case works on — the bill, which
-    /// the caller must reach (else `billNotFound`, nothing recorded) — and hands it to `body`, so
-    /// it is read once; then `body`'s outcome, or a state conflict it throws, is recorded under
-    /// the key in the same transaction, so the record survives exactly when the effect does.
-    /// The key comes before the bill, so a retry replays what was done even when the bill has
-    /// since gone to another device. Expired keys are deleted apart, by
+    /// for a different request); else `body` runs — it reads what it works on itself, such as a
+    /// bill the caller must reach (else `billNotFound`, nothing recorded) — and its outcome, or a
+    /// state conflict it throws, is recorded under the key in the same transaction, so the record
+    /// survives exactly when the effect does. The key comes before anything `body` reads, so a
+    /// retry replays what was done even when the bill has since gone to another device or the
+    /// change removed what it named (a retirement). Expired keys are deleted apart, by
     /// `deleteExpiredIdempotencyRecords`.
-    func write<Input, Outcome: Sendable>(
-        device: String, durability: Durability, idempotency: IdempotencyKey<Outcome>?,
-        load: @escaping @Sendable (any POSTransaction) throws -> Input,
-        _ body: @escaping @Sendable (any POSTransaction, Input) throws -> Outcome
-    ) async throws -> IdempotentOutcome<Outcome> {
-        // A recorded state conflict commits its record, and is thrown after the commit.
-        let result: Swift.Result<IdempotentOutcome<Outcome>, any Error> = try await store.write(durability: durability) { transaction in
-            guard let idempotency else { return .success(.performed(try body(transaction, try load(transaction)), recorded: nil)) }
-            return try idempotency.perform(device: device, now: timestamp(), in: transaction) {
-                try body(transaction, try load(transaction))
-            }
-        }
-        return try result.get()
-    }
-
-    /// ``write(device:durability:idempotency:load:_:)`` for a use case with nothing to load
-    /// before the key is looked up: `body` reads what it works on itself (after the key, so a
-    /// retry replays even when the change removed it, as a retirement does).
     func write<Outcome: Sendable>(
         device: String, durability: Durability, idempotency: IdempotencyKey<Outcome>?,
         _ body: @escaping @Sendable (any POSTransaction) throws -> Outcome
     ) async throws -> IdempotentOutcome<Outcome> {
-        try await write(device: device, durability: durability, idempotency: idempotency, load: { _ in () }) { transaction, _ in
-            try body(transaction)
+        // A recorded state conflict commits its record, and is thrown after the commit.
+        let result: Swift.Result<IdempotentOutcome<Outcome>, any Error> = try await store.write(durability: durability) { transaction in
+            guard let idempotency else { return .success(.performed(try body(transaction), recorded: nil)) }
+            return try idempotency.perform(device: device, now: timestamp(), in: transaction) { try body(transaction) }
         }
+        return try result.get()
     }
 
     /// The outcome of a use case run without a key.
