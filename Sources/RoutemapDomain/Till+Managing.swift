@@ -15,7 +15,7 @@ extension Till {
 
     /// The payment with `id`, if `caller` reaches the bill it paid (a manager reaches every
     /// bill). Throws `paymentNotFound` otherwise: for a till, another device's payment is
-    /// indistinguishable from a missing one.
+    /// indistinguishable from a missing one. A read that fails is the store's error.
     public func payment(id: String, caller: BillCaller) throws -> Payment {
         guard let payment = try store.payment(id: id), let bill = try store.bill(id: payment.billId), caller.reaches(bill) else {
             throw POSError.paymentNotFound(id)
@@ -35,10 +35,7 @@ extension Till {
         guard try store.devices().contains(where: { $0.id == deviceId }) else { throw DeviceError.deviceNotFound(deviceId) }
         // The cursor is a position (creation, id), whoever has its bill now: a manager pages on
         // through a lost till's bills while transferring them.
-        return try reader(for: deviceId).bills(statuses: statuses, after: cursor, limit: limit) { id in
-            guard let bill = try store.bill(id: id), caller.reaches(bill) else { throw POSError.billNotFound(id) }
-            return bill
-        }
+        return try reader(for: deviceId).bills(statuses: statuses, after: cursor, limit: limit) { try bill(id: $0, caller: caller) }
     }
 
     /// Gives an open or checked-out bill to device `target`, for a manager: from then on it is

@@ -51,9 +51,10 @@ extension Till {
         }
     }
 
-    /// The payment with `id`, if it paid one of `device`'s bills; `paymentNotFound` otherwise.
+    /// The payment with `id`, if it paid one of `device`'s bills; `paymentNotFound` otherwise
+    /// (``payment(id:caller:)`` for a till).
     public func payment(id: String, device: String) throws -> Payment {
-        try reader(for: device).payment(id: id)
+        try payment(id: id, caller: .till(device))
     }
 }
 
@@ -85,13 +86,5 @@ extension BillReader {
     public func payment(of bill: Bill) throws -> Payment? {
         guard bill.status == .paid, bill.deviceId == device else { return nil }
         return try store.payment(billId: bill.id)
-    }
-
-    /// The payment with `id`, if it paid one of the device's bills; `paymentNotFound` otherwise.
-    public func payment(id: String) throws -> Payment {
-        guard let payment = try store.payment(id: id) else { throw POSError.paymentNotFound(id) }
-        // Another device's payment is not found; a read that fails is the store's error.
-        do { _ = try bill(id: payment.billId) } catch POSError.billNotFound { throw POSError.paymentNotFound(id) }
-        return payment
     }
 }
