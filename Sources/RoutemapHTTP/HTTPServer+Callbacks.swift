@@ -1,5 +1,11 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // libmicrohttpd's callbacks: non-isolated C function pointers (never closures written in
 // main-actor-isolated code, which would be main-actor isolated too). The server arrives through
 // `cls`, unretained: it keeps itself alive while running. The per-request `RequestState` sits
@@ -131,9 +137,20 @@ extension HTTPServer {
         return Unmanaged<OpenConnections.Connection>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// Receives libmicrohttpd's formatted log lines (`cls` is the server).
-    static let logSink: CMHD_LogSink = { cls, message in
-        guard let cls, let message else { return }
-        Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().libraryLogged(String(cString: message))
+    /// MHD's external logger (`cls` is the server): formats the line, drops its line end and
+    /// hands it to `libraryLogged`. Lines longer than 511 bytes are cut.
+    static let libraryLog: MHD_LogCallback = { cls, format, arguments in
+        guard let cls, let format, let arguments else { return }
+        var line = [CChar](repeating: 0, count: 512)
+        guard vsnprintf(&line, line.count, format, arguments) >= 0 else { return }
+        var text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        while text.last?.isNewline == true { text.removeLast() }
+        Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().libraryLogged(text)
+    }
+
+    /// MHD's unescaper for paths and query arguments: `PercentDecoding.decodeInPlace`.
+    static let unescape: CMHD_UnescapeCallback = { _, _, text in
+        guard let text else { return 0 }
+        return PercentDecoding.decodeInPlace(text)
     }
 }

@@ -1,5 +1,11 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // The request pipeline the callbacks drive: read the head, take the body, answer.
 
 extension HTTPServer {

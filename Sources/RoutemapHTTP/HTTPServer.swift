@@ -52,7 +52,7 @@ public final class HTTPServer: Sendable {
         var keepAlive: HTTPServer?
     }
 
-    /// The running daemon and the log target it writes to.
+    /// The running daemon.
     ///
     /// `@unchecked Sendable`: it only crosses threads inside the state `Mutex` or after being
     /// taken out of it by `shutdown` (which sets the phase to stopped first, so exactly one
@@ -60,7 +60,6 @@ public final class HTTPServer: Sendable {
     /// `MHD_quiesce_daemon`, `MHD_stop_daemon`) are made from that one owner.
     private struct Daemon: @unchecked Sendable {
         let pointer: OpaquePointer
-        let logTarget: UnsafeMutablePointer<CMHD_LogTarget>
     }
 
     /// - Parameter observer: hears of every request and its answer (see `RequestObserver`).
@@ -180,8 +179,6 @@ public final class HTTPServer: Sendable {
         }
         MHD_stop_daemon(daemon.pointer)
         connections.stop()
-        daemon.logTarget.deinitialize(count: 1)
-        daemon.logTarget.deallocate()
         state.withLock { $0.keepAlive = nil }
     }
 
@@ -205,19 +202,32 @@ public final class HTTPServer: Sendable {
             flags |= CMHD_USE_TLS
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let logTarget = UnsafeMutablePointer<CMHD_LogTarget>.allocate(capacity: 1)
-        logTarget.initialize(to: CMHD_LogTarget(sink: HTTPServer.logSink, cls: me))
 
         startupMessages.withLock { $0 = [] }
         errno = 0
-        // libmicrohttpd hands the PEM texts to GnuTLS while it starts (which copies them); they
-        // need to live only through this call.
+        // libmicrohttpd copies the socket address, and hands the PEM texts to GnuTLS while it
+        // starts (which copies them): they need to live only through this call.
         let daemon = address.withSockaddr { sockaddr in
             configuration.tls.withPEMs { key, certificate in
-                CMHD_start_daemon(
-                    flags, configuration.port, sockaddr, threads, timeout, connectionLimit, perAddressLimit,
-                    Int(memoryLimit), HTTPServer.accessHandler, me, HTTPServer.completedHandler, me,
-                    HTTPServer.connectionNotified, me, HTTPServer.uriLogged, me, logTarget, key, certificate)
+                var options = [
+                    option(CMHD_OPTION_EXTERNAL_LOGGER, HTTPServer.libraryLog, me),
+                    option(CMHD_OPTION_THREAD_POOL_SIZE, Int(threads)),
+                    option(CMHD_OPTION_CONNECTION_TIMEOUT, Int(timeout)),
+                    option(CMHD_OPTION_CONNECTION_LIMIT, Int(connectionLimit)),
+                    option(CMHD_OPTION_PER_IP_CONNECTION_LIMIT, Int(perAddressLimit)),
+                    option(CMHD_OPTION_CONNECTION_MEMORY_LIMIT, Int(memoryLimit)),
+                    option(CMHD_OPTION_NOTIFY_COMPLETED, HTTPServer.completedHandler, me),
+                    option(CMHD_OPTION_NOTIFY_CONNECTION, HTTPServer.connectionNotified, me),
+                    option(CMHD_OPTION_URI_LOG_CALLBACK, HTTPServer.uriLogged, me),
+                    option(CMHD_OPTION_UNESCAPE_CALLBACK, HTTPServer.unescape, nil),
+                    MHD_OptionItem(option: CMHD_OPTION_SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: sockaddr)),
+                ]
+                if let key, let certificate {
+                    options.append(MHD_OptionItem(option: CMHD_OPTION_HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: key)))
+                    options.append(MHD_OptionItem(option: CMHD_OPTION_HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: certificate)))
+                }
+                options.append(MHD_OptionItem(option: CMHD_OPTION_END, value: 0, ptr_value: nil))
+                return CMHD_start_daemon(flags, configuration.port, HTTPServer.accessHandler, me, options)
             }
         }
         let errorNumber = errno
@@ -226,14 +236,12 @@ public final class HTTPServer: Sendable {
             return messages ?? []
         }
         guard let daemon else {
-            logTarget.deinitialize(count: 1)
-            logTarget.deallocate()
             var message = "Could not listen on \(configuration.host) port \(configuration.port)"
             if errorNumber != 0 { message += ": \(String(cString: strerror(errorNumber))) (errno \(errorNumber))" }
             if !messages.isEmpty { message += ". libmicrohttpd: " + messages.joined(separator: "; ") }
             throw HTTPServerError(message, errorNumber: errorNumber == 0 ? nil : errorNumber)
         }
-        return (Daemon(pointer: daemon, logTarget: logTarget), Int(connectionLimit))
+        return (Daemon(pointer: daemon), Int(connectionLimit))
     }
 
     /// Makes room for `connectionLimit` connections under the open-file limit: raises the soft
@@ -282,4 +290,15 @@ public final class HTTPServer: Sendable {
             logger.debug("libmicrohttpd: \(message)")
         }
     }
+}
+
+/// A libmicrohttpd option that takes a number.
+private func option(_ name: MHD_OPTION, _ value: Int) -> MHD_OptionItem {
+    MHD_OptionItem(option: name, value: value, ptr_value: nil)
+}
+
+/// A libmicrohttpd option that takes a C callback and its `cls`: in an option array the
+/// callback goes in the `intptr_t` field, as `microhttpd.h` says.
+private func option<Callback>(_ name: MHD_OPTION, _ callback: Callback, _ cls: UnsafeMutableRawPointer?) -> MHD_OptionItem {
+    MHD_OptionItem(option: name, value: unsafeBitCast(callback, to: Int.self), ptr_value: cls)
 }

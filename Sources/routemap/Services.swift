@@ -50,7 +50,7 @@ struct AppBackgroundWork: Service {
     let app: any App
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown { await app.runInBackground() }
+        await cancelWhenGracefulShutdown { await app.runInBackground() }
     }
 }
 

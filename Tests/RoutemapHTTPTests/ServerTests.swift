@@ -28,6 +28,16 @@ struct ServerTests {
         #expect(response.json == ["a": "1", "b": "two words", "empty": "", "flag": "", "plus": "x y"])
     }
 
+    @Test("percent-decoding: hex digits of either case; a stray or short % and %00 stay as sent")
+    func percentDecoding() throws {
+        let server = try RunningServer()
+        let client = try server.client()
+        let query = try client.request("GET", "/query?a=%41%6a%6A&b=100%&c=%2&d=%zz1&e=%25&f=a%00b&g=%e2%98%95")
+        #expect(query.json == ["a": "Ajj", "b": "100%", "c": "%2", "d": "%zz1", "e": "%", "f": "a%00b", "g": "☕"])
+        let items = try client.request("GET", "/v1/%62ills/%61%42/items/x%2")
+        #expect(items.json == ["billId": "aB", "lineId": "x%2"])
+    }
+
     @Test("POST JSON is echoed; parameters are captured")
     func postEcho() throws {
         let server = try RunningServer()
@@ -319,6 +329,15 @@ struct ServerTests {
         #expect(try first.client().request("GET", "/hello").status == 200)
     }
 
+    @Test("a failed start says what libmicrohttpd logged, one line per message")
+    func startFailureCarriesLibraryLog() throws {
+        let first = try RunningServer()
+        let second = HTTPServer(configuration: HTTPServerConfiguration(port: UInt16(first.port), threads: 1), responder: Router(), logger: testLogger)
+        let error = try #require(throws: HTTPServerError.self) { try second.start() }
+        let logged = try #require(error.message.split(separator: ". libmicrohttpd: ", maxSplits: 1).last)
+        #expect(logged.contains("\(first.port)") && !logged.contains("\n"), "\(error.message)")
+    }
+
     @Test("bad configurations are refused at start", arguments: ["localhost", "999.0.0.1", "", "1.2.3.4:80"])
     func badHost(host: String) {
         let server = HTTPServer(configuration: HTTPServerConfiguration(host: host, port: 0), responder: Router(), logger: testLogger)
@@ -344,6 +363,15 @@ struct ServerTests {
         let response = try TestHTTPClient(host: "::1", port: server.port).request("GET", "/peer")
         #expect(response.json["address"] == "::1")
         #expect(throws: TestHTTPClientError.self) { try TestHTTPClient(host: "127.0.0.1", port: server.port) }
+    }
+
+    @Test("on a dual-stack socket an IPv4 peer is reported as IPv4", .enabled(if: ipv6LoopbackWorks()))
+    func dualStackPeer() throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "::", port: 0, threads: 1), responder: TestApp.router(), logger: testLogger)
+        try server.start()
+        defer { server.shutdown() }
+        #expect(try TestHTTPClient(host: "127.0.0.1", port: server.port).request("GET", "/peer").json["address"] == "127.0.0.1")
+        #expect(try TestHTTPClient(host: "::1", port: server.port).request("GET", "/peer").json["address"] == "::1")
     }
 
     @Test("graceful shutdown: the request in flight is answered, new connections are refused")
