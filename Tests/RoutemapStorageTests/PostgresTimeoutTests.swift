@@ -81,7 +81,6 @@ struct PostgresTimeoutTests {
 
         let holder = try BackgroundSession(url, holding: "SELECT 1 FROM bills WHERE id = '\(bill.id)' FOR UPDATE")
         defer { holder.end() }
-        let start = ContinuousClock.now
         let results = await concurrentResults(3) { _ in
             _ = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
         }
@@ -92,9 +91,9 @@ struct PostgresTimeoutTests {
             }
             #expect((error as? StoreUnavailable)?.reason == .timedOut, "\(error)")
         }
-        // A second each, one after the other on the one connection (not 2 s, then 2 s more on a new one).
-        #expect(ContinuousClock.now - start < .seconds(5))
-        // A client that gave up first would have left each backend waiting, until the lock is released.
+        // Who gave up is told by the backend, not by the time taken (a loaded machine stretches
+        // any bound): a client that gave up first would have left each backend waiting until
+        // the lock is released, and would have had to open a new connection.
         let waiting = try TestPostgres.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
         #expect(waiting == "0")
         #expect(try backend(of: store) == connection)
