@@ -3,7 +3,8 @@ import PostgresNIO
 
 /// Where a PostgreSQL database is, from a URL of the usual form
 /// `postgres://user:password@host:port/database?sslmode=require` (`postgresql://` too). The
-/// user and password are percent-decoded; the port defaults to 5432 and the database to the
+/// user, password and database are percent-decoded once, as URLs are (`%25` is `%`; a `%`
+/// that starts no escape is taken as it is); the port defaults to 5432 and the database to the
 /// user's name. `sslmode` is `disable` (the default: plain TCP, for a server on loopback or a
 /// private network), `prefer` or `require` (TLS, with the server's certificate checked against
 /// the system's trusted roots).
@@ -24,7 +25,7 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
     public init?(_ text: String) {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             scheme == "postgres" || scheme == "postgresql", let host = components.host, !host.isEmpty,
-            let user = components.user?.removingPercentEncoding, !user.isEmpty
+            let user = components.user, !user.isEmpty
         else { return nil }
         var tlsMode = TLSMode.disable
         for item in components.queryItems ?? [] {
@@ -33,14 +34,15 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
         }
         let port = components.port ?? 5432
         guard (1...65_535).contains(port) else { return nil }
+        // `URLComponents` decodes user, password and path once (not again here: `%2541` is `%41`).
         var database = components.path
         if database.hasPrefix("/") { database.removeFirst() }
         guard !database.contains("/") else { return nil }
         self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         self.port = port
         self.user = user
-        self.password = components.password?.removingPercentEncoding
-        self.database = database.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 } ?? user
+        self.password = components.password
+        self.database = database.isEmpty ? user : database
         self.tlsMode = tlsMode
     }
 
