@@ -119,14 +119,22 @@ final class Session {
         limit - min(.seconds(1), limit / 2)
     }
 
-    /// Sets a new connection's `statement_timeout` to ``serverTimeout(under:)`` of `limit`,
-    /// unless the database's (or role's) own is shorter already.
+    /// Sets a new connection's `statement_timeout` and `idle_in_transaction_session_timeout` to
+    /// ``serverTimeout(under:)`` of `limit`, each unless the database's (or role's) own is
+    /// shorter already.
+    ///
+    /// The second ends a transaction whose client stopped sending mid-way (a node frozen, paused
+    /// or cut off by the network while it held a bill's row lock): the server rolls it back and
+    /// releases its locks, where the other nodes' writes of that bill would otherwise wait for
+    /// as long as the node stays frozen. A transaction here never waits between its statements
+    /// for anything but this node's own code, so the limit never ends a healthy one.
     static func settingServerTimeout(under limit: Duration) -> PostgresQuery {
         let milliseconds = serverTimeout(under: limit).milliseconds
         return PostgresQuery(
             unsafeSQL: """
-                SELECT set_config('statement_timeout', '\(milliseconds)', false) FROM pg_settings
-                WHERE name = 'statement_timeout' AND (setting::bigint = 0 OR setting::bigint > \(milliseconds))
+                SELECT set_config(name, '\(milliseconds)', false) FROM pg_settings
+                WHERE name IN ('statement_timeout', 'idle_in_transaction_session_timeout')
+                AND (setting::bigint = 0 OR setting::bigint > \(milliseconds))
                 """)
     }
 

@@ -50,7 +50,7 @@ struct PostgresTimeoutTests {
         #expect(try backend(of: store) == connection)
     }
 
-    @Test("the store's connections get a statement_timeout a second under its limit, unless the database's is shorter")
+    @Test("the store's connections get a statement_timeout (and an idle_in_transaction_session_timeout) a second under its limit, unless the database's is shorter")
     func serverTimeoutSet() async throws {
         let database = try await TestDatabase()
         let url = try #require(database.url)
@@ -63,6 +63,33 @@ struct PostgresTimeoutTests {
             let setting = try store.inspecting("the timeout") { try $0.rows("SHOW statement_timeout").first?.decode(String.self) }
             #expect(setting == expected, "database: \(databaseSetting ?? "none")")
         }
+        let store = try PostgresStore(
+            url: #require(DatabaseURL(url)), migrations: StorageFixtures.postgresMigrations(), connections: 1,
+            statementTimeout: .seconds(2), logger: Logger(label: "test"))
+        defer { store.close() }
+        let idle = try store.inspecting("the timeout") { try $0.rows("SHOW idle_in_transaction_session_timeout").first?.decode(String.self) }
+        #expect(idle == "1s")
+    }
+
+    @Test("a transaction whose client stops sending (a node frozen mid-write) is ended by the server after the same limit, and its locks released")
+    func frozenTransactionEnded() async throws {
+        let database = try await TestDatabase()
+        let url = try #require(database.url)
+        let store = try PostgresStore(
+            url: #require(DatabaseURL(url)), migrations: StorageFixtures.postgresMigrations(), connections: 1, statementTimeout: .seconds(2),
+            logger: Logger(label: "test"))
+        defer { store.close() }
+        let frozen = Result {
+            try store.inspecting("a write that stops half-way") { session in
+                _ = try session.rows("BEGIN")
+                _ = try session.rows("SELECT pg_advisory_xact_lock(424242)")
+                usleep(2_500_000)  // frozen, past the server's 1 s
+                _ = try session.rows("SELECT 1")
+            }
+        }
+        #expect(throws: (any Error).self) { try frozen.get() }
+        // The lock went with the transaction: another session takes it at once.
+        #expect(try TestPostgres.psql(url, "SELECT pg_try_advisory_lock(424242)") == "t")
     }
 
     @Test("a row locked longer than the store waits: the server cancels each statement first (timedOut), so no backend is left waiting on the lock, and the connection is kept")
