@@ -14,7 +14,7 @@ extension Bill {
     }
 
     /// Marks a checked-out bill paid (final). Throws `billNotCheckedOut`.
-    /// Use ``payment(for:id:createdAt:)`` first to check the payment itself.
+    /// Use ``check(_:)`` first to check the payment itself.
     public mutating func markPaid() throws(POSError) {
         try requireCheckedOut()
         move(to: .paid)

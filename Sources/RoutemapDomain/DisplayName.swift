@@ -16,8 +16,9 @@ public enum DisplayName {
         return text
     }
 
-    /// Whether `text` follows the rule.
-    public static func isValid(_ text: String) -> Bool {
+    /// Whether `text` follows the rule, or the same rule with another longest length (a shop's
+    /// details, ``ShopDetails``).
+    public static func isValid(_ text: String, maxCharacters: Int = maxCharacters) -> Bool {
         let scalars = text.unicodeScalars
         return (1...maxCharacters).contains(scalars.count) && hasVisibleCharacter(text)
             && !scalars.contains(where: { isControl($0) || isLineSeparator($0) })

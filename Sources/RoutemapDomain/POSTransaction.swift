@@ -38,8 +38,14 @@ public protocol POSTransaction: RecordedAnswers {
     /// transfer). Throws if the bill is
     /// missing or its stored version is not older than `bill.version` (a stale write).
     func update(_ bill: Bill) throws
-    /// Records a payment (at most one per bill).
+    /// Records a payment (at most one per bill; its receipt number at most once).
     func insert(_ payment: Payment) throws
+    /// The receipt number of the payment this transaction records next: one more than the
+    /// last one committed (1 for the first), so that numbers run without gaps. Call it once
+    /// per payment, after every check that may refuse it and just before inserting it: on
+    /// PostgreSQL it takes a counter that every other paying transaction then waits for until
+    /// this one ends (a rollback gives the number back).
+    func nextReceiptNumber() throws -> Int64
     /// The payment of bill `billId`, or `nil` when it is not paid.
     func payment(billId: String) throws -> Payment?
     /// Records a refund of a paid bill.

@@ -5,6 +5,10 @@ public struct Payment: Sendable, Hashable, Identifiable {
     /// `pay_` followed by 22 random base62 characters.
     public let id: String
     public let billId: String
+    /// The number printed on its receipt: 1 for the store's first payment, then one more for
+    /// each, with no gaps and never reused (given in the paying transaction, by
+    /// ``POSTransaction/nextReceiptNumber()``).
+    public let receiptNumber: Int64
     public let method: PaymentMethod
     /// The bill's total.
     public let amountMinor: Int64
@@ -15,11 +19,12 @@ public struct Payment: Sendable, Hashable, Identifiable {
     public let createdAt: Date
 
     public init(
-        id: String, billId: String, method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64,
+        id: String, billId: String, receiptNumber: Int64, method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64,
         changeMinor: Int64, createdAt: Date
     ) {
         self.id = id
         self.billId = billId
+        self.receiptNumber = receiptNumber
         self.method = method
         self.amountMinor = amountMinor
         self.tenderedMinor = tenderedMinor

@@ -11,18 +11,21 @@ public struct Till: Sendable {
     public let currency: Currency
     /// The size limits of bills (quantity per line, lines per bill).
     public let limits: BillLimits
+    /// The shop's name, address and tax id, printed on every receipt.
+    public let shop: ShopDetails
     let store: any POSStore
     private let now: @Sendable () -> Date
 
     /// - Parameter now: the clock, for bills' and payments' timestamps (kept to the millisecond).
     public init(
-        store: any POSStore, taxRate: TaxRate, currency: Currency, limits: BillLimits = BillLimits(),
+        store: any POSStore, taxRate: TaxRate, currency: Currency, limits: BillLimits = BillLimits(), shop: ShopDetails = ShopDetails(),
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
         self.taxRate = taxRate
         self.currency = currency
         self.limits = limits
+        self.shop = shop
         self.now = now
     }
 
@@ -142,11 +145,11 @@ public struct Till: Sendable {
         try await changeBill(billId, device: device, idempotency: idempotency) { bill, _ in try bill.cancelCheckout() }
     }
 
-    /// Pays a checked-out bill: records the payment, marks the bill paid and makes the next bill
-    /// current (the device's empty open bill if it has one, else a new one: see
-    /// ``nextBill(device:in:)``), all in one transaction committed with `full` durability.
-    /// Throws `billNotFound`, then as ``Bill/payment(for:id:createdAt:)`` checks: `billNotCheckedOut`,
-    /// `amountMismatch`, `insufficientTender` or `tenderNotAllowed`.
+    /// Pays a checked-out bill: records the payment with the store's next receipt number, marks
+    /// the bill paid and makes the next bill current (the device's empty open bill if it has
+    /// one, else a new one: see ``nextBill(device:in:)``), all in one transaction committed with
+    /// `full` durability. Throws `billNotFound`, then as ``Bill/check(_:)`` checks:
+    /// `billNotCheckedOut`, `amountMismatch`, `insufficientTender` or `tenderNotAllowed`.
     public func pay(billId: String, device: String, _ request: PaymentRequest) async throws -> PaymentOutcome {
         try performed(await pay(billId: billId, device: device, request, idempotency: nil))
     }
@@ -157,11 +160,17 @@ public struct Till: Sendable {
     {
         try await write(device: device, durability: .full, idempotency: idempotency) { transaction in
             var bill = try ownedBill(billId, device: device, in: transaction)
-            let payment = try bill.payment(for: request, id: Identifier.make(prefix: "pay_"), createdAt: timestamp())
+            let checked = try bill.check(request)
             try bill.markPaid()
             try transaction.update(bill)
+            let next = try nextBill(device: device, in: transaction)
+            // The receipt number last, once nothing can refuse the payment (a refusal recorded
+            // under the key commits, and must not use a number up) and just before the payment
+            // is inserted: on PostgreSQL every other payment waits for it until this commits.
+            let payment = checked.payment(
+                id: Identifier.make(prefix: "pay_"), receiptNumber: try transaction.nextReceiptNumber(), createdAt: timestamp())
             try transaction.insert(payment)
-            return PaymentOutcome(payment: payment, bill: bill, nextBill: try nextBill(device: device, in: transaction))
+            return PaymentOutcome(payment: payment, bill: bill, nextBill: next)
         }
     }
 

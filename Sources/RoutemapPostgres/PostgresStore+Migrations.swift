@@ -105,7 +105,7 @@ struct Described: Error, CustomStringConvertible {
 extension PostgresStore {
     /// The tables a row count may name.
     private static let tables: Set<String> = [
-        "menu_items", "menu_categories", "devices", "bills", "bill_lines", "payments", "refunds", "idempotency_keys",
+        "menu_items", "menu_categories", "devices", "bills", "bill_lines", "payments", "refunds", "receipt_counter", "idempotency_keys",
         "routemap_migrations",
     ]
 

@@ -14,6 +14,8 @@ import RoutemapStorage
 /// - a device's current bill (`currentBill(deviceId:)`): the device, by an advisory lock;
 /// - an idempotency key (`recordedAnswer`): the device and key, by an advisory lock;
 /// - a device (`device(id:)`): its row, `FOR UPDATE`;
+/// - the receipt counter (`nextReceiptNumber()`): its one row, by the `UPDATE` that raises it,
+///   taken last (after the key, the bill and the device's current bill) by every payment;
 /// - a category (`menuCategory(id:)`): its row `FOR SHARE` (an item created in it), or
 ///   `FOR UPDATE` before its items are counted (retiring it);
 /// - a menu item or category changed from what this transaction read: the update applies only
@@ -313,14 +315,14 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     // MARK: Payments
 
-    private static let paymentColumns = "id, bill_id, method, amount_minor, tendered_minor, change_minor, created_at"
+    private static let paymentColumns = "id, bill_id, receipt_number, method, amount_minor, tendered_minor, change_minor, created_at"
 
     func insert(_ payment: Payment) throws {
         session.enqueue(
             """
-            INSERT INTO payments (id, bill_id, method, amount_minor, tendered_minor, change_minor, created_at)
-            VALUES (\(payment.id), \(payment.billId), \(payment.method.rawValue), \(payment.amountMinor), \(payment.tenderedMinor),
-                    \(payment.changeMinor), \(payment.createdAt))
+            INSERT INTO payments (id, bill_id, receipt_number, method, amount_minor, tendered_minor, change_minor, created_at)
+            VALUES (\(payment.id), \(payment.billId), \(payment.receiptNumber), \(payment.method.rawValue), \(payment.amountMinor),
+                    \(payment.tenderedMinor), \(payment.changeMinor), \(payment.createdAt))
             """)
     }
 
@@ -537,11 +539,11 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     private static func payment(_ row: PostgresRow) throws -> Payment {
-        let (id, billId, methodText, amount, tendered, change, createdAt) = try row.decode(
-            (String, String, String, Int64, Int64, Int64, Date).self)
+        let (id, billId, receiptNumber, methodText, amount, tendered, change, createdAt) = try row.decode(
+            (String, String, Int64, String, Int64, Int64, Int64, Date).self)
         let method = try PaymentMethod(stored: methodText, paymentId: id)
         return Payment(
-            id: id, billId: billId, method: method, amountMinor: amount, tenderedMinor: tendered, changeMinor: change,
+            id: id, billId: billId, receiptNumber: receiptNumber, method: method, amountMinor: amount, tenderedMinor: tendered, changeMinor: change,
             createdAt: createdAt.roundedToMilliseconds)
     }
 

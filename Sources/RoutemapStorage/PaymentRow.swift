@@ -8,6 +8,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
     enum Columns {
         static let id = Column("id")
         static let billId = Column("bill_id")
+        static let receiptNumber = Column("receipt_number")
         static let method = Column("method")
         static let amountMinor = Column("amount_minor")
         static let tenderedMinor = Column("tendered_minor")
@@ -17,6 +18,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
 
     let id: String
     let billId: String
+    let receiptNumber: Int64
     let method: String
     let amountMinor: Int64
     let tenderedMinor: Int64
@@ -26,6 +28,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
     init(row: Row) throws {
         id = try row.decode(forColumn: Columns.id)
         billId = try row.decode(forColumn: Columns.billId)
+        receiptNumber = try row.decode(forColumn: Columns.receiptNumber)
         method = try row.decode(forColumn: Columns.method)
         amountMinor = try row.decode(forColumn: Columns.amountMinor)
         tenderedMinor = try row.decode(forColumn: Columns.tenderedMinor)
@@ -37,6 +40,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
     init(_ payment: Payment) {
         id = payment.id
         billId = payment.billId
+        receiptNumber = payment.receiptNumber
         method = payment.method.rawValue
         amountMinor = payment.amountMinor
         tenderedMinor = payment.tenderedMinor
@@ -47,6 +51,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
     func encode(to container: inout PersistenceContainer) {
         container[Columns.id] = id
         container[Columns.billId] = billId
+        container[Columns.receiptNumber] = receiptNumber
         container[Columns.method] = method
         container[Columns.amountMinor] = amountMinor
         container[Columns.tenderedMinor] = tenderedMinor
@@ -61,7 +66,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
             throw StorageError.invalidRow(table: Self.databaseTableName, id: id, reason: "created_at '\(self.createdAt)'")
         }
         return Payment(
-            id: id, billId: billId, method: method, amountMinor: amountMinor, tenderedMinor: tenderedMinor,
+            id: id, billId: billId, receiptNumber: receiptNumber, method: method, amountMinor: amountMinor, tenderedMinor: tenderedMinor,
             changeMinor: changeMinor, createdAt: createdAt)
     }
 }

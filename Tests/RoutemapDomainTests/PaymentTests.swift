@@ -9,7 +9,7 @@ struct PaymentTests {
 
     private func pay(_ request: PaymentRequest, on bill: Bill? = nil) throws -> Payment {
         let bill = try bill ?? Fixtures.checkedOutBill()
-        return try bill.payment(for: request, id: "pay_test", createdAt: Fixtures.createdAt)
+        return try bill.check(request).payment(id: "pay_test", receiptNumber: 7, createdAt: Fixtures.createdAt)
     }
 
     @Test("the fixture's total")
@@ -21,7 +21,7 @@ struct PaymentTests {
     func cashWithChange() throws {
         let payment = try pay(PaymentRequest(method: .cash, amountMinor: total, tenderedMinor: 2_000))
         #expect(payment == Payment(
-            id: "pay_test", billId: "bill_test", method: .cash, amountMinor: total, tenderedMinor: 2_000,
+            id: "pay_test", billId: "bill_test", receiptNumber: 7, method: .cash, amountMinor: total, tenderedMinor: 2_000,
             changeMinor: 2_000 - total, createdAt: Fixtures.createdAt))
     }
 
@@ -84,7 +84,7 @@ struct PaymentTests {
     @Test("computing a payment does not change the bill")
     func pure() throws {
         let bill = try Fixtures.checkedOutBill()
-        _ = try bill.payment(for: PaymentRequest(method: .card, amountMinor: total), id: "p", createdAt: Fixtures.createdAt)
+        _ = try bill.check(PaymentRequest(method: .card, amountMinor: total))
         #expect(bill.status == .checkedOut)
         #expect(bill.version == 3)
     }

@@ -53,6 +53,7 @@ extension ForwardingTransaction {
     func insert(_ bill: Bill) throws { try forwarded.insert(bill) }
     func update(_ bill: Bill) throws { try forwarded.update(bill) }
     func insert(_ payment: Payment) throws { try forwarded.insert(payment) }
+    func nextReceiptNumber() throws -> Int64 { try forwarded.nextReceiptNumber() }
     func payment(billId: String) throws -> Payment? { try forwarded.payment(billId: billId) }
     func insert(_ refund: Refund) throws { try forwarded.insert(refund) }
     func refunds(billId: String) throws -> [Refund] { try forwarded.refunds(billId: billId) }

@@ -23,7 +23,7 @@ struct MigrationTests {
         "0001_schema", "0002_demo_menu", "0003_devices_and_idempotency", "0004_bill_lines_by_bill", "0005_opaque_idempotent_answers",
         "0006_several_open_bills", "0010_device_roles", "0011_live_menu", "0012_device_revision", "0013_trivia_questions",
         "0014_trivia_games", "0015_pos_bill_references_collation", "0016_pos_current_bill_index",
-        "0017_pos_sales_report_indexes", "0018_pos_refunds",
+        "0017_pos_sales_report_indexes", "0018_pos_refunds", "0019_pos_receipts",
     ]
 
     /// The ids from `first` on: what a database migrated up to the one before it gets next.
@@ -79,7 +79,8 @@ struct MigrationTests {
         var paid = try Bill(id: "bill_legacy_paid", currency: .usd, taxRate: StorageFixtures.rate875, createdAt: createdAt)
         try paid.add(latte, quantity: 1, newLineId: "line_legacy_paid")
         try paid.checkout()
-        let payment = try paid.payment(for: PaymentRequest(method: .card, amountMinor: paid.totalMinor), id: "pay_legacy", createdAt: createdAt)
+        let payment = try paid.check(PaymentRequest(method: .card, amountMinor: paid.totalMinor))
+            .payment(id: "pay_legacy", receiptNumber: 1, createdAt: createdAt)
         try paid.markPaid()
         try await Self.withTodaysBillColumns(old) {
             try await old.write { [open, paid] transaction in
@@ -345,7 +346,7 @@ struct MigrationTests {
         let migrations = try StorageFixtures.migrations()
         // A database made by every other migration up to 0015 (as one from before 0006 that
         // already has 0010 and 0011): 0006 applies after them, then 0016, which replaces
-        // 0006's index, 0017 and 0018.
+        // 0006's index, then 0017 to 0019.
         let old = try SQLiteStore(path: path, migrations: migrations.filter { $0.id != "0006_several_open_bills" && $0.id < "0016" })
         let device = try await DeviceDirectory(store: old).enroll(name: "Front counter").device.id
         let clock = TestClock()
@@ -363,7 +364,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0006_several_open_bills", "0016_pos_current_bill_index", "0017_pos_sales_report_indexes", "0018_pos_refunds"])
+        #expect(store.appliedMigrationIDs == ["0006_several_open_bills", "0016_pos_current_bill_index", "0017_pos_sales_report_indexes", "0018_pos_refunds", "0019_pos_receipts"])
         #expect(try store.bill(id: first.id) == first)
         #expect(try store.bill(id: first.id)?.selectedAt == first.createdAt)
         #expect(try store.bill(id: paid.bill.id) == paid.bill)
@@ -380,17 +381,19 @@ struct MigrationTests {
         #expect(try reopened.bill(id: second.id)?.lines == second.lines)
     }
 
-    /// Runs `body`, which writes bills through today's code, on a database at a schema from
-    /// before 0006: the columns 0006 adds exist only while `body` runs (not as a migration), so
-    /// the file keeps exactly its older schema.
-    private static func withTodaysBillColumns<T>(_ store: SQLiteStore, _ body: () async throws -> T) async throws -> T {
-        let columns = ["selected_at", "void_reason", "voided_at"]
-        try store.onWriter("adding today's bill columns") { database in
-            for column in columns { try database.execute(sql: "ALTER TABLE bills ADD COLUMN \(column) TEXT") }
+    /// Runs `body`, which writes bills and payments through today's code, on a database at a
+    /// schema from before 0006: the columns 0006 adds to bills and 0019 to payments exist only
+    /// while `body` runs (not as a migration), so the file keeps exactly its older schema.
+    static func withTodaysBillColumns<T>(_ store: SQLiteStore, _ body: () async throws -> T) async throws -> T {
+        let columns = [("bills", "selected_at TEXT"), ("bills", "void_reason TEXT"), ("bills", "voided_at TEXT"), ("payments", "receipt_number INTEGER")]
+        try store.onWriter("adding today's columns") { database in
+            for (table, column) in columns { try database.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column)") }
         }
         let result = try await body()
-        try store.onWriter("dropping today's bill columns") { database in
-            for column in columns { try database.execute(sql: "ALTER TABLE bills DROP COLUMN \(column)") }
+        try store.onWriter("dropping today's columns") { database in
+            for (table, column) in columns {
+                try database.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(column.prefix { $0 != " " })")
+            }
         }
         return result
     }

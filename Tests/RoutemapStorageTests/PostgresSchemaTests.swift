@@ -31,8 +31,8 @@ struct PostgresSchemaTests {
             INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor)
             SELECT 'bill_' || g, p, 'line_' || g || '_' || p, 'latte', 'Latte', 1, 0
             FROM generate_series(1, 3000) g, generate_series(0, 2) p;
-            INSERT INTO payments (id, bill_id, method, amount_minor, tendered_minor, change_minor, created_at)
-            SELECT 'pay_' || g, 'bill_' || g, 'card', 0, 0, 0, now() FROM generate_series(1, 3000) g;
+            INSERT INTO payments (id, bill_id, receipt_number, method, amount_minor, tendered_minor, change_minor, created_at)
+            SELECT 'pay_' || g, 'bill_' || g, g, 'card', 0, 0, 0, now() FROM generate_series(1, 3000) g;
             ANALYZE bills; ANALYZE bill_lines; ANALYZE payments;
             """)
         let plan = try TestPostgres.psql(

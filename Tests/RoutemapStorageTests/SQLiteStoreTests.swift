@@ -94,7 +94,7 @@ struct SQLiteStoreTests {
         // The whole transaction rolled back: not even the bill row remains.
         #expect(try store.bill(id: "bill_fk") == nil)
 
-        let payment = Payment(id: "pay_x", billId: "bill_none", method: .card, amountMinor: 0, tenderedMinor: 0, changeMinor: 0, createdAt: Date())
+        let payment = Payment(id: "pay_x", billId: "bill_none", receiptNumber: 1, method: .card, amountMinor: 0, tenderedMinor: 0, changeMinor: 0, createdAt: Date())
         await #expect(throws: StorageError.self) { try await store.write { try $0.insert(payment) } }
     }
 

@@ -58,9 +58,9 @@ struct SalesReportStorageTests {
                     '2025-01-01T10:00:00.000Z'),
                    ('bill_big2', 'paid', 'USD', 0, \(half), 0, \(half), 1, '2025-01-01T10:00:00.000Z', '2025-01-01T10:00:00.000Z', NULL,
                     '2025-01-01T10:00:00.000Z');
-            INSERT INTO payments (id, bill_id, method, amount_minor, tendered_minor, change_minor, created_at)
-            VALUES ('pay_big1', 'bill_big1', 'card', \(half), \(half), 0, '2025-01-01T10:00:00.000Z'),
-                   ('pay_big2', 'bill_big2', 'card', \(half), \(half), 0, '2025-01-01T10:00:01.000Z');
+            INSERT INTO payments (id, bill_id, receipt_number, method, amount_minor, tendered_minor, change_minor, created_at)
+            VALUES ('pay_big1', 'bill_big1', 1, 'card', \(half), \(half), 0, '2025-01-01T10:00:00.000Z'),
+                   ('pay_big2', 'bill_big2', 2, 'card', \(half), \(half), 0, '2025-01-01T10:00:01.000Z');
             """)
         let day = try SalesPeriod(from: Date(timeIntervalSince1970: 1_735_689_600), to: Date(timeIntervalSince1970: 1_735_776_000))
         #expect(throws: (any Error).self) { try database.store.salesFigures(in: day) }
@@ -82,8 +82,8 @@ struct SalesReportStorageTests {
                     '2025-01-01T10:00:00.000Z');
             INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor)
             VALUES ('bill_big', 0, 'line_big', 'latte', 'Latte', 2, \(price));
-            INSERT INTO payments (id, bill_id, method, amount_minor, tendered_minor, change_minor, created_at)
-            VALUES ('pay_big', 'bill_big', 'card', 0, 0, 0, '2025-01-01T10:00:00.000Z');
+            INSERT INTO payments (id, bill_id, receipt_number, method, amount_minor, tendered_minor, change_minor, created_at)
+            VALUES ('pay_big', 'bill_big', 1, 'card', 0, 0, 0, '2025-01-01T10:00:00.000Z');
             """)
         let day = try SalesPeriod(from: Date(timeIntervalSince1970: 1_735_689_600), to: Date(timeIntervalSince1970: 1_735_776_000))
         #expect(throws: (any Error).self) { try database.store.salesFigures(in: day) }

@@ -2,8 +2,8 @@ import Foundation
 import RoutemapDomain
 
 /// The transaction of ``InMemoryStore``: changes a private copy of the state, refusing what
-/// the database's constraints refuse (a second bill or payment with one id, a stale update,
-/// a device or token digest enrolled twice) with ``Conflict``.
+/// the database's constraints refuse (a second bill or payment with one id, a receipt number
+/// given twice, a stale update, a device or token digest enrolled twice) with ``Conflict``.
 final class InMemoryTransaction: POSTransaction {
     /// What the database would refuse as a constraint violation.
     struct Conflict: Error {}
@@ -40,9 +40,18 @@ final class InMemoryTransaction: POSTransaction {
         state.bills[bill.id] = bill
     }
 
+    /// Refuses a second payment of a bill, or with a receipt number already given (the
+    /// database's UNIQUE constraints).
     func insert(_ payment: Payment) throws {
-        guard !state.payments.contains(where: { $0.billId == payment.billId }) else { throw Conflict() }
+        guard !state.payments.contains(where: { $0.billId == payment.billId || $0.receiptNumber == payment.receiptNumber }) else {
+            throw Conflict()
+        }
         state.payments.append(payment)
+    }
+
+    /// One more than the highest recorded (this copy of the state is the one writer's).
+    func nextReceiptNumber() throws -> Int64 {
+        (state.payments.map(\.receiptNumber).max() ?? 0) + 1
     }
 
     func payment(billId: String) throws -> Payment? { state.payments.first { $0.billId == billId } }

@@ -1,0 +1,170 @@
+import Foundation
+import RoutemapDomain
+import RoutemapPostgres
+@testable import RoutemapStorage
+import RoutemapTestSupport
+import Testing
+
+/// Receipt numbers and receipts on a real database (SQLite, or PostgreSQL when
+/// `ROUTEMAP_TEST_DATABASE_URL` is set): in order, without gaps, across store instances (nodes),
+/// and given to the payments a database held before migration 0019.
+@Suite("Receipts on a real database")
+struct ReceiptStorageTests {
+    /// A checked-out bill of `device` holding two lattes (1033).
+    private func checkedOut(_ till: Till, _ device: String) async throws -> Bill {
+        let bill = try await till.addItem(billId: try await till.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 2)
+        return try await till.checkout(billId: bill.id, device: device)
+    }
+
+    private func pay(_ till: Till, _ bill: Bill, _ device: String, amount: Int64? = nil, key: IdempotencyKey<PaymentOutcome>? = nil)
+        async throws -> IdempotentOutcome<PaymentOutcome>
+    {
+        try await till.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: amount ?? bill.totalMinor), idempotency: key)
+    }
+
+    @Test("payments are numbered 1, 2, 3 in order, stored and read back by id and by bill, by this store and a new one; the receipt reads them")
+    func numbersStored() async throws {
+        let database = try await TestDatabase()
+        let till = database.till()
+        var payments: [Payment] = []
+        for _ in 1...3 {
+            let bill = try await checkedOut(till, database.device)
+            payments.append(try #require(try await pay(till, bill, database.device).performedValue).payment)
+        }
+        #expect(payments.map(\.receiptNumber) == [1, 2, 3])
+        for store in [database.store, try database.reopen()] {
+            for payment in payments {
+                #expect(try store.payment(id: payment.id) == payment)
+                #expect(try store.payment(billId: payment.billId) == payment)
+            }
+            let receipt = try Till(store: store, taxRate: StorageFixtures.rate875, currency: .usd).receipt(
+                billId: payments[1].billId, caller: .till(database.device))
+            #expect(try receipt.payment == payments[1] && receipt.bill == store.bill(id: payments[1].billId))
+            #expect(receipt.refunds.refunds.isEmpty && receipt.refunds.refundedMinor == 0)
+        }
+    }
+
+    @Test("no gaps: a pay rolled back after inserting its payment, and a refusal recorded under its key, leave their number to the next payment")
+    func noGaps() async throws {
+        let database = try await TestDatabase()
+        let till = database.till()
+        let device = database.device
+        let first = try await checkedOut(till, device)
+        #expect(try #require(try await pay(till, first, device).performedValue).payment.receiptNumber == 1)
+
+        let second = try await checkedOut(till, device)
+        // The payment is inserted, numbered, and then the transaction fails: rolled back whole.
+        let failing = Till(store: FailingPaymentStore(base: database.store, failure: .afterInsert), taxRate: StorageFixtures.rate875, currency: .usd)
+        await #expect(throws: FailingPaymentStore.InjectedFailure()) { try await pay(failing, second, device) }
+        // Refused under a key: the refusal is recorded, so this transaction commits.
+        let key = Keys.payment("refused", fingerprint: "POST /v1/bills/\(second.id)/pay")
+        await #expect(throws: POSError.amountMismatch(expectedMinor: 1033, receivedMinor: 1)) { try await pay(till, second, device, amount: 1, key: key) }
+        #expect(try database.store.rowCount(in: "payments") == 1)
+
+        let paid = try #require(try await pay(till, second, device).performedValue)
+        #expect(paid.payment.receiptNumber == 2)
+        let third = try await checkedOut(database.till(), device)
+        #expect(try #require(try await pay(till, third, device).performedValue).payment.receiptNumber == 3)
+    }
+
+    @Test("the table refuses a second payment with a receipt number already given")
+    func uniqueNumbers() async throws {
+        let database = try await TestDatabase()
+        let till = database.till()
+        let paid = try #require(try await pay(till, try await checkedOut(till, database.device), database.device).performedValue)
+        let other = try await checkedOut(till, database.device)
+        let twin = try other.check(PaymentRequest(method: .card, amountMinor: other.totalMinor))
+            .payment(id: Identifier.make(prefix: "pay_"), receiptNumber: paid.payment.receiptNumber, createdAt: Date().roundedToMilliseconds)
+        await #expect(throws: (any Error).self) { try await database.store.write { try $0.insert(twin) } }
+        #expect(try database.store.rowCount(in: "payments") == 1)
+    }
+
+    @Test("pays racing through two store instances (two nodes) on several tills get distinct, consecutive numbers")
+    func racingPays() async throws {
+        let database = try await TestDatabase()
+        let tills = [database.till(), Till(store: try database.reopen(), taxRate: StorageFixtures.rate875, currency: .usd)]
+        var devices = [database.device]
+        for index in 1..<4 { devices.append(try await database.enrollDevice(name: "Till \(index)")) }
+        var bills: [(Bill, String)] = []
+        for device in devices {
+            for _ in 0..<4 { bills.append((try await checkedOut(tills[0], device), device)) }
+        }
+        let bound = bills
+        let results = await concurrentResults(bound.count) { index -> Int64 in
+            let (bill, device) = bound[index]
+            return try await pay(tills[index % 2], bill, device).performedWithoutKey().payment.receiptNumber
+        }
+        let numbers = try results.map { try $0.get() }
+        #expect(numbers.sorted() == Array(1...Int64(bound.count)), "\(numbers)")
+        // After the race the next one follows on.
+        let next = try await checkedOut(tills[1], devices[0])
+        #expect(try #require(try await pay(tills[1], next, devices[0]).performedValue).payment.receiptNumber == Int64(bound.count) + 1)
+    }
+
+    @Test("migration 0019 numbers the payments a database already held by time, then id in byte order; new ones follow; the column is required")
+    func backfill() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        let url = TestDatabase.onPostgres ? try TestPostgres.newDatabase() : nil
+        defer { if let url { TestPostgres.dropDatabase(url) } }
+        let before = { (migration: Migration) in migration.id < "0019" }
+        // A database at 0018, with four paid bills paid in an order their ids do not follow.
+        let rows = """
+            INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
+                               updated_at, device_id, selected_at)
+            SELECT 'bill_' || n, 'paid', 'USD', 0, 100, 0, 100, 1, '2025-01-01T09:00:00.000Z', '2025-01-01T09:00:00.000Z', NULL,
+                   '2025-01-01T09:00:00.000Z'
+            FROM (SELECT 1 AS n UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4) numbers;
+            INSERT INTO payments (id, bill_id, method, amount_minor, tendered_minor, change_minor, created_at)
+            VALUES ('pay_c', 'bill_1', 'card', 100, 100, 0, '2025-01-01T10:00:02.000Z'),
+                   ('pay_b', 'bill_2', 'card', 100, 100, 0, '2025-01-01T10:00:01.000Z'),
+                   ('pay_a', 'bill_3', 'card', 100, 100, 0, '2025-01-01T10:00:01.000Z'),
+                   ('pay_Z', 'bill_4', 'card', 100, 100, 0, '2025-01-01T10:00:01.000Z');
+            """
+        let store: any TestStore
+        if let url {
+            let database = try #require(DatabaseURL(url))
+            let old = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations().filter(before), connections: 2)
+            #expect(!old.appliedMigrationIDs.contains("0019_pos_receipts"))
+            old.close()
+            _ = try TestPostgres.psql(url, rows)
+            let migrated = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations(), connections: 4)
+            #expect(migrated.appliedMigrationIDs == ["0019_pos_receipts"])
+            store = migrated
+        } else {
+            let old = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations().filter(before))
+            try old.onWriter("writing rows from before 0019") { try $0.execute(sql: rows) }
+            try old.close()
+            let migrated = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
+            #expect(migrated.appliedMigrationIDs == ["0019_pos_receipts"])
+            store = migrated
+        }
+        defer { (store as? PostgresStore)?.close() }
+        // Time first; at the same time, byte order of the id ("Z" before "a").
+        let numbers = try ["pay_Z", "pay_a", "pay_b", "pay_c"].map { try #require(try store.payment(id: $0)).receiptNumber }
+        #expect(numbers == [1, 2, 3, 4])
+        #expect(try store.payment(billId: "bill_1")?.receiptNumber == 4)
+
+        let device = try await DeviceDirectory(store: store).enroll(name: "Front counter").device.id
+        let till = Till(store: store, taxRate: StorageFixtures.rate875, currency: .usd)
+        let paid = try #require(try await pay(till, try await checkedOut(till, device), device).performedValue)
+        #expect(paid.payment.receiptNumber == 5)
+        // A payment without a number is refused by the schema.
+        let orphan = """
+            INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
+                               updated_at, device_id, selected_at)
+            VALUES ('bill_5', 'paid', 'USD', 0, 0, 0, 0, 1, '2025-01-01T09:00:00.000Z', '2025-01-01T09:00:00.000Z', NULL,
+                    '2025-01-01T09:00:00.000Z');
+            INSERT INTO payments (id, bill_id, method, amount_minor, tendered_minor, change_minor, created_at)
+            VALUES ('pay_none', 'bill_5', 'card', 0, 0, 0, '2025-01-01T10:00:00.000Z');
+            """
+        #expect(throws: (any Error).self) {
+            if let url {
+                _ = try TestPostgres.psql(url, orphan)
+            } else {
+                try (store as? SQLiteStore)?.onWriter("a payment without a number") { try $0.execute(sql: orphan) }
+            }
+        }
+        #expect(try store.rowCount(in: "payments") == 5)
+    }
+}
