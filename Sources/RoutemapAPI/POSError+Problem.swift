@@ -89,7 +89,7 @@ extension POSError {
         case .billNotPaid(let status):
             return Problem(
                 status: .conflict, code: "bill_not_paid", title: "Bill not paid",
-                detail: "The bill is \(status.rawValue); only a paid bill can be refunded.")
+                detail: "The bill is \(status.rawValue); only a paid bill can be refunded or has a receipt.")
         case .refundExceedsPayment(let refundable):
             return Problem(
                 status: .unprocessableContent, code: "refund_exceeds_payment", title: "Refund exceeds payment",

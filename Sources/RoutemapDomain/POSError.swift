@@ -55,7 +55,7 @@ public enum POSError: StateConflict, Sendable, Equatable {
     /// Only a manager may act on another device's bills (list them, transfer a bill), refund a
     /// bill or read the sales report.
     case managerOnly
-    /// A refund needs a paid bill; this is the bill's actual status.
+    /// A refund and a receipt need a paid bill; this is the bill's actual status.
     case billNotPaid(BillStatus)
     /// The refund asked for more than is left of the bill's payment after its earlier refunds:
     /// at most `refundableMinor` may still be refunded.

@@ -29,6 +29,7 @@ struct BillsController {
         registerOpenOrders(on: &router)
         registerManaging(on: &router)
         registerRefunds(on: &router)
+        registerReceipts(on: &router)
     }
 
     @Sendable func createBill(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {

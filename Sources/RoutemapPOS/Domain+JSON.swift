@@ -57,6 +57,7 @@ extension Payment {
         [
             "id": .string(id),
             "billId": .string(billId),
+            "receiptNumber": .int(receiptNumber),
             "method": .string(method.rawValue),
             "amountMinor": .int(amountMinor),
             "tenderedMinor": .int(tenderedMinor),

@@ -32,6 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: Settings.checkpointPages.name, parsing: .unconditional, help: Settings.checkpointPages.help) var checkpointPages: String?
     @Option(name: Settings.taxRate.name, parsing: .unconditional, help: Settings.taxRate.help) var taxRateBps: String?
     @Option(name: Settings.currency.name, parsing: .unconditional, help: Settings.currency.help) var currency: String?
+    @Option(name: Settings.shopName.name, parsing: .unconditional, help: Settings.shopName.help) var shopName: String?
+    @Option(name: Settings.shopAddress.name, parsing: .unconditional, help: Settings.shopAddress.help) var shopAddress: String?
+    @Option(name: Settings.shopTaxId.name, parsing: .unconditional, help: Settings.shopTaxId.help) var shopTaxId: String?
     @Option(name: Settings.connectionTimeout.name, parsing: .unconditional, help: Settings.connectionTimeout.help) var connectionTimeout: String?
     @Option(name: Settings.maxBodyBytes.name, parsing: .unconditional, help: Settings.maxBodyBytes.help) var maxBodyBytes: String?
     @Option(name: Settings.requestTimeout.name, parsing: .unconditional, help: Settings.requestTimeout.help) var requestTimeout: String?
@@ -101,7 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
             if createdFile { ServerFileLock.removeIfEmpty(store.resolvedDatabasePath) }
             throw error
         }
-        let till = Till(store: database.store, taxRate: settings.taxRate, currency: settings.currency)
+        let till = Till(store: database.store, taxRate: settings.taxRate, currency: settings.currency, shop: settings.shop)
         do {
             try Self.checkMenuCurrency(of: till, settings.currency)
         } catch let error as SettingError {
@@ -198,6 +201,8 @@ struct ServeSettings: Sendable {
     var checkpointPages: Int
     var taxRate: TaxRate
     var currency: Currency
+    /// What every receipt says of the shop.
+    var shop: ShopDetails
     var logLevel: Logger.Level
     var logFormat: LogFormat
     var accessLog: Bool
@@ -236,6 +241,10 @@ struct ServeSettings: Sendable {
         http.raisesOpenFileLimit = true
         taxRate = try Settings.taxRate.resolve(command.taxRateBps)
         currency = try Settings.currency.resolve(command.currency)
+        // Each detail was checked by its setting, by the rule `ShopDetails` checks again.
+        shop = try ShopDetails(
+            name: try Settings.shopName.resolve(command.shopName), address: try Settings.shopAddress.resolve(command.shopAddress),
+            taxId: try Settings.shopTaxId.resolve(command.shopTaxId))
         logLevel = try Settings.logLevel.resolve(command.logLevel)
         logFormat = try Settings.logFormat.resolve(command.logFormat)
         accessLog = try Settings.accessLog.resolve(command.accessLog) == .on

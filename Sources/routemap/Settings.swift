@@ -45,6 +45,12 @@ enum Settings {
     static let currency = Setting<Currency>(
         flag: "currency", environment: "ROUTEMAP_CURRENCY", defaultText: "`USD`", allowed: "an ISO 4217 code such as USD",
         summary: "Currency of new bills; every item on the menu must be priced in it (start-up stops otherwise).", defaultValue: { Currency(rawValue: "USD")! }, parse: Currency.init(rawValue:))
+    static let shopName = shopDetail(
+        "shop-name", "ROUTEMAP_SHOP_NAME", "The shop's name, at the top of every receipt (`GET /v1/bills/{billId}/receipt`).")
+    static let shopAddress = shopDetail(
+        "shop-address", "ROUTEMAP_SHOP_ADDRESS", "The shop's address on one line, printed on every receipt.")
+    static let shopTaxId = shopDetail(
+        "shop-tax-id", "ROUTEMAP_SHOP_TAX_ID", "The shop's tax (VAT, GST, sales tax) registration number, printed on every receipt.")
     static let connectionTimeout = Setting<Int>.integer(
         "connection-timeout", "ROUTEMAP_CONNECTION_TIMEOUT", default: 30, in: Allowed.connectionTimeout, note: "0 = never",
         "Seconds before an idle connection closes.")
@@ -98,6 +104,13 @@ enum Settings {
         summary: "Bearer token `GET /metrics` requires.", defaultValue: { nil },
         parse: optionalText(allowing: { (16...200).contains($0.utf8.count) }), isSecret: true)
 
+    /// One of the shop's details on its receipts: optional, and when set, ``ShopDetails``' rule.
+    private static func shopDetail(_ flag: String, _ environment: String, _ summary: String) -> Setting<String?> {
+        Setting(
+            flag: flag, environment: environment, defaultText: "none: left off receipts", allowed: ShopDetails.rule, summary: summary,
+            defaultValue: { nil }, parse: optionalText(allowing: ShopDetails.isValid))
+    }
+
     /// The parser of an optional text setting: a text `isAllowed` accepts, else refused. (Written
     /// out because `cond ? text : nil` would make a refusal an accepted `nil`.)
     private static func optionalText(allowing isAllowed: @escaping @Sendable (String) -> Bool) -> @Sendable (String) -> String?? {
@@ -106,7 +119,8 @@ enum Settings {
 
     /// Every setting, in the order of the README's table.
     static let all: [any SettingDescription] = [
-        host, port, database, databaseURL, databaseConnections, checkpointPages, migrations, publicDirectory, threads, taxRate, currency, connectionTimeout, maxBodyBytes, requestTimeout,
+        host, port, database, databaseURL, databaseConnections, checkpointPages, migrations, publicDirectory, threads, taxRate, currency, shopName, shopAddress, shopTaxId,
+        connectionTimeout, maxBodyBytes, requestTimeout,
         maxRequestsInFlight, connectionLimit, perAddressConnectionLimit, trustedProxy, tlsCertificate, tlsKey, logLevel, logFormat,
         accessLog, enrollmentCode, managerEnrollmentCode, rateLimit, metricsToken,
     ]

@@ -216,6 +216,19 @@ struct LifecycleTests {
             #expect(refused.status != 0)
             #expect(refused.output.contains(message), "\(arguments): \(refused.output)")
         }
+        // The shop's details on receipts: too long, a control character, nothing visible; by flag
+        // and by environment, in one line, before anything starts (64: a bad setting).
+        let rule = "must be 1 to 200 characters, not only spaces, without control characters"
+        let long = String(repeating: "x", count: 201)
+        for (arguments, environment, message) in [
+            (["--shop-name", long], [:], "routemap: --shop-name \(rule), not '\(long.prefix(60))…'\n"),
+            (["--shop-address", "1 Main St\nSpringfield"], [:], "routemap: --shop-address \(rule), not '1 Main St\nSpringfield'\n"),
+            ([], ["ROUTEMAP_SHOP_TAX_ID": "   "], "routemap: ROUTEMAP_SHOP_TAX_ID \(rule), not '   '\n"),
+            ([], ["ROUTEMAP_SHOP_NAME": "Tab\there"], "routemap: ROUTEMAP_SHOP_NAME \(rule), not 'Tab\there'\n"),
+        ] as [([String], [String: String], String)] {
+            let refused = try runRoutemap(["serve", "--port", "0"] + arguments, environment: environment)
+            #expect(refused.status == 64 && refused.output == message, "\(arguments) \(environment): \(refused.output)")
+        }
     }
 
     @Test("the connection limits and the request timeout reach the server from flags and the environment")

@@ -1,0 +1,48 @@
+import RoutemapAPI
+import RoutemapDomain
+import RoutemapHTTP
+import RoutemapJSON
+
+/// A paid bill's receipt (`GET /v1/bills/{billId}/receipt`), to print or show: for the till
+/// that holds the bill, or a manager, as reading the bill is (another till gets 404).
+extension BillsController {
+    func registerReceipts(on router: inout Router<APIContext>) {
+        router.device(.GET, "/v1/bills/{billId}/receipt", reading: till, getReceipt)
+    }
+
+    /// `GET /v1/bills/{billId}/receipt`: the `Receipt` schema; 409 `bill_not_paid` for a bill
+    /// that is not paid. No `ETag`, as `GET /v1/bills/{billId}` has none: a refund changes a
+    /// paid bill's receipt.
+    @Sendable func getReceipt(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
+        .json(try till.receipt(billId: try request.parameter("billId"), caller: Self.caller(device)).json)
+    }
+}
+
+extension Receipt {
+    /// The `Receipt` schema of openapi.yaml: the bill's lines and totals, its payment and
+    /// refunds in their own schemas, and the shop's details it has (one it lacks is left out).
+    var json: JSON {
+        [
+            "receiptNumber": .int(payment.receiptNumber),
+            "shop": shop.json,
+            "billId": .string(bill.id),
+            "paidAt": .string(payment.createdAt.wireText),
+            "lines": .array(bill.lines.map(\.json)),
+            "subtotalMinor": .int(bill.subtotalMinor),
+            "tax": ["rateBps": .int(Int64(bill.taxRate.basisPoints)), "amountMinor": .int(bill.taxMinor)],
+            "totalMinor": .int(bill.totalMinor),
+            "currency": .string(bill.currency.rawValue),
+            "payment": payment.json,
+            "refunds": .array(refunds.refunds.map(\.json)),
+            "refundedMinor": .int(refunds.refundedMinor),
+        ]
+    }
+}
+
+extension ShopDetails {
+    /// The `Shop` schema: only the details set.
+    var json: JSON {
+        let details: [(String, String?)] = [("name", name), ("address", address), ("taxId", taxId)]
+        return .object(JSONObject(details.compactMap { key, value in value.map { (key, JSON.string($0)) } }))
+    }
+}
