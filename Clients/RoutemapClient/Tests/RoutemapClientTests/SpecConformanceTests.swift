@@ -49,6 +49,8 @@ struct SpecConformanceTests {
         "Refund": Refund.self,
         "RefundList": RefundList.self,
         "RefundTotals": RefundTotals.self,
+        "Receipt": Receipt.self,
+        "Shop": Shop.self,
         "BillList": BillList.self,
         "BillListEntry": BillListEntry.self,
         "SalesReport": SalesReport.self,
@@ -81,6 +83,7 @@ struct SpecConformanceTests {
         "Navigation": "an array of Step",
         "RouteId": "a String (RouteID)",
         "Currency": "a String",
+        "ShopDetail": "a String (Shop's members)",
         "EmptyObject": "no members: the bodies that take it are sent empty",
         "BillInputs": "Screen.inputs, a string map",
         "Component": "the Component enumeration (checked per alternative)",
@@ -170,6 +173,8 @@ struct SpecConformanceTests {
         }
         let tabs = try #require(try spec.schema("Step")["properties"]?["tabs"]?["items"])
         try check(Tab.self, against: tabs, name: "Step.tabs[]")
+        let tax = try #require(try spec.schema("Receipt")["properties"]?["tax"])
+        try check(ReceiptTax.self, against: tax, name: "Receipt.tax")
     }
 
     @Test("Stack entries: a request entry's object and string forms decode, the object form round-trips")

@@ -236,6 +236,13 @@ public actor APIClient {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
+    /// `GET /v1/bills/{billId}/receipt`: a paid bill's receipt, to print or show, for the till
+    /// that holds the bill or a manager. Throws a ``Problem``: `bill_not_paid` (the bill is not
+    /// paid yet), `not_found` (no such bill, or another till's).
+    public func receipt(billId: String) async throws -> Receipt {
+        try await decode(send(.get, "/v1/bills/\(Self.segment(billId))/receipt"))
+    }
+
     /// `GET /v1/payments/{paymentId}`: a payment of one of the device's bills, read back.
     public func payment(id: String) async throws -> Payment {
         try await decode(send(.get, "/v1/payments/\(Self.segment(id))"))

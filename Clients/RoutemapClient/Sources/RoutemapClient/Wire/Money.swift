@@ -92,6 +92,9 @@ public struct BillListEntry: Codable, Sendable, Hashable, WireObjectWithKeys {
 public struct Payment: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var id: String
     public var billId: String
+    /// The number on the payment's receipt: 1 for the shop's first payment, then one more for
+    /// each, without gaps.
+    public var receiptNumber: Int64
     public var method: PaymentMethod
     public var amountMinor: Int64
     public var tenderedMinor: Int64
@@ -100,5 +103,5 @@ public struct Payment: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// RFC 3339 date-time, as the server wrote it.
     public var createdAt: String
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case id, billId, method, amountMinor, tenderedMinor, changeMinor, createdAt }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, billId, receiptNumber, method, amountMinor, tenderedMinor, changeMinor, createdAt }
 }

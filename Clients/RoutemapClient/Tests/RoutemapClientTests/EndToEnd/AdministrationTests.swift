@@ -107,6 +107,40 @@ struct AdministrationTests {
         }
     }
 
+    @Test("Receipts: a till pays two bills (numbered 1 and 2) and reads their receipts, the manager too, with a refund on one; another till and an unpaid bill are refused")
+    func receipts() async throws {
+        let server = try RoutemapServer()
+        defer { server.stop() }
+        let manager = try await manager(server)
+        let till = try await server.enrolledClient()
+        let other = try await server.enrolledClient()
+        var paid: [PaymentAnswer] = []
+        for quantity in [2, 1] {
+            let bill = try await till.createBill().answer.bill.id
+            _ = try await till.addItem(billId: bill, menuItemId: "latte", quantity: quantity)
+            let total = try await till.checkout(billId: bill).answer.bill.totalMinor
+            paid.append(try await till.pay(billId: bill, PayRequest(method: .cash, amountMinor: total, tenderedMinor: 5000), intent: UserIntent()).answer)
+        }
+        #expect(paid.map(\.payment.receiptNumber) == [1, 2])
+        #expect(try await till.payment(id: paid[1].payment.id).receiptNumber == 2)
+
+        let first = try await till.receipt(billId: paid[0].bill.id)
+        #expect(first.receiptNumber == 1 && first.billId == paid[0].bill.id && first.payment == paid[0].payment)
+        #expect(first.paidAt == paid[0].payment.createdAt && first.lines == paid[0].bill.lines)
+        #expect(first.subtotalMinor == paid[0].bill.subtotalMinor && first.totalMinor == paid[0].bill.totalMinor && first.currency == "USD")
+        #expect(first.tax.rateBps == 875 && first.tax.amountMinor == paid[0].bill.taxMinor)
+        #expect(first.shop == Shop() && first.refunds.isEmpty && first.refundedMinor == 0)
+
+        let refund = try await manager.refund(billId: paid[0].bill.id, amountMinor: 100, reason: "Cold latte").answer.refund
+        let refunded = try await manager.receipt(billId: paid[0].bill.id)
+        #expect(refunded.refunds == [refund] && refunded.refundedMinor == 100)
+        #expect(try await till.receipt(billId: paid[0].bill.id) == refunded)
+
+        await #expect { _ = try await other.receipt(billId: paid[1].bill.id) } throws: { ($0 as? Problem)?.code == .notFound }
+        let open = try await till.createBill().answer.bill.id
+        await #expect { _ = try await till.receipt(billId: open) } throws: { ($0 as? Problem)?.code == .billNotPaid }
+    }
+
     @Test("Refunds: a manager refunds a till's paid bill in parts (a retried refund replays), lists them, reads them in the report; a till cannot")
     func refunds() async throws {
         let server = try RoutemapServer()

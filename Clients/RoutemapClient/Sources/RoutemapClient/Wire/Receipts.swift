@@ -1,0 +1,50 @@
+/// `GET /v1/bills/{billId}/receipt`: a paid bill's receipt (`Receipt` in openapi.yaml). Money in
+/// minor units of `currency`.
+public struct Receipt: Codable, Sendable, Hashable, WireObjectWithKeys {
+    /// The payment's ``Payment/receiptNumber``.
+    public var receiptNumber: Int64
+    public var shop: Shop
+    public var billId: String
+    /// When the bill was paid (the payment's `createdAt`), RFC 3339 as the server wrote it.
+    public var paidAt: String
+    public var lines: [BillLine]
+    public var subtotalMinor: Int64
+    public var tax: ReceiptTax
+    public var totalMinor: Int64
+    public var currency: String
+    public var payment: Payment
+    /// The refunds made on the bill since, oldest first.
+    public var refunds: [Refund]
+    /// Σ of the refunds' amounts.
+    public var refundedMinor: Int64
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case receiptNumber, shop, billId, paidAt, lines, subtotalMinor, tax, totalMinor, currency, payment, refunds, refundedMinor
+    }
+}
+
+/// The shop's details on a receipt, as the server's settings give them; `nil` when not set
+/// (`Shop` in openapi.yaml).
+public struct Shop: Codable, Sendable, Hashable, WireObjectWithKeys {
+    public var name: String?
+    /// One line.
+    public var address: String?
+    public var taxId: String?
+
+    public init(name: String? = nil, address: String? = nil, taxId: String? = nil) {
+        self.name = name
+        self.address = address
+        self.taxId = taxId
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, address, taxId }
+}
+
+/// A receipt's tax: the bill's rate and the amount it came to (`Receipt.tax` in openapi.yaml).
+public struct ReceiptTax: Codable, Sendable, Hashable, WireObjectWithKeys {
+    /// Basis points: 875 = 8.75%.
+    public var rateBps: Int
+    public var amountMinor: Int64
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case rateBps, amountMinor }
+}
