@@ -43,9 +43,11 @@ struct ReceiptTests {
 
         let one = try #require(try await pay(first, key: key("k1", first)).performedValue)
         #expect(one.payment.receiptNumber == 1)
-        // Refused (wrong amount) under a key: the refusal is recorded and committed, and takes no number.
+        // Refused under a key for the bill's state (paid already): the refusal is recorded and
+        // committed, and takes no number; nor does one refused for its content (not recorded).
+        await #expect(throws: POSError.billNotCheckedOut(.paid)) { try await pay(first, key: key("k2", first)) }
         await #expect(throws: POSError.amountMismatch(expectedMinor: 1033, receivedMinor: 1)) {
-            try await pay(second, device: Fixtures.otherDevice, amount: 1, key: key("k2", second))
+            try await pay(second, device: Fixtures.otherDevice, amount: 1, key: key("k5", second))
         }
         let two = try #require(try await pay(second, device: Fixtures.otherDevice, key: key("k3", second)).performedValue)
         #expect(two.payment.receiptNumber == 2)
