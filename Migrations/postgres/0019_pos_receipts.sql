@@ -29,3 +29,17 @@ CREATE TABLE receipt_counter (
     last_number bigint  NOT NULL CHECK (last_number >= 0)
 );
 INSERT INTO receipt_counter (id, last_number) SELECT 1, coalesce(max(receipt_number), 0) FROM payments;
+
+-- During a rolling upgrade (migrate first, then replace the nodes), a node still running the
+-- binary from before this migration inserts its payments without a number. This trigger gives
+-- such a payment the counter's next number in its own transaction, as the new binary does, so
+-- the old node keeps paying and the numbers stay gapless until every node is replaced.
+CREATE FUNCTION routemap_number_receipt() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE receipt_counter SET last_number = last_number + 1 WHERE id = 1
+    RETURNING last_number INTO NEW.receipt_number;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER payments_numbered_by_counter BEFORE INSERT ON payments
+    FOR EACH ROW WHEN (NEW.receipt_number IS NULL) EXECUTE FUNCTION routemap_number_receipt();
