@@ -17,12 +17,18 @@ import Synchronization
 /// decide what a read answers: the check is made after the read began, against the database.
 ///
 /// A bill's version changes with every change of the bill (its lines, status, selection), so
-/// `(id, version)` names its content.
+/// `(id, version)` names its content, within one history of the database. A history can go
+/// back: a failover to a standby that missed the last commits, or a restore, and the next
+/// change then makes a version the cache may already hold with other content. Both cost the
+/// check its connection, so when the check connects again the cache is emptied
+/// (``forgetAll()``) and no read that began before is confirmed (``generation``).
 final class CheckedBillCache: Sendable {
     private struct State {
         var bills: BoundedDictionary<String, Bill>
         /// Each device's current bill, by id; `nil` when it has none.
         var current: BoundedDictionary<String, CurrentBill>
+        /// One more at each ``forgetAll()``.
+        var generation = 0
     }
 
     struct CurrentBill: Sendable, Equatable {
@@ -49,6 +55,18 @@ final class CheckedBillCache: Sendable {
         if let bill { remember(bill) }
         state.withLock { $0.current[deviceId] = CurrentBill(billId: bill?.id) }
     }
+
+    /// Forgets every bill, for a database whose history may have gone back (see above).
+    func forgetAll() {
+        state.withLock { state in
+            state.bills.removeAll()
+            state.current.removeAll()
+            state.generation += 1
+        }
+    }
+
+    /// How many times the cache was emptied; a read that used it confirms only within one.
+    var generation: Int { state.withLock { $0.generation } }
 
     /// Forgets what a version check found out of date.
     func forget(bills: some Sequence<String>, devices: some Sequence<String>) {
@@ -107,9 +125,12 @@ struct LatestVersions: Sendable {
 final class CachedRun: Sendable {
     private let cache: CheckedBillCache
     private let state = Mutex((used: UsedVersions(), missed: false))
+    /// The cache's generation when the run began: every bill it used is of it or a later one.
+    let generation: Int
 
     init(cache: CheckedBillCache) {
         self.cache = cache
+        generation = cache.generation
     }
 
     var used: UsedVersions { state.withLock { $0.used } }
@@ -148,12 +169,15 @@ final class VersionCheck: Sendable {
     private let configuration: PostgresConnection.Configuration
     private let eventLoops: any EventLoopGroup
     private let logger: Logger
+    /// Called with each connection after the first, before its first statement.
+    private let reconnected: @Sendable () -> Void
     private let state = Mutex(State())
 
     private struct State {
         var waiting: [(used: UsedVersions, answer: CheckedContinuation<LatestVersions?, Never>)] = []
         var running = false
         var connection: PostgresConnection?
+        var connectedBefore = false
         var closed = false
     }
 
@@ -161,10 +185,16 @@ final class VersionCheck: Sendable {
     /// server's `statement_timeout` on it is under this, as on the store's connections).
     static let timeout: Duration = .seconds(5)
 
-    init(configuration: PostgresConnection.Configuration, eventLoops: any EventLoopGroup, logger: Logger) {
+    /// - Parameter reconnected: called with each connection after the first, before its first
+    ///   statement (the store empties its cache then: the database may not be the one it was).
+    init(
+        configuration: PostgresConnection.Configuration, eventLoops: any EventLoopGroup, logger: Logger,
+        reconnected: @escaping @Sendable () -> Void
+    ) {
         self.configuration = configuration
         self.eventLoops = eventLoops
         self.logger = logger
+        self.reconnected = reconnected
     }
 
     /// The latest versions of what `used` names, read by a statement sent after this call
@@ -272,15 +302,17 @@ final class VersionCheck: Sendable {
                 await Self.close(connection)
                 throw error
             }
-            let keep = state.withLock { state -> Bool in
-                guard !state.closed else { return false }
+            let (keep, again) = state.withLock { state -> (Bool, Bool) in
+                guard !state.closed else { return (false, false) }
                 state.connection = connection
-                return true
+                defer { state.connectedBefore = true }
+                return (true, state.connectedBefore)
             }
             guard keep else {
                 await Self.close(connection)
                 return nil
             }
+            if again { reconnected() }
             return connection
         } catch {
             logger.debug("bill version check cannot connect", metadata: ["error": "\(String(reflecting: error))"])

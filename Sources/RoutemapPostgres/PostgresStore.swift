@@ -95,7 +95,9 @@ public final class PostgresStore: POSStore {
         }
         pool = ConnectionPool(
             configuration: configuration, capacity: connections, eventLoops: eventLoops, logger: logger, statementTimeout: statementTimeout)
-        versionCheck = VersionCheck(configuration: configuration, eventLoops: eventLoops, logger: logger)
+        versionCheck = VersionCheck(configuration: configuration, eventLoops: eventLoops, logger: logger, reconnected: { [recentBills] in
+            recentBills.forgetAll()
+        })
         threads = NIOThreadPool(numberOfThreads: connections)
         threads.start()
         do {
@@ -160,6 +162,11 @@ public final class PostgresStore: POSStore {
             return nil
         }
         guard let latest = await versionCheck.latest(for: used) else { return nil }
+        // The check reconnected since the run began: what it used may be of another history.
+        guard run.generation == recentBills.generation else {
+            CachedReadMetrics.outOfDate.increment()
+            return nil
+        }
         guard used.areStill(latest) else {
             readsOutOfDate.add(1, ordering: .relaxed)
             CachedReadMetrics.outOfDate.increment()
