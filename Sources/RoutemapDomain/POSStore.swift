@@ -47,9 +47,16 @@ public protocol POSStore: DataReads {
     func write<T: Sendable>(durability: Durability, _ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T
     /// Throws unless the database answers (for health checks).
     func ping() throws
+    /// A number that changes when what this store reads may have gone back in time: a database
+    /// failed over to a standby that missed its last commits, or restored. A bill's version may
+    /// then be made again with other content, so an answer cached by a bill's version is keyed
+    /// by this too. 0 for a store that cannot tell (one process on one file).
+    var history: Int { get }
 }
 
 extension POSStore {
+    public var history: Int { 0 }
+
     /// A write transaction with `normal` durability.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any POSTransaction) throws -> T) async throws -> T {
         try await write(durability: .normal, body)

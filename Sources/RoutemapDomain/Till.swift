@@ -16,6 +16,9 @@ public struct Till: Sendable {
     let store: any POSStore
     private let now: @Sendable () -> Date
 
+    /// The store's ``POSStore/history``: part of the key of an answer cached by a bill's version.
+    public var storeHistory: Int { store.history }
+
     /// - Parameter now: the clock, for bills' and payments' timestamps (kept to the millisecond).
     public init(
         store: any POSStore, taxRate: TaxRate, currency: Currency, limits: BillLimits = BillLimits(), shop: ShopDetails = ShopDetails(),

@@ -14,6 +14,8 @@ struct LaunchController {
     struct AnswerKey: Hashable, Sendable {
         let billId: String
         let billVersion: Int
+        /// The store's history: a version may be made again with other content after a failover.
+        let storeHistory: Int
         let menuGeneration: Int
         let client: ClientCapabilities
     }
@@ -39,7 +41,9 @@ struct LaunchController {
     /// The launch answer for `bill`, from the cache when this bill version was answered before.
     private func response(_ bill: Bill, device: AuthenticatedDevice, client: ClientCapabilities) throws -> Response {
         let menu = self.menu.current
-        return try answers.answer(for: AnswerKey(billId: bill.id, billVersion: bill.version, menuGeneration: menu.generation, client: client)) {
+        let key = AnswerKey(
+            billId: bill.id, billVersion: bill.version, storeHistory: till.storeHistory, menuGeneration: menu.generation, client: client)
+        return try answers.answer(for: key) {
             PreparedResponse(.json(try answer(bill, menu: menu, device: device, client: client)))
         }.response
     }

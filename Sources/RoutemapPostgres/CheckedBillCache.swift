@@ -27,8 +27,6 @@ final class CheckedBillCache: Sendable {
         var bills: BoundedDictionary<String, Bill>
         /// Each device's current bill, by id; `nil` when it has none.
         var current: BoundedDictionary<String, CurrentBill>
-        /// One more at each ``forgetAll()``.
-        var generation = 0
     }
 
     struct CurrentBill: Sendable, Equatable {
@@ -36,6 +34,8 @@ final class CheckedBillCache: Sendable {
     }
 
     private let state: Mutex<State>
+    /// One more at each ``forgetAll()``; an atomic, as launch reads it on every request.
+    private let generationCount = Atomic<Int>(0)
 
     init(capacity: Int) {
         state = Mutex(State(bills: BoundedDictionary(capacity: capacity), current: BoundedDictionary(capacity: capacity)))
@@ -61,12 +61,12 @@ final class CheckedBillCache: Sendable {
         state.withLock { state in
             state.bills.removeAll()
             state.current.removeAll()
-            state.generation += 1
+            generationCount.add(1, ordering: .sequentiallyConsistent)
         }
     }
 
     /// How many times the cache was emptied; a read that used it confirms only within one.
-    var generation: Int { state.withLock { $0.generation } }
+    var generation: Int { generationCount.load(ordering: .sequentiallyConsistent) }
 
     /// Forgets what a version check found out of date.
     func forget(bills: some Sequence<String>, devices: some Sequence<String>) {

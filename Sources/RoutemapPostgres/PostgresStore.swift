@@ -180,6 +180,10 @@ public final class PostgresStore: POSStore {
         return outcome
     }
 
+    /// How many times the database may have gone back in time: each time the bill cache's
+    /// version check had to connect again (a failover, a restart, a restore).
+    public var history: Int { recentBills.generation }
+
     /// How many reads this store's bill cache answered, once confirmed, and how many it sent
     /// to the database because a version they used had moved (for the tests; `/metrics` has
     /// every outcome, of every store).

@@ -1,0 +1,52 @@
+import Foundation
+import RoutemapJSON
+import RoutemapTestSupport
+import Testing
+
+/// A node whose database went back in time under it: a failover to a standby that had not
+/// received the last commits (or a restore). The next change then makes a bill's version again,
+/// with other content, and a node that answers from what it cached by version must not show
+/// the content that was lost.
+@Suite("A node whose PostgreSQL database went back in time", .enabled(if: TestPostgres.isEnabled, "about PostgreSQL failovers"))
+struct PostgresHistoryTests {
+    /// The bill screen's lines in a launch answer, by menu item.
+    private func launchItems(_ server: Server) throws -> [String] {
+        let launch = try server.get("/v1/launch")
+        try #require(launch.status == 200, "\(launch.text)")
+        let bill = launch.json["navigation"]?.arrayValue?.last { $0["route"] == "bill" }?["screen"]?["payload"]
+        return bill?["lines"]?.arrayValue?.compactMap { $0["menuItemId"]?.stringValue } ?? []
+    }
+
+    @Test("after a commit is lost, the bill and launch show what the database holds, though the same version is made again")
+    func lostCommit() throws {
+        let server = try Server()
+        let url = server.process.databasePath
+        let bill = try #require(try server.newBill()["id"]?.stringValue)
+        try server.add("latte", to: bill)
+        _ = try TestPostgres.psql(url, "CREATE TABLE kept_bill AS SELECT * FROM bills WHERE id = '\(bill)'")
+        let lost = try server.add("cappuccino", to: bill)
+        for _ in 1...2 {
+            #expect(try launchItems(server) == ["latte", "cappuccino"])
+            #expect(try server.bill(bill) == lost)
+        }
+
+        // The cappuccino's commit is lost, as on a standby promoted without it; the node's
+        // connections end with the old primary.
+        _ = try TestPostgres.psql(
+            url,
+            """
+            BEGIN;
+            DELETE FROM bill_lines WHERE bill_id = '\(bill)' AND position > 0;
+            UPDATE bills SET version = k.version, subtotal_minor = k.subtotal_minor, tax_minor = k.tax_minor,
+                total_minor = k.total_minor, updated_at = k.updated_at FROM kept_bill k WHERE bills.id = k.id;
+            COMMIT;
+            """)
+        try TestPostgres.disconnectAll(url)
+        let made = try server.add("espresso", to: bill)
+        #expect(made["version"] == lost["version"])
+        for _ in 1...2 {
+            #expect(try launchItems(server) == ["latte", "espresso"])
+            #expect(try server.bill(bill) == made)
+        }
+    }
+}
