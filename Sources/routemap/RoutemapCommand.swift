@@ -1,4 +1,5 @@
 import ArgumentParser
+import RoutemapDomain
 
 /// The `routemap` executable: a point-of-sale backend that also drives its client's navigation.
 @main
@@ -13,4 +14,25 @@ struct RoutemapCommand: AsyncParsableCommand {
         ],
         defaultSubcommand: ServeCommand.self
     )
+
+    /// ArgumentParser's own entry, except for two errors any command may meet before it does
+    /// its work, which get routemap's one `routemap: ` line and exit status (``refusal(_:exitStatus:)``)
+    /// rather than `Error:` and 1: a setting that is not valid (64), and a database that cannot
+    /// be reached now (75, try again later).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as SettingError {
+            exit(withError: refusal(error, exitStatus: ExitCode.validationFailure.rawValue))
+        } catch let error as StoreUnavailable {
+            exit(withError: refusal(error, exitStatus: 75))  // EX_TEMPFAIL
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

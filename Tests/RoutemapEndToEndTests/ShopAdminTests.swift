@@ -62,6 +62,23 @@ struct ShopAdminTests {
         #expect(listed.contains { $0.hasSuffix("\ttill\t\(hundred)") || $0.contains("\ttill\t\(hundred)\t") }, "\(listed)")
     }
 
+    @Test("every command that opens a database refuses a malformed --database-url in one line, exit 64, and an unreachable PostgreSQL with 75 (try again later), never showing the password")
+    func databaseURLRefusals() throws {
+        let migrations = ["--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
+        let commands = [["devices", "list"], ["menu", "list"], ["migrate"], ["migrate", "--dry-run"], ["serve", "--port", "0"]]
+        for command in commands {
+            let malformed = try runRoutemap(command + ["--database-url", "postgres://routemap:Secret-1@127.0.0.1:notaport/routemap"] + migrations)
+            #expect(malformed.status == 64, "\(command): \(malformed.output)")
+            #expect(malformed.output.hasPrefix("routemap: --database-url must be"), "\(command): \(malformed.output)")
+            #expect(!malformed.output.contains("Secret-1"), "\(command): \(malformed.output)")
+            // Port 1 on loopback: nothing listens, the connection is refused at once.
+            let unreachable = try runRoutemap(command + ["--database-url", "postgres://routemap:Secret-1@127.0.0.1:1/routemap"] + migrations, timeout: 30)
+            #expect(unreachable.status == 75, "\(command): \(unreachable.output)")
+            #expect(unreachable.output.hasPrefix("routemap: The database is unavailable"), "\(command): \(unreachable.output)")
+            #expect(!unreachable.output.contains("Secret-1"), "\(command): \(unreachable.output)")
+        }
+    }
+
     @Test("`routemap devices` and `routemap menu` act on an existing routemap database only: a missing path is 66, another program's file 65, and neither is created nor changed")
     func commandsNeedTheDatabase() throws {
         let directory = try TemporaryDirectory()
