@@ -21,11 +21,8 @@ extension Till {
         guard amountMinor >= 1 else { throw InvalidInput(field: "amountMinor", rule: "at least 1") }
         return try await write(device: caller.deviceId, durability: .full, idempotency: idempotency) { transaction in
             let bill = try reachableBill(billId, caller: caller, in: transaction)
-            guard bill.status == .paid else { throw POSError.billNotPaid(bill.status) }
-            guard let payment = try transaction.payment(billId: bill.id) else {
-                throw InvariantViolation("paid bill \(bill.id) has no payment")
-            }
-            let earlier = try BillRefunds(refunds: try transaction.refunds(billId: bill.id), paidMinor: payment.amountMinor)
+            let (payment, earlier) = try Self.settlement(
+                of: bill, payment: transaction.payment(billId:), refunds: transaction.refunds(billId:))
             guard amountMinor <= earlier.refundableMinor else {
                 throw POSError.refundExceedsPayment(refundableMinor: earlier.refundableMinor)
             }
@@ -44,10 +41,19 @@ extension Till {
     public func refunds(billId: String, caller: BillCaller) throws -> BillRefunds {
         guard caller.role == .manager else { throw POSError.managerOnly }
         let bill = try bill(id: billId, caller: caller)
-        // A payment never changes once made, so reading it apart from the refunds is consistent.
-        guard bill.status == .paid, let payment = try store.payment(billId: bill.id) else {
-            return try BillRefunds(refunds: [], paidMinor: 0)
-        }
-        return try BillRefunds(refunds: try store.refunds(billId: bill.id), paidMinor: payment.amountMinor)
+        guard bill.status == .paid else { return try BillRefunds(refunds: [], paidMinor: 0) }
+        return try Self.settlement(of: bill, payment: store.payment(billId:), refunds: store.refunds(billId:)).refunds
+    }
+
+    /// The payment of `bill` and its refunds, read by `payment` and `refunds` (a transaction's
+    /// or the store's). Throws `billNotPaid` with the bill's status unless it is paid. Two
+    /// reads, not one snapshot, outside a transaction: a payment never changes once made, and
+    /// a refund committed between them is simply in the list or not yet.
+    static func settlement(
+        of bill: Bill, payment: (String) throws -> Payment?, refunds: (String) throws -> [Refund]
+    ) throws -> (payment: Payment, refunds: BillRefunds) {
+        guard bill.status == .paid else { throw POSError.billNotPaid(bill.status) }
+        guard let paid = try payment(bill.id) else { throw InvariantViolation("paid bill \(bill.id) has no payment") }
+        return (paid, try BillRefunds(refunds: try refunds(bill.id), paidMinor: paid.amountMinor))
     }
 }
