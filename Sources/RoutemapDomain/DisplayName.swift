@@ -7,7 +7,12 @@ public enum DisplayName {
     public static let maxCharacters = 100
 
     /// The rule in words, for refusals: "must be …".
-    public static let rule = "1 to 100 characters, not only spaces, without control characters"
+    public static let rule = rule(maxCharacters: maxCharacters)
+
+    /// The rule in words with another longest length (a shop's details, ``ShopDetails``).
+    public static func rule(maxCharacters: Int) -> String {
+        "1 to \(maxCharacters) characters, not only spaces, without control characters"
+    }
 
     /// `text`, if it follows the rule; else throws ``InvalidInput`` for `field`.
     @discardableResult

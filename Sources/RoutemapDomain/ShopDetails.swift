@@ -12,7 +12,7 @@ public struct ShopDetails: Sendable, Hashable {
     public static let maxCharacters = 200
 
     /// The rule for each detail in words, for refusals: "must be …".
-    public static let rule = "1 to 200 characters, not only spaces, without control characters"
+    public static let rule = DisplayName.rule(maxCharacters: maxCharacters)
 
     /// Whether `text` may be a detail: ``DisplayName``'s rule (one visible line, no control
     /// characters) with up to ``maxCharacters`` characters.
