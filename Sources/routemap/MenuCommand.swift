@@ -19,13 +19,8 @@ struct MenuCommand: AsyncParsableCommand {
     /// else in the menu's, else in USD; one given that differs from the menu's stops the
     /// command (exit 65): the server sells in one currency, and start-up refuses a mixed menu.
     static func open(_ options: StoreOptions, currency flag: String? = nil) throws -> (OpenedStore, Till) {
-        let given: Currency?
-        do {
-            let isGiven = flag != nil || Environment.value(Settings.currency.environment) != nil
-            given = isGiven ? try Settings.currency.resolve(flag) : nil
-        } catch {
-            throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
-        }
+        let isGiven = flag != nil || Environment.value(Settings.currency.environment) != nil
+        let given = isGiven ? try Settings.currency.resolve(flag) : nil
         let store = try options.openExisting(connections: 1)
         let onMenu = try store.store.menuItems()
         let menuCurrency = onMenu.first?.currency

@@ -107,9 +107,9 @@ struct ServeCommand: AsyncParsableCommand {
         let till = Till(store: database.store, taxRate: settings.taxRate, currency: settings.currency, shop: settings.shop)
         do {
             try Self.checkMenuCurrency(of: till, settings.currency)
-        } catch let error as SettingError {
+        } catch {
             try? database.close()
-            throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
+            throw error  // A `SettingError`: refused in one line by `RoutemapCommand.main`.
         }
         let sampler = MetricsSampler(registry: registry, store: database, logger: logger)
         let metrics = MetricsEndpoint(token: settings.metricsToken) { [sampler] in

@@ -38,8 +38,6 @@ struct StoreOptions: ParsableArguments {
     func loadMigrations(postgres: Bool = false) throws -> [Migration] {
         do {
             return try MigrationLoader.load(directory: try resolvedMigrationsDirectory(postgres: postgres))
-        } catch let error as SettingError {
-            throw refusal(error, exitStatus: ExitCode.validationFailure.rawValue)
         } catch let error as StorageError {
             throw refusal(error)
         }
