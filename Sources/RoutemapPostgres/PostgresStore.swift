@@ -162,12 +162,9 @@ public final class PostgresStore: POSStore {
             return nil
         }
         guard let latest = await versionCheck.latest(for: used) else { return nil }
-        // The check reconnected since the run began: what it used may be of another history.
-        guard run.generation == recentBills.generation else {
-            CachedReadMetrics.outOfDate.increment()
-            return nil
-        }
-        guard used.areStill(latest) else {
+        // Out of date: a version moved, or the check reconnected since the run began (what the
+        // run used may be of another history, though its versions match).
+        guard run.generation == recentBills.generation, used.areStill(latest) else {
             readsOutOfDate.add(1, ordering: .relaxed)
             CachedReadMetrics.outOfDate.increment()
             recentBills.forget(

@@ -34,8 +34,8 @@ extension PostgresTransaction {
             let (id, bill, payment, methodText, amount, reason, device, createdAt) = try row.decode(
                 (String, String, String, String, Int64, String, String, Date).self)
             return Refund(
-                id: id, billId: bill, paymentId: payment, method: try PaymentMethod(stored: methodText, paymentId: payment), amountMinor: amount, reason: reason, deviceId: device,
-                createdAt: createdAt.roundedToMilliseconds)
+                id: id, billId: bill, paymentId: payment, method: try PaymentMethod(stored: methodText, paymentId: payment),
+                amountMinor: amount, reason: reason, deviceId: device, createdAt: createdAt.roundedToMilliseconds)
         }
     }
 }

@@ -543,8 +543,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             (String, String, Int64, String, Int64, Int64, Int64, Date).self)
         let method = try PaymentMethod(stored: methodText, paymentId: id)
         return Payment(
-            id: id, billId: billId, receiptNumber: receiptNumber, method: method, amountMinor: amount, tenderedMinor: tendered, changeMinor: change,
-            createdAt: createdAt.roundedToMilliseconds)
+            id: id, billId: billId, receiptNumber: receiptNumber, method: method, amountMinor: amount, tenderedMinor: tendered,
+            changeMinor: change, createdAt: createdAt.roundedToMilliseconds)
     }
 
     private static func device(_ row: PostgresRow) throws -> Device {
