@@ -36,11 +36,14 @@ extension BillsController {
     /// `GET /v1/bills/{billId}/refunds`: the bill's refunds, oldest first, with what they sum to
     /// and what is left to refund (an empty list for a bill with none).
     @Sendable func listRefunds(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
-        let refunds = try till.refunds(billId: try request.parameter("billId"), caller: Self.caller(device))
-        return .json([
-            "refunds": .array(refunds.refunds.map(\.json)), "refundedMinor": .int(refunds.refundedMinor),
-            "refundableMinor": .int(refunds.refundableMinor),
-        ])
+        .json(try till.refunds(billId: try request.parameter("billId"), caller: Self.caller(device)).json)
+    }
+}
+
+extension BillRefunds {
+    /// The `RefundList` schema of openapi.yaml.
+    var json: JSON {
+        ["refunds": .array(refunds.map(\.json)), "refundedMinor": .int(refundedMinor), "refundableMinor": .int(refundableMinor)]
     }
 }
 

@@ -75,9 +75,8 @@ extension SalesReport {
         ]
         let voidsJSON: JSON = ["count": .int(Int64(voids.count)), "totalMinor": .int(voids.totalMinor)]
         let refundsJSON: JSON = [
-            "count": .int(Int64(refunds.count)), "amountMinor": .int(refunds.amountMinor),
-            "card": ["count": .int(Int64(refunds.card.count)), "amountMinor": .int(refunds.card.amountMinor)],
-            "cash": ["count": .int(Int64(refunds.cash.count)), "amountMinor": .int(refunds.cash.amountMinor)],
+            "count": .int(Int64(refunds.count)), "amountMinor": .int(refunds.amountMinor), "card": refunds.card.json,
+            "cash": refunds.cash.json,
         ]
         let unsettled: JSON = [
             "open": .int(Int64(unsettledNow.open)), "checkedOut": .int(Int64(unsettledNow.checkedOut)),
@@ -89,4 +88,9 @@ extension SalesReport {
             "unsettledNow": unsettled,
         ]
     }
+}
+
+extension SalesReport.RefundTotals {
+    /// The refunds by one method: `{count, amountMinor}`.
+    var json: JSON { ["count": .int(Int64(count)), "amountMinor": .int(amountMinor)] }
 }
