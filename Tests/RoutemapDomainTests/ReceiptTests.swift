@@ -8,8 +8,11 @@ struct ReceiptTests {
     let store = InMemoryStore(menu: Fixtures.menu)
     let clock = TestClock()
     let manager = BillCaller(deviceId: "dev_M", role: .manager)
-    /// Valid details (a refusal would leave an empty shop, which the comparisons below would catch).
-    let shop = (try? ShopDetails(name: "Harbour Coffee", address: "12 Harbour Street, Bristol", taxId: "GB123456789")) ?? ShopDetails()
+    let shop: ShopDetails
+
+    init() throws {
+        shop = try ShopDetails(name: "Harbour Coffee", address: "12 Harbour Street, Bristol", taxId: "GB123456789")
+    }
 
     private var till: Till { Till(store: store, taxRate: Fixtures.rate875, currency: .usd, shop: shop, now: clock.function) }
 

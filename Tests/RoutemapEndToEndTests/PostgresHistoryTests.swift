@@ -17,32 +17,27 @@ struct PostgresHistoryTests {
         return bill?["lines"]?.arrayValue?.compactMap { $0["menuItemId"]?.stringValue } ?? []
     }
 
-    @Test("after a commit is lost, the bill and launch show what the database holds, though the same version is made again")
+    @Test("after a commit is lost and another node makes the same version again, this node's bill and launch show what the database holds")
     func lostCommit() throws {
         let server = try Server()
         let url = server.process.databasePath
         let bill = try #require(try server.newBill()["id"]?.stringValue)
         try server.add("latte", to: bill)
-        _ = try TestPostgres.psql(url, "CREATE TABLE kept_bill AS SELECT * FROM bills WHERE id = '\(bill)'")
+        try TestPostgres.keepBill(url, id: bill)
         let lost = try server.add("cappuccino", to: bill)
         for _ in 1...2 {
             #expect(try launchItems(server) == ["latte", "cappuccino"])
             #expect(try server.bill(bill) == lost)
         }
 
-        // The cappuccino's commit is lost, as on a standby promoted without it; the node's
-        // connections end with the old primary.
-        _ = try TestPostgres.psql(
-            url,
-            """
-            BEGIN;
-            DELETE FROM bill_lines WHERE bill_id = '\(bill)' AND position > 0;
-            UPDATE bills SET version = k.version, subtotal_minor = k.subtotal_minor, tax_minor = k.tax_minor,
-                total_minor = k.total_minor, updated_at = k.updated_at FROM kept_bill k WHERE bills.id = k.id;
-            COMMIT;
-            """)
-        try TestPostgres.disconnectAll(url)
-        let made = try server.add("espresso", to: bill)
+        // The cappuccino's commit is lost, as on a standby promoted without it.
+        try TestPostgres.loseCommitsSinceKept(url)
+        // Another node, the same device, makes the bill's next version: this node's own write
+        // would put the new bill in its cache whatever it had forgotten.
+        let other = try RoutemapProcess(databasePath: url, token: try server.process.token())
+        defer { other.cleanUp() }
+        let made = try #require(
+            try other.client().json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "espresso", "quantity": 1]).json["bill"])
         #expect(made["version"] == lost["version"])
         for _ in 1...2 {
             #expect(try launchItems(server) == ["latte", "espresso"])

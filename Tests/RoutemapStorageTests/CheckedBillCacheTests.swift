@@ -74,22 +74,12 @@ struct CheckedBillCacheTests {
         let reader = Till(store: a, taxRate: StorageFixtures.rate875, currency: .usd).reader(for: device)
         let kept = try await b.addItem(billId: try await b.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
         let id = kept.id
-        _ = try TestPostgres.psql(url, "CREATE TABLE kept_bill AS SELECT * FROM bills WHERE id = '\(id)'")
+        try TestPostgres.keepBill(url, id: id)
         let lost = try await b.addItem(billId: id, device: device, menuItemId: "cappuccino", quantity: 1)
         for _ in 1...2 { #expect(try await a.reading { try reader.bill(id: id) } == lost) }
 
-        // The commit that added the cappuccino is lost, as on a standby promoted without it: the
-        // nodes' connections go with the old primary.
-        _ = try TestPostgres.psql(
-            url,
-            """
-            BEGIN;
-            DELETE FROM bill_lines WHERE bill_id = '\(id)' AND position > 0;
-            UPDATE bills SET version = k.version, subtotal_minor = k.subtotal_minor, tax_minor = k.tax_minor,
-                total_minor = k.total_minor, updated_at = k.updated_at FROM kept_bill k WHERE bills.id = k.id;
-            COMMIT;
-            """)
-        try TestPostgres.disconnectAll(url)
+        // The commit that added the cappuccino is lost, as on a standby promoted without it.
+        try TestPostgres.loseCommitsSinceKept(url)
         #expect(try b.bill(id: id, device: device) == kept)
         // Another node makes the same version again, with an espresso.
         let made = try await b.addItem(billId: id, device: device, menuItemId: "espresso", quantity: 1)

@@ -69,6 +69,34 @@ public enum TestPostgres {
         try psql(server, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(databaseName(url))'")
     }
 
+    /// Keeps a copy of bill `id` as it is now, its row and its lines (tables `kept_bill` and
+    /// `kept_bill_lines`), for ``loseCommitsSinceKept(_:)``.
+    public static func keepBill(_ url: String, id: String) throws {
+        try psql(
+            url,
+            """
+            CREATE TABLE kept_bill AS SELECT * FROM bills WHERE id = '\(id)';
+            CREATE TABLE kept_bill_lines AS SELECT * FROM bill_lines WHERE bill_id = '\(id)';
+            """)
+    }
+
+    /// Puts the bill kept by ``keepBill(_:id:)`` back as it was, and ends every session: as a
+    /// failover to a standby that had not received the commits made since does (the nodes'
+    /// connections go with the old primary).
+    public static func loseCommitsSinceKept(_ url: String) throws {
+        try psql(
+            url,
+            """
+            BEGIN;
+            DELETE FROM bill_lines WHERE bill_id IN (SELECT id FROM kept_bill);
+            INSERT INTO bill_lines SELECT * FROM kept_bill_lines;
+            UPDATE bills SET version = k.version, subtotal_minor = k.subtotal_minor, tax_minor = k.tax_minor,
+                total_minor = k.total_minor, updated_at = k.updated_at FROM kept_bill k WHERE bills.id = k.id;
+            COMMIT;
+            """)
+        try disconnectAll(url)
+    }
+
     /// The rows of `routemap_migrations` on the database at `url`, by id, as `columns` gives them
     /// (`id` alone by default); `[]` when the table does not exist yet.
     public static func recordedMigrations(_ url: String, columns: String = "id") throws -> [String] {
