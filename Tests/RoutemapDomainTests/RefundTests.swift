@@ -112,7 +112,7 @@ struct RefundTests {
             }
         }
         // Before the bill is looked up: a missing bill with a bad reason is the reason's refusal.
-        await #expect(throws: InvalidInput.self) {
+        await #expect(throws: InvalidInput(field: "reason", rule: BillVoiding.reasonRule)) {
             try await till.refund(billId: "bill_missing", amountMinor: 1, reason: "", caller: manager, idempotency: nil)
         }
         for amount: Int64 in [0, -5] {

@@ -8,15 +8,13 @@ import Testing
 /// restart, and in the sales report.
 @Suite("Refunds, end to end")
 struct RefundsEndToEndTests {
-    static func key(_ value: String) -> [(String, String)] { [("Idempotency-Key", value)] }
-
     /// A bill of `till` holding `quantity` lattes, paid by `method` (cash tendered exactly); its id and total.
     static func paidBill(_ till: TestHTTPClient, lattes quantity: Int64, _ method: String) throws -> (id: String, total: Int64) {
         let bill = try #require(till.request("POST", "/v1/bills").json["bill"]?["id"]?.stringValue)
         #expect(try till.json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "latte", "quantity": .int(quantity)]).status == 200)
         let frozen = try till.request("POST", "/v1/bills/\(bill)/checkout")
         let total = try #require(frozen.json["bill"]?["totalMinor"]?.int64Value, "\(frozen.text)")
-        let paid = try till.json("POST", "/v1/bills/\(bill)/pay", ["method": .string(method), "amountMinor": .int(total)], headers: key("pay-\(bill)"))
+        let paid = try till.json("POST", "/v1/bills/\(bill)/pay", ["method": .string(method), "amountMinor": .int(total)], headers: ManagerBillsEndToEndTests.key("pay-\(bill)"))
         try #require(paid.status == 200, "\(paid.text)")
         return (bill, total)
     }
@@ -40,14 +38,14 @@ struct RefundsEndToEndTests {
         #expect(unpaid.json["detail"]?.stringValue?.contains("open") == true, "\(unpaid.text)")
         expectProblem(try shop.manager.json("POST", "/v1/bills/\(card)/refund", ["amountMinor": 0, "reason": "x"]), 400, "invalid_field")
 
-        let first = try shop.manager.json("POST", "/v1/bills/\(card)/refund", ["amountMinor": 100, "reason": "Cold latte"], headers: Self.key("r1"))
+        let first = try shop.manager.json("POST", "/v1/bills/\(card)/refund", ["amountMinor": 100, "reason": "Cold latte"], headers: ManagerBillsEndToEndTests.key("r1"))
         #expect(first.status == 200, "\(first.text)")
         #expect(first.json["refund"]?["method"] == "card" && first.json["refund"]?["billId"]?.stringValue == card)
         #expect(first.json["refundedMinor"]?.int64Value == 100 && first.json["refundableMinor"]?.int64Value == cardTotal - 100)
-        let replay = try shop.manager.json("POST", "/v1/bills/\(card)/refund", ["amountMinor": 100, "reason": "Cold latte"], headers: Self.key("r1"))
+        let replay = try shop.manager.json("POST", "/v1/bills/\(card)/refund", ["amountMinor": 100, "reason": "Cold latte"], headers: ManagerBillsEndToEndTests.key("r1"))
         #expect(replay.status == 200 && replay.json == first.json && replay.header("Idempotent-Replayed") == "true", "\(replay.text)")
 
-        let over = try shop.manager.json("POST", "/v1/bills/\(card)/refund", ["amountMinor": .int(cardTotal), "reason": "all"], headers: Self.key("r2"))
+        let over = try shop.manager.json("POST", "/v1/bills/\(card)/refund", ["amountMinor": .int(cardTotal), "reason": "all"], headers: ManagerBillsEndToEndTests.key("r2"))
         expectProblem(over, 422, "refund_exceeds_payment")
         #expect(over.json["refundableMinor"]?.int64Value == cardTotal - 100, "\(over.text)")
         let rest = try shop.manager.json("POST", "/v1/bills/\(card)/refund", ["amountMinor": .int(cardTotal - 100), "reason": "Returned the other"])
@@ -69,7 +67,7 @@ struct RefundsEndToEndTests {
         let manager = try restarted.client(authorized: false)
         manager.defaultHeaders = shop.manager.defaultHeaders
         #expect(try manager.request("GET", "/v1/bills/\(card)/refunds").json == listed.json)
-        let over2 = try manager.json("POST", "/v1/bills/\(card)/refund", ["amountMinor": .int(cardTotal), "reason": "all"], headers: Self.key("r2"))
+        let over2 = try manager.json("POST", "/v1/bills/\(card)/refund", ["amountMinor": .int(cardTotal), "reason": "all"], headers: ManagerBillsEndToEndTests.key("r2"))
         #expect(over2.status == 422 && over2.header("Idempotent-Replayed") == "true" && over2.json == over.json, "\(over2.text)")
 
         let from = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-3_600))

@@ -82,7 +82,7 @@ struct MigrationTests {
         let payment = try paid.check(PaymentRequest(method: .card, amountMinor: paid.totalMinor))
             .payment(id: "pay_legacy", receiptNumber: 1, createdAt: createdAt)
         try paid.markPaid()
-        try await Self.withTodaysBillColumns(old) {
+        try await Self.withTodaysColumns(old) {
             try await old.write { [open, paid] transaction in
                 try transaction.insert(open)
                 try transaction.insert(paid)
@@ -127,7 +127,7 @@ struct MigrationTests {
         let old = try SQLiteStore(path: path, migrations: Array(migrations.prefix(3)))
         let device = try Self.enrollBeforeRoles(old)
         let oldTill = Till(store: old, taxRate: StorageFixtures.rate875, currency: .usd)
-        let (before, other, bill) = try await Self.withTodaysBillColumns(old) {
+        let (before, other, bill) = try await Self.withTodaysColumns(old) {
             let bill = try await oldTill.openBill(device: device)
             for item in ["latte", "croissant", "bagel", "espresso"] {
                 _ = try await oldTill.addItem(billId: bill.id, device: device, menuItemId: item, quantity: 2)
@@ -351,7 +351,7 @@ struct MigrationTests {
         let device = try await DeviceDirectory(store: old).enroll(name: "Front counter").device.id
         let clock = TestClock()
         let oldTill = Till(store: old, taxRate: StorageFixtures.rate875, currency: .usd, now: clock.function)
-        let (first, second, paid) = try await Self.withTodaysBillColumns(old) {
+        let (first, second, paid) = try await Self.withTodaysColumns(old) {
             let first = try await oldTill.addItem(billId: try await oldTill.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
             clock.advance(by: 1)
             let paying = try await oldTill.addItem(billId: try await oldTill.openBill(device: device).id, device: device, menuItemId: "bagel", quantity: 1)
@@ -384,16 +384,17 @@ struct MigrationTests {
     /// Runs `body`, which writes bills and payments through today's code, on a database at a
     /// schema from before 0006: the columns 0006 adds to bills and 0019 to payments exist only
     /// while `body` runs (not as a migration), so the file keeps exactly its older schema.
-    static func withTodaysBillColumns<T>(_ store: SQLiteStore, _ body: () async throws -> T) async throws -> T {
-        let columns = [("bills", "selected_at TEXT"), ("bills", "void_reason TEXT"), ("bills", "voided_at TEXT"), ("payments", "receipt_number INTEGER")]
+    private static func withTodaysColumns<T>(_ store: SQLiteStore, _ body: () async throws -> T) async throws -> T {
+        let columns = [
+            (table: "bills", name: "selected_at", type: "TEXT"), ("bills", "void_reason", "TEXT"), ("bills", "voided_at", "TEXT"),
+            ("payments", "receipt_number", "INTEGER"),
+        ]
         try store.onWriter("adding today's columns") { database in
-            for (table, column) in columns { try database.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column)") }
+            for (table, name, type) in columns { try database.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(name) \(type)") }
         }
         let result = try await body()
         try store.onWriter("dropping today's columns") { database in
-            for (table, column) in columns {
-                try database.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(column.prefix { $0 != " " })")
-            }
+            for (table, name, _) in columns { try database.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(name)") }
         }
         return result
     }

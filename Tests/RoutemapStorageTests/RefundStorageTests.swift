@@ -52,6 +52,21 @@ struct RefundStorageTests {
         #expect(try database.store.rowCount(in: "refunds") == 3)
     }
 
+    @Test("refunds made in the same millisecond are listed in the order they were recorded, not by id")
+    func sameMillisecond() async throws {
+        let database = try await TestDatabase()
+        let (manager, bill, payment) = try await paidBill(database, .card)
+        let at = Date().roundedToMilliseconds
+        // Ids in the order opposite to the one they are recorded in.
+        let refunds = ["ref_c", "ref_b", "ref_a"].map { id in
+            Refund(
+                id: id, billId: bill.id, paymentId: payment.id, method: .card, amountMinor: 1, reason: "tie", deviceId: manager.deviceId,
+                createdAt: at)
+        }
+        for refund in refunds { try await database.store.write { try $0.insert(refund) } }
+        #expect(try database.store.refunds(billId: bill.id).map(\.id) == ["ref_c", "ref_b", "ref_a"])
+    }
+
     @Test("the table's constraints refuse an amount below 1, a reason over 200 characters, and a payment that does not exist")
     func constraints() async throws {
         let database = try await TestDatabase()
