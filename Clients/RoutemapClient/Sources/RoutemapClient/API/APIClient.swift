@@ -202,14 +202,14 @@ public actor APIClient {
 
     /// `POST /v1/bills/{billId}/refund` (managers only): gives back `amountMinor` of any
     /// device's paid bill, by its payment's method, with `reason`. The bill does not change.
-    /// Every attempt of one refund sends the same `idempotencyKey` (a retry gets the recorded
-    /// answer, never a second refund); `nil` sends none. Throws a ``Problem``: `bill_not_paid`,
-    /// `refund_exceeds_payment` (with ``Problem/refundableMinor``), `manager_only`, `not_found`.
-    public func refund(billId: String, amountMinor: Int64, reason: String, idempotencyKey: String? = nil) async throws
+    /// Like every change, one refund is one ``UserIntent``: its attempts send the same key, so a
+    /// retry gets the recorded answer, never a second refund. Throws a ``Problem``:
+    /// `bill_not_paid`, `refund_exceeds_payment` (with ``Problem/refundableMinor``),
+    /// `manager_only`, `not_found`.
+    public func refund(billId: String, amountMinor: Int64, reason: String, intent: UserIntent = UserIntent()) async throws
         -> Replayable<RefundAnswer>
     {
-        let intent = idempotencyKey.map { UserIntent(idempotencyKey: $0) }
-        return try await replayable(
+        try await replayable(
             send(.post, "/v1/bills/\(Self.segment(billId))/refund", body: RefundRequest(amountMinor: amountMinor, reason: reason), intent: intent))
     }
 

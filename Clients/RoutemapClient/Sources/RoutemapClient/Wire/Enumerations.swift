@@ -182,7 +182,7 @@ public enum ProblemCode: OpenEnumeration {
     case overloaded, timedOut, shuttingDown, databaseUnavailable
     /// A bill given to a device that is unknown or revoked.
     case deviceNotActive
-    /// A refund of a bill that is not paid; one over what is left of its payment.
+    /// A refund or receipt of a bill that is not paid; a refund over what is left of its payment.
     case billNotPaid, refundExceedsPayment
     case unknown(String)
 

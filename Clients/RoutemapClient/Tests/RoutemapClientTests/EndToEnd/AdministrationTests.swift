@@ -155,11 +155,11 @@ struct AdministrationTests {
         let open = try await till.createBill().answer.bill.id
 
         #expect(try await manager.refunds(billId: bill) == RefundList(refunds: [], refundedMinor: 0, refundableMinor: total))
-        let first = try await manager.refund(billId: bill, amountMinor: 500, reason: "Returned a latte", idempotencyKey: "refund-1")
+        let first = try await manager.refund(billId: bill, amountMinor: 500, reason: "Returned a latte", intent: UserIntent(idempotencyKey: "refund-1"))
         #expect(!first.replayed)
         #expect(first.answer.refund.method == .cash && first.answer.refund.paymentId == paid.payment.id && first.answer.refund.amountMinor == 500)
         #expect(first.answer.refundedMinor == 500 && first.answer.refundableMinor == total - 500)
-        let again = try await manager.refund(billId: bill, amountMinor: 500, reason: "Returned a latte", idempotencyKey: "refund-1")
+        let again = try await manager.refund(billId: bill, amountMinor: 500, reason: "Returned a latte", intent: UserIntent(idempotencyKey: "refund-1"))
         #expect(again.replayed && again.answer == first.answer)
         await #expect { _ = try await manager.refund(billId: bill, amountMinor: total, reason: "all of it") } throws: { problem in
             (problem as? Problem)?.code == .refundExceedsPayment && (problem as? Problem)?.refundableMinor == total - 500
