@@ -34,10 +34,11 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
         }
         let port = components.port ?? 5432
         guard (1...65_535).contains(port) else { return nil }
-        // `URLComponents` decodes user, password and path once (not again here: `%2541` is `%41`).
-        var database = components.path
-        if database.hasPrefix("/") { database.removeFirst() }
-        guard !database.contains("/") else { return nil }
+        // `URLComponents` decodes user and password once (not again here: `%2541` is `%41`). The
+        // path is one segment as written (`%2F` is a `/` in the name), decoded once.
+        var path = components.percentEncodedPath
+        if path.hasPrefix("/") { path.removeFirst() }
+        guard !path.contains("/"), let database = path.removingPercentEncoding else { return nil }
         self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         self.port = port
         self.user = user

@@ -11,6 +11,7 @@ struct DatabaseURLTests {
         #expect(url.database == "my shop")
         #expect(url.host == "db.internal" && url.port == 5433 && url.tlsMode == .require)
         #expect(try #require(DatabaseURL("postgres://routemap:a%25b@localhost/routemap")).password == "a%b")
+        #expect(try #require(DatabaseURL("postgres://routemap@localhost/shop%2F2")).database == "shop/2")
         // A `%` that starts no escape is the character itself (a password pasted unencoded).
         #expect(try #require(DatabaseURL("postgres://routemap:a%zzb@localhost/routemap")).password == "a%zzb")
     }
