@@ -8,7 +8,8 @@
 -- just before it inserts the payment: the row stays locked until that transaction ends, so the
 -- next payment, on any node, waits and then takes the following number; a rollback undoes the
 -- raise, so no number is lost. This serializes payments across nodes for the rest of each
--- paying transaction (its insert and commit), which a shop's rate of payments allows.
+-- paying transaction (its insert, its answer recorded under its key, and its commit), which a
+-- shop's rate of payments allows.
 --
 -- Payments from before this migration are numbered in the order they were made (created_at,
 -- then id in byte order, as SQLite compares), then the column becomes NOT NULL, and the

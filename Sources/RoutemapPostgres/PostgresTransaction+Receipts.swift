@@ -11,7 +11,8 @@ extension PostgresTransaction {
     /// retry's, undoes the raise, so no number is lost. The price: payments are serialized
     /// across nodes from this statement to their commit. `Till.pay` takes it last, after the
     /// idempotency key's and the bill's locks (the order every transaction takes them in, so no
-    /// deadlock), and then only inserts the payment and commits, to hold it as briefly as it can.
+    /// deadlock); after it come only the payment's insert, pay's answer recorded under its key
+    /// and the commit.
     func nextReceiptNumber() throws -> Int64 {
         guard isTransaction else { throw InvariantViolation("a receipt number is taken only in a write transaction") }
         guard let number = try session.rows("UPDATE receipt_counter SET last_number = last_number + 1 WHERE id = 1 RETURNING last_number")
