@@ -124,7 +124,6 @@ struct SpecConformanceTests {
         "BillListEntry.status": [BillStatus.open, .checkedOut].map(\.rawValue),
         "Payment.method": PaymentMethod.knownCases.map(\.rawValue),
         "PayRequest.method": PaymentMethod.knownCases.map(\.rawValue),
-        "Refund.method": PaymentMethod.knownCases.map(\.rawValue),
         "NavigateRequest.mode": NavigationMode.knownCases.map(\.rawValue),
         "Step.op": StepOperation.knownCases.map(\.rawValue),
         "PresentationOptions.style": PresentationStyle.knownCases.map(\.rawValue),
