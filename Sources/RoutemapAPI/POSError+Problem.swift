@@ -41,10 +41,10 @@ extension POSError {
                 status: .unprocessableContent, code: "amount_mismatch", title: "Amount mismatch",
                 detail: "amountMinor is \(received) but the bill's total is \(expected).",
                 extensions: ["expectedMinor": .int(expected)])
-        case .insufficientTender(let total, let tendered):
+        case .insufficientTender(let charged, let tendered):
             return Problem(
                 status: .unprocessableContent, code: "insufficient_tender", title: "Insufficient tender",
-                detail: "Cash tendered (\(tendered)) is less than the total (\(total)).")
+                detail: "Cash tendered (\(tendered)) is less than the total and tip (\(charged)).")
         case .quantityOutOfRange(let quantity, let limit):
             return .invalidField("quantity", "The line's quantity would be \(quantity); it must be 1 to \(limit).")
         case .amountOutOfRange(let quantity):
@@ -96,7 +96,7 @@ extension POSError {
                 detail: "Only \(refundable) minor units of the bill's payment are left to refund.",
                 extensions: ["refundableMinor": .int(refundable)])
         case .tenderNotAllowed:
-            return .invalidField("tenderedMinor", "For card payments tenderedMinor must be omitted or equal amountMinor.")
+            return .invalidField("tenderedMinor", "For card payments tenderedMinor must be omitted or equal amountMinor + tipMinor.")
         }
     }
 }

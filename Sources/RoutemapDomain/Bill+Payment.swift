@@ -2,10 +2,12 @@ import Foundation
 
 extension Bill {
     /// `request` checked against this bill, in this order: the bill is checked out
-    /// (`billNotCheckedOut`), the amount is the total (`amountMismatch`), then the tender. Cash:
-    /// tendered (default: the amount) must cover the total (`insufficientTender`); change is
-    /// tendered − total. Card: `tenderedMinor` must be absent or the amount
-    /// (`tenderNotAllowed`); no change.
+    /// (`billNotCheckedOut`), the amount is the total (`amountMismatch`), then the tender, which
+    /// pays the amount and the tip on top of it (the charge). Cash: tendered (default: the
+    /// charge) must cover the charge (`insufficientTender`); change is tendered − amount − tip.
+    /// Card: `tenderedMinor` must be absent or the charge (`tenderNotAllowed`); no change. A
+    /// charge that would not fit in 64 bits (only a total within 10^13 of `Int64.max` can reach
+    /// it) cannot be tendered either: `insufficientTender`.
     ///
     /// Does not change the bill: call ``markPaid()`` and record
     /// ``CheckedPayment/payment(id:receiptNumber:createdAt:)`` in one transaction. The receipt
@@ -15,22 +17,26 @@ extension Bill {
         guard request.amountMinor == totalMinor else {
             throw .amountMismatch(expectedMinor: totalMinor, receivedMinor: request.amountMinor)
         }
+        // The tip is within PaymentRequest.tipRange, so at least 0.
+        let (charged, overflow) = totalMinor.addingReportingOverflow(request.tipMinor)
+        guard !overflow else { throw .insufficientTender(chargedMinor: .max, tenderedMinor: request.tenderedMinor ?? .max) }
         let tendered: Int64
         switch request.method {
         case .cash:
-            tendered = request.tenderedMinor ?? request.amountMinor
-            guard tendered >= totalMinor else {
-                throw .insufficientTender(totalMinor: totalMinor, tenderedMinor: tendered)
+            tendered = request.tenderedMinor ?? charged
+            guard tendered >= charged else {
+                throw .insufficientTender(chargedMinor: charged, tenderedMinor: tendered)
             }
         case .card:
-            guard request.tenderedMinor == nil || request.tenderedMinor == request.amountMinor else {
+            guard request.tenderedMinor == nil || request.tenderedMinor == charged else {
                 throw .tenderNotAllowed
             }
-            tendered = request.amountMinor
+            tendered = charged
         }
-        // tendered >= total >= 0, so the difference cannot overflow.
+        // tendered >= charged >= 0, so the difference cannot overflow.
         return CheckedPayment(
-            billId: id, method: request.method, amountMinor: request.amountMinor, tenderedMinor: tendered, changeMinor: tendered - totalMinor)
+            billId: id, method: request.method, amountMinor: request.amountMinor, tipMinor: request.tipMinor, tenderedMinor: tendered,
+            changeMinor: tendered - charged)
     }
 }
 
@@ -40,13 +46,14 @@ public struct CheckedPayment: Sendable, Hashable {
     public let billId: String
     public let method: PaymentMethod
     public let amountMinor: Int64
+    public let tipMinor: Int64
     public let tenderedMinor: Int64
     public let changeMinor: Int64
 
     /// The payment, numbered `receiptNumber` (the store's next, ``POSTransaction/nextReceiptNumber()``).
     public func payment(id: String, receiptNumber: Int64, createdAt: Date) -> Payment {
         Payment(
-            id: id, billId: billId, receiptNumber: receiptNumber, method: method, amountMinor: amountMinor, tenderedMinor: tenderedMinor,
-            changeMinor: changeMinor, createdAt: createdAt)
+            id: id, billId: billId, receiptNumber: receiptNumber, method: method, amountMinor: amountMinor, tipMinor: tipMinor,
+            tenderedMinor: tenderedMinor, changeMinor: changeMinor, createdAt: createdAt)
     }
 }

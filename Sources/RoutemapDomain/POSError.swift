@@ -20,8 +20,8 @@ public enum POSError: StateConflict, Sendable, Equatable {
     case billNotCheckedOut(BillStatus)
     /// The payment's amount is not the bill's total.
     case amountMismatch(expectedMinor: Int64, receivedMinor: Int64)
-    /// Cash tendered is less than the total.
-    case insufficientTender(totalMinor: Int64, tenderedMinor: Int64)
+    /// Cash tendered is less than what the payment charges: the bill's total and the tip.
+    case insufficientTender(chargedMinor: Int64, tenderedMinor: Int64)
     /// Voiding and resuming need a bill that is open or checked out; this is the bill's actual
     /// status (paid or voided).
     case billSettled(BillStatus)
@@ -35,7 +35,7 @@ public enum POSError: StateConflict, Sendable, Equatable {
     case lineQuantityLimit(quantity: Int, limit: Int)
     /// A new line would exceed the bill's line limit.
     case tooManyLines(limit: Int)
-    /// A card payment carried a `tenderedMinor` different from its amount.
+    /// A card payment carried a `tenderedMinor` different from its amount and tip.
     case tenderNotAllowed
     /// A menu item with this id exists, or existed (a retired item's id is never reused).
     case menuItemExists(String)

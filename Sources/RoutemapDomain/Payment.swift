@@ -12,21 +12,30 @@ public struct Payment: Sendable, Hashable, Identifiable {
     public let method: PaymentMethod
     /// The bill's total.
     public let amountMinor: Int64
-    /// What was handed over: for card always `amountMinor`.
+    /// The customer's tip, on top of the amount (0 for none): not a sale, so not taxed, not in
+    /// the sales report's takings and not refundable.
+    public let tipMinor: Int64
+    /// What was handed over: for card always ``chargedMinor``.
     public let tenderedMinor: Int64
-    /// `tenderedMinor − amountMinor`: for card always 0.
+    /// `tenderedMinor − amountMinor − tipMinor`: for card always 0.
     public let changeMinor: Int64
     public let createdAt: Date
 
+    /// What the customer was charged in all: the amount and the tip. It fits in 64 bits for
+    /// every payment ``Bill/check(_:)`` passed (it checks the sum) and every stored one (the
+    /// stores hold `tendered_minor >= amount_minor + tip_minor`).
+    public var chargedMinor: Int64 { amountMinor + tipMinor }
+
     public init(
-        id: String, billId: String, receiptNumber: Int64, method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64,
-        changeMinor: Int64, createdAt: Date
+        id: String, billId: String, receiptNumber: Int64, method: PaymentMethod, amountMinor: Int64, tipMinor: Int64 = 0,
+        tenderedMinor: Int64, changeMinor: Int64, createdAt: Date
     ) {
         self.id = id
         self.billId = billId
         self.receiptNumber = receiptNumber
         self.method = method
         self.amountMinor = amountMinor
+        self.tipMinor = tipMinor
         self.tenderedMinor = tenderedMinor
         self.changeMinor = changeMinor
         self.createdAt = createdAt

@@ -17,6 +17,9 @@ public struct SalesReport: Sendable, Hashable {
     public let voids: Voids
     /// The refunds made in the period (by their own time, whenever their bills were paid).
     public let refunds: Refunds
+    /// The tips the period's payments carried, by method: the staff's money, not sales (not in
+    /// ``payments``' amounts nor in ``sales``).
+    public let tips: Tips
     /// The bills not yet settled when the report was read, on every device (not period-bound).
     public let unsettledNow: Unsettled
 
@@ -30,9 +33,10 @@ public struct SalesReport: Sendable, Hashable {
         public let cash: Takings
     }
 
-    /// The payments of one method. For cash, the drawer gained ``amountMinor``, which is
-    /// ``tenderedMinor`` (handed over) less ``changeMinor`` (given back); for card, what was
-    /// tendered is the amount and there is no change.
+    /// The payments of one method. ``amountMinor`` is what they took for the bills (the sales,
+    /// tips left out). For cash, the drawer gained ``tenderedMinor`` (handed over) less
+    /// ``changeMinor`` (given back), which is ``amountMinor`` plus the cash tips
+    /// (``Tips/cash``); for card, what was tendered is the amount and tip, and there is no change.
     public struct Takings: Sendable, Hashable {
         public let count: Int
         public let amountMinor: Int64
@@ -92,12 +96,31 @@ public struct SalesReport: Sendable, Hashable {
         public let count: Int
         /// `card.amountMinor + cash.amountMinor`.
         public let amountMinor: Int64
-        public let card: RefundTotals
-        public let cash: RefundTotals
+        public let card: MethodTotals
+        public let cash: MethodTotals
     }
 
-    /// The refunds that went back by one method: how many, and what they gave back.
-    public struct RefundTotals: Sendable, Hashable {
+    /// The tips of the period, in all and by their payment's method. Cash tips are in the drawer
+    /// (see ``Takings``); card tips came in with the card payments.
+    public struct Tips: Sendable, Hashable {
+        /// How many payments carried a tip (more than 0).
+        public let count: Int
+        /// `card.amountMinor + cash.amountMinor`.
+        public let amountMinor: Int64
+        public let card: MethodTotals
+        public let cash: MethodTotals
+
+        public init(count: Int, amountMinor: Int64, card: MethodTotals, cash: MethodTotals) {
+            self.count = count
+            self.amountMinor = amountMinor
+            self.card = card
+            self.cash = cash
+        }
+    }
+
+    /// The refunds that went back by one method, or the tips that came in by one: how many, and
+    /// what they sum to.
+    public struct MethodTotals: Sendable, Hashable {
         public let count: Int
         public let amountMinor: Int64
 
@@ -106,8 +129,8 @@ public struct SalesReport: Sendable, Hashable {
             self.amountMinor = amountMinor
         }
 
-        /// No refund.
-        public static let zero = RefundTotals(count: 0, amountMinor: 0)
+        /// None.
+        public static let zero = MethodTotals(count: 0, amountMinor: 0)
     }
 
     /// The bills voided in the period and the total they held.
@@ -158,6 +181,10 @@ public struct SalesReport: Sendable, Hashable {
             count: try Self.sum(figures.cardRefunds.count, figures.cashRefunds.count, "the number of refunds"),
             amountMinor: try Self.sum(figures.cardRefunds.amountMinor, figures.cashRefunds.amountMinor, "the refunds' amounts"),
             card: figures.cardRefunds, cash: figures.cashRefunds)
+        tips = Tips(
+            count: try Self.sum(figures.cardTips.count, figures.cashTips.count, "the number of tips"),
+            amountMinor: try Self.sum(figures.cardTips.amountMinor, figures.cashTips.amountMinor, "the tips' amounts"),
+            card: figures.cardTips, cash: figures.cashTips)
         unsettledNow = figures.unsettled
     }
 
@@ -171,7 +198,8 @@ public struct SalesReport: Sendable, Hashable {
 
 /// What a store sums up for a ``SalesReport``, all read in one snapshot: the payments of a
 /// period by method, the bills they paid (totals and lines by menu item, in any order), the
-/// bills voided in it, its refunds by their payments' method, and the unsettled bills now. Each
+/// bills voided in it, its refunds by their payments' method, its tips by method, and the
+/// unsettled bills now. Each
 /// sum is exact or the read fails.
 public struct SalesFigures: Sendable, Hashable {
     public var card: SalesReport.Takings
@@ -180,16 +208,21 @@ public struct SalesFigures: Sendable, Hashable {
     public var voids: SalesReport.Voids
     public var unsettled: SalesReport.Unsettled
     /// The refunds of the period that went back to cards.
-    public var cardRefunds: SalesReport.RefundTotals
+    public var cardRefunds: SalesReport.MethodTotals
     /// The refunds of the period paid out of the drawer.
-    public var cashRefunds: SalesReport.RefundTotals
+    public var cashRefunds: SalesReport.MethodTotals
+    /// The tips of the period's card payments (`count`: the payments with a tip above 0).
+    public var cardTips: SalesReport.MethodTotals
+    /// The tips of the period's cash payments.
+    public var cashTips: SalesReport.MethodTotals
 
     public init(
         card: SalesReport.Takings = .zero, cash: SalesReport.Takings = .zero,
         sales: SalesReport.Sales = SalesReport.Sales(bills: 0, subtotalMinor: 0, taxMinor: 0, totalMinor: 0, items: []),
         voids: SalesReport.Voids = SalesReport.Voids(count: 0, totalMinor: 0),
         unsettled: SalesReport.Unsettled = SalesReport.Unsettled(open: 0, checkedOut: 0, checkedOutTotalMinor: 0),
-        cardRefunds: SalesReport.RefundTotals = .zero, cashRefunds: SalesReport.RefundTotals = .zero
+        cardRefunds: SalesReport.MethodTotals = .zero, cashRefunds: SalesReport.MethodTotals = .zero,
+        cardTips: SalesReport.MethodTotals = .zero, cashTips: SalesReport.MethodTotals = .zero
     ) {
         self.card = card
         self.cash = cash
@@ -198,6 +231,8 @@ public struct SalesFigures: Sendable, Hashable {
         self.unsettled = unsettled
         self.cardRefunds = cardRefunds
         self.cashRefunds = cashRefunds
+        self.cardTips = cardTips
+        self.cashTips = cashTips
     }
 
     /// The payments made by `method`: ``card`` or ``cash``.
@@ -217,7 +252,7 @@ public struct SalesFigures: Sendable, Hashable {
     }
 
     /// The refunds that went back by `method`: ``cardRefunds`` or ``cashRefunds``.
-    public subscript(refunds method: PaymentMethod) -> SalesReport.RefundTotals {
+    public subscript(refunds method: PaymentMethod) -> SalesReport.MethodTotals {
         get {
             switch method {
             case .card: cardRefunds
@@ -228,6 +263,22 @@ public struct SalesFigures: Sendable, Hashable {
             switch method {
             case .card: cardRefunds = newValue
             case .cash: cashRefunds = newValue
+            }
+        }
+    }
+
+    /// The tips that came in by `method`: ``cardTips`` or ``cashTips``.
+    public subscript(tips method: PaymentMethod) -> SalesReport.MethodTotals {
+        get {
+            switch method {
+            case .card: cardTips
+            case .cash: cashTips
+            }
+        }
+        set {
+            switch method {
+            case .card: cardTips = newValue
+            case .cash: cashTips = newValue
             }
         }
     }

@@ -90,7 +90,7 @@ extension SalesReport {
     }
 }
 
-extension SalesReport.RefundTotals {
+extension SalesReport.MethodTotals {
     /// The refunds by one method: `{count, amountMinor}`.
     var json: JSON { ["count": .int(Int64(count)), "amountMinor": .int(amountMinor)] }
 }

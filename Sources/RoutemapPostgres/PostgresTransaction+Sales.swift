@@ -37,14 +37,15 @@ extension PostgresTransaction {
         for row in try session.rows(
             """
             SELECT method, count(*), coalesce(sum(amount_minor), 0)::bigint, coalesce(sum(tendered_minor), 0)::bigint,
-                   coalesce(sum(change_minor), 0)::bigint
+                   coalesce(sum(change_minor), 0)::bigint, count(*) FILTER (WHERE tip_minor > 0), coalesce(sum(tip_minor), 0)::bigint
             FROM payments WHERE created_at >= \(from) AND created_at < \(to)
             GROUP BY method
             """)
         {
-            let (method, count, amount, tendered, change) = try row.decode((String, Int, Int64, Int64, Int64).self)
-            figures[payments: try PaymentMethod(stored: method, paymentId: "?")] = SalesReport.Takings(
-                count: count, amountMinor: amount, tenderedMinor: tendered, changeMinor: change)
+            let (methodText, count, amount, tendered, change, tipped, tips) = try row.decode((String, Int, Int64, Int64, Int64, Int, Int64).self)
+            let method = try PaymentMethod(stored: methodText, paymentId: "?")
+            figures[payments: method] = SalesReport.Takings(count: count, amountMinor: amount, tenderedMinor: tendered, changeMinor: change)
+            figures[tips: method] = SalesReport.MethodTotals(count: tipped, amountMinor: tips)
         }
         let totals: (Int, Int64, Int64, Int64) = try session.rows(
             """
@@ -88,7 +89,7 @@ extension PostgresTransaction {
             """)
         {
             let (method, count, amount) = try row.decode((String, Int, Int64).self)
-            figures[refunds: try PaymentMethod(stored: method, paymentId: "?")] = SalesReport.RefundTotals(count: count, amountMinor: amount)
+            figures[refunds: try PaymentMethod(stored: method, paymentId: "?")] = SalesReport.MethodTotals(count: count, amountMinor: amount)
         }
         var open = 0, checkedOut = 0, checkedOutTotal: Int64 = 0
         // The WHERE clause is the partial index's (bills_unsettled_by_device_selected_at).

@@ -315,14 +315,14 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     // MARK: Payments
 
-    private static let paymentColumns = "id, bill_id, receipt_number, method, amount_minor, tendered_minor, change_minor, created_at"
+    private static let paymentColumns = "id, bill_id, receipt_number, method, amount_minor, tip_minor, tendered_minor, change_minor, created_at"
 
     func insert(_ payment: Payment) throws {
         session.enqueue(
             """
-            INSERT INTO payments (id, bill_id, receipt_number, method, amount_minor, tendered_minor, change_minor, created_at)
+            INSERT INTO payments (id, bill_id, receipt_number, method, amount_minor, tip_minor, tendered_minor, change_minor, created_at)
             VALUES (\(payment.id), \(payment.billId), \(payment.receiptNumber), \(payment.method.rawValue), \(payment.amountMinor),
-                    \(payment.tenderedMinor), \(payment.changeMinor), \(payment.createdAt))
+                    \(payment.tipMinor), \(payment.tenderedMinor), \(payment.changeMinor), \(payment.createdAt))
             """)
     }
 
@@ -539,11 +539,11 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     private static func payment(_ row: PostgresRow) throws -> Payment {
-        let (id, billId, receiptNumber, methodText, amount, tendered, change, createdAt) = try row.decode(
-            (String, String, Int64, String, Int64, Int64, Int64, Date).self)
+        let (id, billId, receiptNumber, methodText, amount, tip, tendered, change, createdAt) = try row.decode(
+            (String, String, Int64, String, Int64, Int64, Int64, Int64, Date).self)
         let method = try PaymentMethod(stored: methodText, paymentId: id)
         return Payment(
-            id: id, billId: billId, receiptNumber: receiptNumber, method: method, amountMinor: amount, tenderedMinor: tendered,
+            id: id, billId: billId, receiptNumber: receiptNumber, method: method, amountMinor: amount, tipMinor: tip, tenderedMinor: tendered,
             changeMinor: change, createdAt: createdAt.roundedToMilliseconds)
     }
 

@@ -11,6 +11,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
         static let receiptNumber = Column("receipt_number")
         static let method = Column("method")
         static let amountMinor = Column("amount_minor")
+        static let tipMinor = Column("tip_minor")
         static let tenderedMinor = Column("tendered_minor")
         static let changeMinor = Column("change_minor")
         static let createdAt = Column("created_at")
@@ -21,6 +22,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
     let receiptNumber: Int64
     let method: String
     let amountMinor: Int64
+    let tipMinor: Int64
     let tenderedMinor: Int64
     let changeMinor: Int64
     let createdAt: String
@@ -31,6 +33,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
         receiptNumber = try row.decode(forColumn: Columns.receiptNumber)
         method = try row.decode(forColumn: Columns.method)
         amountMinor = try row.decode(forColumn: Columns.amountMinor)
+        tipMinor = try row.decode(forColumn: Columns.tipMinor)
         tenderedMinor = try row.decode(forColumn: Columns.tenderedMinor)
         changeMinor = try row.decode(forColumn: Columns.changeMinor)
         createdAt = try row.decode(forColumn: Columns.createdAt)
@@ -43,6 +46,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
         receiptNumber = payment.receiptNumber
         method = payment.method.rawValue
         amountMinor = payment.amountMinor
+        tipMinor = payment.tipMinor
         tenderedMinor = payment.tenderedMinor
         changeMinor = payment.changeMinor
         createdAt = Timestamp.format(payment.createdAt)
@@ -54,6 +58,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
         container[Columns.receiptNumber] = receiptNumber
         container[Columns.method] = method
         container[Columns.amountMinor] = amountMinor
+        container[Columns.tipMinor] = tipMinor
         container[Columns.tenderedMinor] = tenderedMinor
         container[Columns.changeMinor] = changeMinor
         container[Columns.createdAt] = createdAt
@@ -66,7 +71,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
             throw StorageError.invalidRow(table: Self.databaseTableName, id: id, reason: "created_at '\(self.createdAt)'")
         }
         return Payment(
-            id: id, billId: billId, receiptNumber: receiptNumber, method: method, amountMinor: amountMinor, tenderedMinor: tenderedMinor,
-            changeMinor: changeMinor, createdAt: createdAt)
+            id: id, billId: billId, receiptNumber: receiptNumber, method: method, amountMinor: amountMinor, tipMinor: tipMinor,
+            tenderedMinor: tenderedMinor, changeMinor: changeMinor, createdAt: createdAt)
     }
 }

@@ -27,6 +27,8 @@ extension SQLiteTransaction {
                 figures[payments: try PaymentMethod(stored: row[0], paymentId: "?")] = SalesReport.Takings(
                     count: try Self.exactInteger(row, 1), amountMinor: try Self.exactInteger(row, 2),
                     tenderedMinor: try Self.exactInteger(row, 3), changeMinor: try Self.exactInteger(row, 4))
+                figures[tips: try PaymentMethod(stored: row[0], paymentId: "?")] = SalesReport.MethodTotals(
+                    count: try Self.exactInteger(row, 5), amountMinor: try Self.exactInteger(row, 6))
             }
         }
         try StorageError.wrapping("summing up the bills paid in a period") {
@@ -65,7 +67,7 @@ extension SQLiteTransaction {
         }
         try StorageError.wrapping("summing up the refunds of a period") {
             for row in try Row.fetchAll(database, sql: Self.refundsByMethodSQL, arguments: range) {
-                figures[refunds: try PaymentMethod(stored: row[0], paymentId: "?")] = SalesReport.RefundTotals(
+                figures[refunds: try PaymentMethod(stored: row[0], paymentId: "?")] = SalesReport.MethodTotals(
                     count: try Self.exactInteger(row, 1), amountMinor: try Self.exactInteger(row, 2))
             }
         }
@@ -94,9 +96,11 @@ extension SQLiteTransaction {
         return figures
     }
 
-    /// The payments of the period [`?1`, `?2`) by method: count and sums.
+    /// The payments of the period [`?1`, `?2`) by method: count and sums, then their tips: how
+    /// many carried one, and their sum.
     static let paymentsByMethodSQL = """
-        SELECT method, count(*), coalesce(sum(amount_minor), 0), coalesce(sum(tendered_minor), 0), coalesce(sum(change_minor), 0)
+        SELECT method, count(*), coalesce(sum(amount_minor), 0), coalesce(sum(tendered_minor), 0), coalesce(sum(change_minor), 0),
+               count(*) FILTER (WHERE tip_minor > 0), coalesce(sum(tip_minor), 0)
         FROM payments WHERE created_at >= ? AND created_at < ?
         GROUP BY method
         """

@@ -133,7 +133,7 @@ struct IdempotencyTests {
         let key = "pay-attempt"
         let refusals: [(PaymentRequest, POSError)] = [
             (PaymentRequest(method: .card, amountMinor: 500), .amountMismatch(expectedMinor: 517, receivedMinor: 500)),
-            (PaymentRequest(method: .cash, amountMinor: 517, tenderedMinor: 500), .insufficientTender(totalMinor: 517, tenderedMinor: 500)),
+            (PaymentRequest(method: .cash, amountMinor: 517, tenderedMinor: 500), .insufficientTender(chargedMinor: 517, tenderedMinor: 500)),
             (PaymentRequest(method: .card, amountMinor: 517, tenderedMinor: 600), .tenderNotAllowed),
         ]
         for (index, (request, error)) in refusals.enumerated() {

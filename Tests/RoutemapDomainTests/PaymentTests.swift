@@ -34,7 +34,7 @@ struct PaymentTests {
 
     @Test("cash short of the total is refused")
     func cashShort() {
-        #expect(throws: POSError.insufficientTender(totalMinor: total, tenderedMinor: total - 1)) {
+        #expect(throws: POSError.insufficientTender(chargedMinor: total, tenderedMinor: total - 1)) {
             try pay(PaymentRequest(method: .cash, amountMinor: total, tenderedMinor: total - 1))
         }
     }

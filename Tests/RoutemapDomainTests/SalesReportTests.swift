@@ -78,8 +78,12 @@ struct SalesReportTests {
         #expect(report == expected)
         #expect(report.payments.count == 3 && report.payments.amountMinor == 2_257)
         #expect(report.refunds.count == 3 && report.refunds.amountMinor == 333)
-        #expect(report.refunds.card == SalesReport.RefundTotals(count: 2, amountMinor: 133))
-        #expect(report.refunds.cash == SalesReport.RefundTotals(count: 1, amountMinor: 200))
+        #expect(report.refunds.card == SalesReport.MethodTotals(count: 2, amountMinor: 133))
+        #expect(report.refunds.cash == SalesReport.MethodTotals(count: 1, amountMinor: 200))
+        // Tips apart from the takings (A's 50 by card, B's 100 in cash; D's and C's are out).
+        #expect(report.tips == SalesReport.Tips(
+            count: 2, amountMinor: 150, card: SalesReport.MethodTotals(count: 1, amountMinor: 50),
+            cash: SalesReport.MethodTotals(count: 1, amountMinor: 100)))
         #expect(report.unsettledNow.open == 2, "H, and the empty bill the payments left on the first device")
         #expect(throws: POSError.managerOnly) { try till.salesReport(scenario.period, caller: .till(Fixtures.device)) }
         // A period before anything was paid: nothing but what is unsettled now.

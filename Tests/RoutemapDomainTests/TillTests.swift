@@ -156,7 +156,7 @@ struct TillTests {
         let bill = try await till.openBill(device: device)
         _ = try await till.addItem(billId: bill.id, device: device, menuItemId: "latte", quantity: 1)
         let checkedOut = try await till.checkout(billId: bill.id, device: device)
-        await #expect(throws: POSError.insufficientTender(totalMinor: 517, tenderedMinor: 500)) {
+        await #expect(throws: POSError.insufficientTender(chargedMinor: 517, tenderedMinor: 500)) {
             try await till.pay(billId: bill.id, device: device, PaymentRequest(method: .cash, amountMinor: 517, tenderedMinor: 500))
         }
         #expect(try till.bill(id: bill.id, device: device) == checkedOut)

@@ -136,7 +136,7 @@ struct IdempotencyStorageTests {
                 billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: 500),
                 idempotency: Keys.payment("k", fingerprint: "amount 500"))
         }
-        await #expect(throws: POSError.insufficientTender(totalMinor: 517, tenderedMinor: 100)) {
+        await #expect(throws: POSError.insufficientTender(chargedMinor: 517, tenderedMinor: 100)) {
             try await till.pay(
                 billId: bill.id, device: device, PaymentRequest(method: .cash, amountMinor: 517, tenderedMinor: 100),
                 idempotency: Keys.payment("k", fingerprint: "tendered 100"))

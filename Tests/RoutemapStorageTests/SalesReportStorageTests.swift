@@ -21,6 +21,7 @@ struct SalesReportStorageTests {
         #expect(figures.cash == scenario.expected.cash)
         #expect(figures.voids == scenario.expected.voids)
         #expect(figures.cardRefunds == scenario.expected.cardRefunds && figures.cashRefunds == scenario.expected.cashRefunds)
+        #expect(figures.cardTips == scenario.expected.cardTips && figures.cashTips == scenario.expected.cashTips)
         #expect(figures.unsettled == scenario.expected.unsettled)
         #expect(scenario.openBills == 2)
         #expect(
@@ -37,8 +38,11 @@ struct SalesReportStorageTests {
         #expect(more.cash.count == 2 && more.card.count == 3 && more.voids.count == 2)
         #expect(more.sales.bills == 5)
         // D's refund (1 ms before) and C's (at the old `to`) too.
-        #expect(more.cashRefunds == SalesReport.RefundTotals(count: 2, amountMinor: 300))
-        #expect(more.cardRefunds == SalesReport.RefundTotals(count: 3, amountMinor: 193))
+        #expect(more.cashRefunds == SalesReport.MethodTotals(count: 2, amountMinor: 300))
+        #expect(more.cardRefunds == SalesReport.MethodTotals(count: 3, amountMinor: 193))
+        // D's tip and C's too; I paid no tip, so is not counted.
+        #expect(more.cashTips == SalesReport.MethodTotals(count: 2, amountMinor: 140))
+        #expect(more.cardTips == SalesReport.MethodTotals(count: 2, amountMinor: 120))
         // A period with nothing in it: zeros, and the same unsettled bills.
         let empty = try database.store.salesFigures(in: try SalesPeriod(from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 60)))
         #expect(empty == SalesFigures(unsettled: scenario.expected.unsettled))

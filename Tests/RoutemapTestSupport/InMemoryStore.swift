@@ -180,6 +180,11 @@ extension InMemoryStore.State {
             figures[payments: payment.method] = Report.Takings(
                 count: try add(takings.count, 1), amountMinor: try add(takings.amountMinor, payment.amountMinor),
                 tenderedMinor: try add(takings.tenderedMinor, payment.tenderedMinor), changeMinor: try add(takings.changeMinor, payment.changeMinor))
+            if payment.tipMinor > 0 {
+                let tips = figures[tips: payment.method]
+                figures[tips: payment.method] = Report.MethodTotals(
+                    count: try add(tips.count, 1), amountMinor: try add(tips.amountMinor, payment.tipMinor))
+            }
             guard let bill = bills[payment.billId] else { continue }
             sales = (
                 try add(sales.bills, 1), try add(sales.subtotal, bill.subtotalMinor), try add(sales.tax, bill.taxMinor),
@@ -212,7 +217,7 @@ extension InMemoryStore.State {
         figures.voids = Report.Voids(count: voids.count, totalMinor: voids.total)
         for refund in refunds where period.contains(refund.createdAt) {
             let totals = figures[refunds: refund.method]
-            figures[refunds: refund.method] = Report.RefundTotals(
+            figures[refunds: refund.method] = Report.MethodTotals(
                 count: try add(totals.count, 1), amountMinor: try add(totals.amountMinor, refund.amountMinor))
         }
         figures.unsettled = Report.Unsettled(open: unsettled.open, checkedOut: unsettled.checkedOut, checkedOutTotalMinor: unsettled.total)

@@ -6,18 +6,21 @@ import RoutemapDomain
 /// give. The menu needs `latte` (475), `croissant` (350) and `espresso` (300); taxes at 8.75 %.
 ///
 /// The period is [t0 + 100 s, t0 + 200 s). On `device`:
-/// - D (espresso, cash) paid 1 ms before `from`: out;
-/// - A (2 lattes, card: 950 + 83 = 1033) paid exactly at `from`: in;
-/// - B (croissant and espresso, cash 1000 for 650 + 31 + 26 = 707, change 293) paid at from + 10 s;
+/// - D (espresso, cash, tip 40) paid 1 ms before `from`: out;
+/// - A (2 lattes, card: 950 + 83 = 1033, tip 50: tendered 1083) paid exactly at `from`: in;
+/// - B (croissant and espresso, cash 1000 for 650 + 31 + 26 = 707 and a tip of 100, change 193)
+///   paid at from + 10 s;
 /// - E (a latte, 475 + 42 = 517) voided at from + 20 s: in the voids;
 /// - the latte renamed "Latte (large)" at from + 30 s, then I (one, card: 517) paid at from + 40 s,
 ///   so the item's name is the latest paid line's;
-/// - C (a latte, card) paid exactly at `to`, and F (an espresso) voided exactly at `to`: out.
+/// - C (a latte, card, tip 70) paid exactly at `to`, and F (an espresso) voided exactly at `to`: out.
 /// Refunds, made by `device` acting as a manager (the domain takes the caller's role as given):
 /// - of D, 100 cash, 1 ms before `from`: out;
 /// - of A, 33 card, exactly at `from`: in;
 /// - of B, 200 cash, and of A again, 100 card, at from + 50 s: in (card 2 for 133, cash 1 for 200);
 /// - of C, 60 card, exactly at `to`: out.
+/// Tips are not sales: the takings' amounts and the sales leave them out; card 1 for 50, cash 1
+/// for 100.
 /// On `otherDevice`: G (a croissant, checked out: 381) and H (an espresso, open), unsettled.
 public struct SalesScenario {
     public let period: SalesPeriod
@@ -39,8 +42,9 @@ public struct SalesScenario {
             }
             return checkout ? try await till.checkout(billId: bill.id, device: owner) : bill
         }
-        func pay(_ bill: Bill, _ method: PaymentMethod, tendered: Int64? = nil) async throws {
-            _ = try await till.pay(billId: bill.id, device: device, PaymentRequest(method: method, amountMinor: bill.totalMinor, tenderedMinor: tendered))
+        func pay(_ bill: Bill, _ method: PaymentMethod, tendered: Int64? = nil, tip: Int64 = 0) async throws {
+            let request = try PaymentRequest(method: method, amountMinor: bill.totalMinor, tenderedMinor: tendered, tipMinor: tip)
+            _ = try await till.pay(billId: bill.id, device: device, request)
         }
         func refund(_ bill: Bill, _ amount: Int64) async throws {
             let manager = BillCaller(deviceId: device, role: .manager)
@@ -57,13 +61,13 @@ public struct SalesScenario {
         _ = try await bill([("espresso", 1)], on: otherDevice, checkout: false)
 
         at(from.addingTimeInterval(-0.001))
-        try await pay(d, .cash)
+        try await pay(d, .cash, tip: 40)
         try await refund(d, 100)
         at(from)
-        try await pay(a, .card)
+        try await pay(a, .card, tip: 50)
         try await refund(a, 33)
         at(from.addingTimeInterval(10))
-        try await pay(b, .cash, tendered: 1000)
+        try await pay(b, .cash, tendered: 1000, tip: 100)
         at(from.addingTimeInterval(20))
         _ = try await till.void(billId: e.id, device: device, reason: "customer left", idempotency: nil)
         at(from.addingTimeInterval(30))
@@ -75,7 +79,7 @@ public struct SalesScenario {
         try await refund(b, 200)
         try await refund(a, 100)
         at(to)
-        try await pay(c, .card)
+        try await pay(c, .card, tip: 70)
         try await refund(c, 60)
         _ = try await till.void(billId: f.id, device: device, reason: "mistake", idempotency: nil)
         at(to.addingTimeInterval(5))
@@ -86,8 +90,8 @@ public struct SalesScenario {
             openBills += try till.bills(device: owner, statuses: [.open], after: nil, limit: 100).bills.count
         }
         let expected = SalesFigures(
-            card: SalesReport.Takings(count: 2, amountMinor: 1033 + 517, tenderedMinor: 1033 + 517, changeMinor: 0),
-            cash: SalesReport.Takings(count: 1, amountMinor: 707, tenderedMinor: 1000, changeMinor: 293),
+            card: SalesReport.Takings(count: 2, amountMinor: 1033 + 517, tenderedMinor: 1033 + 50 + 517, changeMinor: 0),
+            cash: SalesReport.Takings(count: 1, amountMinor: 707, tenderedMinor: 1000, changeMinor: 1000 - 707 - 100),
             sales: SalesReport.Sales(
                 bills: 3, subtotalMinor: 950 + 650 + 475, taxMinor: 83 + 57 + 42, totalMinor: 1033 + 707 + 517,
                 items: [
@@ -97,8 +101,10 @@ public struct SalesScenario {
                 ]),
             voids: SalesReport.Voids(count: 1, totalMinor: 517),
             unsettled: SalesReport.Unsettled(open: openBills, checkedOut: 1, checkedOutTotalMinor: g.totalMinor),
-            cardRefunds: SalesReport.RefundTotals(count: 2, amountMinor: 133),
-            cashRefunds: SalesReport.RefundTotals(count: 1, amountMinor: 200))
+            cardRefunds: SalesReport.MethodTotals(count: 2, amountMinor: 133),
+            cashRefunds: SalesReport.MethodTotals(count: 1, amountMinor: 200),
+            cardTips: SalesReport.MethodTotals(count: 1, amountMinor: 50),
+            cashTips: SalesReport.MethodTotals(count: 1, amountMinor: 100))
         precondition(g.totalMinor == 381 && a.totalMinor == 1033 && b.totalMinor == 707 && i.totalMinor == 517, "the scenario's menu")
         return SalesScenario(period: try SalesPeriod(from: from, to: to), expected: expected, openBills: openBills)
     }

@@ -1,0 +1,104 @@
+import Foundation
+import RoutemapDomain
+import RoutemapTestSupport
+import Testing
+
+/// Tips at payment: on top of the total, not a sale.
+@Suite("Tips: on top of the total, covered by the tender, not sales")
+struct TipTests {
+    /// One latte: 475 + 41.5625 → 42 = 517.
+    private let total: Int64 = 517
+
+    private func pay(_ request: PaymentRequest, on bill: Bill? = nil) throws -> Payment {
+        let bill = try bill ?? Fixtures.checkedOutBill()
+        return try bill.check(request).payment(id: "pay_test", receiptNumber: 7, createdAt: Fixtures.createdAt)
+    }
+
+    @Test("cash: the tender covers the total and the tip; change is tendered − total − tip; charged is total + tip")
+    func cash() throws {
+        let payment = try pay(try PaymentRequest(method: .cash, amountMinor: total, tenderedMinor: 1_000, tipMinor: 80))
+        #expect(payment == Payment(
+            id: "pay_test", billId: "bill_test", receiptNumber: 7, method: .cash, amountMinor: total, tipMinor: 80, tenderedMinor: 1_000,
+            changeMinor: 1_000 - total - 80, createdAt: Fixtures.createdAt))
+        #expect(payment.chargedMinor == total + 80)
+        // No tender given: exactly the charge, no change.
+        let exact = try pay(try PaymentRequest(method: .cash, amountMinor: total, tipMinor: 80))
+        #expect(exact.tenderedMinor == total + 80 && exact.changeMinor == 0)
+    }
+
+    @Test("cash covering the total but not the tip is refused, naming the charge")
+    func cashShortOfTheTip() {
+        #expect(throws: POSError.insufficientTender(chargedMinor: total + 80, tenderedMinor: total + 79)) {
+            try pay(try PaymentRequest(method: .cash, amountMinor: total, tenderedMinor: total + 79, tipMinor: 80))
+        }
+    }
+
+    @Test("card: tendered is the total and the tip (absent, or exactly that), no change")
+    func card() throws {
+        for tendered in [nil, total + 80] {
+            let payment = try pay(try PaymentRequest(method: .card, amountMinor: total, tenderedMinor: tendered, tipMinor: 80))
+            #expect(payment.tenderedMinor == total + 80 && payment.changeMinor == 0 && payment.tipMinor == 80)
+        }
+        for tendered in [total, total + 79, total + 81] {
+            #expect(throws: POSError.tenderNotAllowed) {
+                try pay(try PaymentRequest(method: .card, amountMinor: total, tenderedMinor: tendered, tipMinor: 80))
+            }
+        }
+    }
+
+    @Test("the amount is still the total: a tip folded into it is a mismatch")
+    func amountStaysTheTotal() {
+        #expect(throws: POSError.amountMismatch(expectedMinor: total, receivedMinor: total + 80)) {
+            try pay(try PaymentRequest(method: .card, amountMinor: total + 80, tipMinor: 80))
+        }
+    }
+
+    @Test("a tip outside 0…10^13 is InvalidInput naming tipMinor; both bounds are taken")
+    func range() throws {
+        for tip in [-1, PaymentRequest.tipRange.upperBound + 1, .min, .max] as [Int64] {
+            #expect(throws: InvalidInput(field: "tipMinor", rule: "between 0 and 10000000000000")) {
+                try PaymentRequest(method: .card, amountMinor: total, tipMinor: tip)
+            }
+        }
+        #expect(try pay(try PaymentRequest(method: .card, amountMinor: total, tipMinor: 0)).tipMinor == 0)
+        let largest = try pay(try PaymentRequest(method: .cash, amountMinor: total, tipMinor: PaymentRequest.tipRange.upperBound))
+        #expect(largest.chargedMinor == total + 10_000_000_000_000)
+        // The request without a tip has none.
+        #expect(PaymentRequest(method: .card, amountMinor: total).tipMinor == 0)
+    }
+
+    @Test("a tipped payment leaves the bill's tax and total alone; the report keeps tips out of the takings and sales; a refund gives back the amount at most")
+    func notASale() async throws {
+        let clock = TestClock()
+        let till = Till(store: InMemoryStore(menu: Fixtures.menu), taxRate: Fixtures.rate875, currency: .usd, now: clock.function)
+        let device = Fixtures.device
+        let manager = BillCaller(deviceId: "dev_M", role: .manager)
+        func checkedOut() async throws -> Bill {
+            let bill = try await till.addItem(billId: try await till.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 1)
+            return try await till.checkout(billId: bill.id, device: device)
+        }
+        let from = clock.now
+        let paid = try await till.pay(
+            billId: try await checkedOut().id, device: device, try PaymentRequest(method: .cash, amountMinor: total, tenderedMinor: 1_000, tipMinor: 80))
+        #expect(paid.bill.totalMinor == total && paid.bill.taxMinor == 42)
+        #expect(paid.payment.tipMinor == 80 && paid.payment.changeMinor == 1_000 - total - 80)
+        _ = try await till.pay(billId: try await checkedOut().id, device: device, try PaymentRequest(method: .card, amountMinor: total, tipMinor: 50))
+        _ = try await till.pay(billId: try await checkedOut().id, device: device, PaymentRequest(method: .card, amountMinor: total))
+
+        clock.advance(by: 1)
+        let report = try till.salesReport(try SalesPeriod(from: from, to: clock.now), caller: manager)
+        #expect(report.payments.count == 3 && report.payments.amountMinor == 3 * total)
+        #expect(report.payments.cash == SalesReport.Takings(count: 1, amountMinor: total, tenderedMinor: 1_000, changeMinor: 1_000 - total - 80))
+        #expect(report.payments.card == SalesReport.Takings(count: 2, amountMinor: 2 * total, tenderedMinor: 2 * total + 50, changeMinor: 0))
+        #expect(report.sales.totalMinor == 3 * total && report.sales.taxMinor == 3 * 42)
+        #expect(report.tips.count == 2 && report.tips.amountMinor == 130)
+        #expect(report.tips.cash == SalesReport.MethodTotals(count: 1, amountMinor: 80))
+        #expect(report.tips.card == SalesReport.MethodTotals(count: 1, amountMinor: 50))
+
+        // Refunds give back sale money: the amount, not the tip.
+        #expect(try till.refunds(billId: paid.bill.id, caller: manager).refundableMinor == total)
+        await #expect(throws: POSError.refundExceedsPayment(refundableMinor: total)) {
+            try await till.refund(billId: paid.bill.id, amountMinor: total + 1, reason: "Cold coffee", caller: manager, idempotency: nil)
+        }
+    }
+}
