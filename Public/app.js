@@ -1505,7 +1505,7 @@
     }
     const currency = view.screen.payload?.currency ?? 'USD';
     const isAmount = name.endsWith('Minor');
-    const label = { tenderedMinor: 'Cash tendered (optional)', quantity: 'Quantity' }[name] ?? humanize(isAmount ? name.slice(0, -5) : name);
+    const label = { tenderedMinor: 'Cash tendered (optional)', tipMinor: 'Tip (optional)', quantity: 'Quantity' }[name] ?? humanize(isAmount ? name.slice(0, -5) : name);
     const input = el('input', {
       id, name, autocomplete: 'off', 'aria-describedby': errorId,
       inputmode: isAmount ? 'decimal' : name === 'quantity' ? 'numeric' : null,

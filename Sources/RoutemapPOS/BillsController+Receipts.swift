@@ -19,8 +19,9 @@ extension BillsController {
 }
 
 extension Receipt {
-    /// The `Receipt` schema of openapi.yaml: the bill's lines and totals, its payment and
-    /// refunds in their own schemas, and the shop's details it has (one it lacks is left out).
+    /// The `Receipt` schema of openapi.yaml: the bill's lines and totals, the tip and what was
+    /// charged in all (total + tip), its payment and refunds in their own schemas, and the
+    /// shop's details it has (one it lacks is left out).
     var json: JSON {
         [
             "receiptNumber": .int(payment.receiptNumber),
@@ -31,6 +32,8 @@ extension Receipt {
             "subtotalMinor": .int(bill.subtotalMinor),
             "tax": ["rateBps": .int(Int64(bill.taxRate.basisPoints)), "amountMinor": .int(bill.taxMinor)],
             "totalMinor": .int(bill.totalMinor),
+            "tipMinor": .int(payment.tipMinor),
+            "chargedMinor": .int(payment.chargedMinor),
             "currency": .string(bill.currency.rawValue),
             "payment": payment.json,
             "refunds": .array(refunds.refunds.map(\.json)),

@@ -125,11 +125,14 @@ struct BillsController {
 
     @Sendable func pay(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.dismiss, .replace])
-        let body = try RequestBody(request, allowed: ["method", "amountMinor", "tenderedMinor"])
-        let payment = PaymentRequest(
+        let body = try RequestBody(request, allowed: ["method", "amountMinor", "tenderedMinor", "tipMinor"])
+        // The tip's range is the domain's (PaymentRequest.tipRange, refused as InvalidInput, 400
+        // as well): read here so a wrong type is named as the other members' are.
+        let payment = try PaymentRequest(
             method: try body.choice("method", of: PaymentMethod.self),
             amountMinor: try body.integer("amountMinor", in: moneyRange),
-            tenderedMinor: try body.optionalInteger("tenderedMinor", in: moneyRange))
+            tenderedMinor: try body.optionalInteger("tenderedMinor", in: moneyRange),
+            tipMinor: try body.optionalInteger("tipMinor", in: PaymentRequest.tipRange) ?? 0)
         let billId = try request.parameter("billId")
         return try await app.idempotency.perform(request, body: body, device: device, keyRequired: true) { key in
             let outcome = try await till.pay(billId: billId, device: device.id, payment, idempotency: key)

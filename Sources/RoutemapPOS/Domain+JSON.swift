@@ -60,6 +60,8 @@ extension Payment {
             "receiptNumber": .int(receiptNumber),
             "method": .string(method.rawValue),
             "amountMinor": .int(amountMinor),
+            "tipMinor": .int(tipMinor),
+            "chargedMinor": .int(chargedMinor),
             "tenderedMinor": .int(tenderedMinor),
             "changeMinor": .int(changeMinor),
             "createdAt": .string(createdAt.wireText),

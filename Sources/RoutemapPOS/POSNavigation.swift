@@ -127,7 +127,11 @@ enum POSNavigation {
     private static let orderSummaryActions = [
         ScreenAction(
             name: "pay", method: "POST", path: "/v1/bills/{billId}/pay",
-            body: ["method": "{value.method}", "amountMinor": "{payload.totalMinor}", "tenderedMinor": "{value.tenderedMinor}"],
+            // The tip is a value the cashier enters, as the tender is; left out (no tip) when none is.
+            body: [
+                "method": "{value.method}", "amountMinor": "{payload.totalMinor}", "tenderedMinor": "{value.tenderedMinor}",
+                "tipMinor": "{value.tipMinor}",
+            ],
             headers: keyed),
         ScreenAction(name: "cancel", method: "POST", path: "/v1/bills/{billId}/checkout/cancel", headers: keyed),
         voidAction,

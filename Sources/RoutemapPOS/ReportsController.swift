@@ -78,6 +78,9 @@ extension SalesReport {
             "count": .int(Int64(refunds.count)), "amountMinor": .int(refunds.amountMinor), "card": refunds.card.json,
             "cash": refunds.cash.json,
         ]
+        let tipsJSON: JSON = [
+            "count": .int(Int64(tips.count)), "amountMinor": .int(tips.amountMinor), "card": tips.card.json, "cash": tips.cash.json,
+        ]
         let unsettled: JSON = [
             "open": .int(Int64(unsettledNow.open)), "checkedOut": .int(Int64(unsettledNow.checkedOut)),
             "checkedOutTotalMinor": .int(unsettledNow.checkedOutTotalMinor),
@@ -85,12 +88,12 @@ extension SalesReport {
         return [
             "from": .string(period.from.wireText), "to": .string(period.to.wireText), "currency": .string(currency.rawValue),
             "payments": paymentsJSON, "sales": salesJSON, "voids": voidsJSON, "refunds": refundsJSON,
-            "unsettledNow": unsettled,
+            "tips": tipsJSON, "unsettledNow": unsettled,
         ]
     }
 }
 
 extension SalesReport.MethodTotals {
-    /// The refunds by one method: `{count, amountMinor}`.
+    /// The refunds or tips by one method: `{count, amountMinor}`.
     var json: JSON { ["count": .int(Int64(count)), "amountMinor": .int(amountMinor)] }
 }

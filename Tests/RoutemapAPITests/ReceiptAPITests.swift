@@ -50,6 +50,8 @@ struct ReceiptAPITests {
             "subtotalMinor": 1300,
             "tax": ["rateBps": 875, "amountMinor": 114],
             "totalMinor": 1414,
+            "tipMinor": 0,
+            "chargedMinor": 1414,
             "currency": "USD",
             "payment": payment,
             "refunds": [],

@@ -47,19 +47,22 @@ struct SalesReportEndToEndTests {
             try #require(frozen.status == 200, "\(frozen.text)")
             return (id, try #require(frozen.json["bill"]?["totalMinor"]?.int64Value))
         }
-        // 2 lattes by card: 950 + 83 (8.75 %, per line, half to even) = 1033.
+        // 2 lattes by card: 950 + 83 (8.75 %, per line, half to even) = 1033, and a tip of 50.
         let card = try bill([("latte", 2)], checkout: true)
         #expect(card.total == 1033)
         let paidByCard = try till.json(
-            "POST", "/v1/bills/\(card.id)/pay", ["method": "card", "amountMinor": .int(card.total)], headers: [("Idempotency-Key", "pay-card")])
+            "POST", "/v1/bills/\(card.id)/pay", ["method": "card", "amountMinor": .int(card.total), "tipMinor": 50],
+            headers: [("Idempotency-Key", "pay-card")])
         #expect(paidByCard.status == 200, "\(paidByCard.text)")
-        // A croissant and an espresso in cash, 10.00 handed over: 650 + 31 + 26 = 707, change 293.
+        #expect(paidByCard.json["payment"]?["tenderedMinor"] == 1083 && paidByCard.json["payment"]?["tipMinor"] == 50, "\(paidByCard.text)")
+        // A croissant and an espresso in cash, 10.00 handed over with a tip of 1.00: 650 + 31 + 26 = 707, change 193.
         let cash = try bill([("croissant", 1), ("espresso", 1)], checkout: true)
         #expect(cash.total == 707)
         let paidInCash = try till.json(
-            "POST", "/v1/bills/\(cash.id)/pay", ["method": "cash", "amountMinor": .int(cash.total), "tenderedMinor": 1000],
+            "POST", "/v1/bills/\(cash.id)/pay", ["method": "cash", "amountMinor": .int(cash.total), "tenderedMinor": 1000, "tipMinor": 100],
             headers: [("Idempotency-Key", "pay-cash")])
-        #expect(paidInCash.json["payment"]?["changeMinor"] == .int(293), "\(paidInCash.text)")
+        #expect(paidInCash.json["payment"]?["changeMinor"] == .int(193), "\(paidInCash.text)")
+        #expect(paidInCash.json["payment"]?["chargedMinor"] == .int(807), "\(paidInCash.text)")
         // A latte voided (475 + 42 = 517), and a croissant checked out, not paid (350 + 31 = 381).
         let voided = try bill([("latte", 1)], checkout: false)
         let void = try till.json("POST", "/v1/bills/\(voided.id)/void", ["reason": "customer left"])
@@ -82,7 +85,7 @@ struct SalesReportEndToEndTests {
                     "count": 2, "amountMinor": 1740,
                     "byMethod": [
                         "card": ["count": 1, "amountMinor": 1033],
-                        "cash": ["count": 1, "amountMinor": 707, "tenderedMinor": 1000, "changeMinor": 293],
+                        "cash": ["count": 1, "amountMinor": 707, "tenderedMinor": 1000, "changeMinor": 193],
                     ],
                 ], "\(answer.text)")
         #expect(
@@ -96,6 +99,10 @@ struct SalesReportEndToEndTests {
                     ],
                 ], "\(answer.text)")
         #expect(report["voids"] == ["count": 1, "totalMinor": 517], "\(answer.text)")
+        // Tips apart: not in the payments' amounts nor the sales.
+        #expect(
+            report["tips"] == ["count": 2, "amountMinor": 150, "card": ["count": 1, "amountMinor": 50], "cash": ["count": 1, "amountMinor": 100]],
+            "\(answer.text)")
         // Open: the empty bill the first payment opened, which the second took up again.
         #expect(report["unsettledNow"] == ["open": 1, "checkedOut": 1, "checkedOutTotalMinor": 381], "\(answer.text)")
 
