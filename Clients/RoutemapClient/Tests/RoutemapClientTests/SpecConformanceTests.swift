@@ -48,7 +48,7 @@ struct SpecConformanceTests {
         "RefundRequest": RefundRequest.self,
         "Refund": Refund.self,
         "RefundList": RefundList.self,
-        "RefundTotals": RefundTotals.self,
+        "MethodTotals": MethodTotals.self,
         "Receipt": Receipt.self,
         "Shop": Shop.self,
         "BillList": BillList.self,

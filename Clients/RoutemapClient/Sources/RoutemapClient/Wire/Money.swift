@@ -96,12 +96,20 @@ public struct Payment: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// each, without gaps.
     public var receiptNumber: Int64
     public var method: PaymentMethod
+    /// The bill's total: the sale, and the most refunds may give back.
     public var amountMinor: Int64
+    /// The customer's tip on top of the total; 0 for none.
+    public var tipMinor: Int64
+    /// What the customer was charged in all: `amountMinor + tipMinor`.
+    public var chargedMinor: Int64
+    /// What was handed over; for card, `chargedMinor`.
     public var tenderedMinor: Int64
-    /// `tenderedMinor − amountMinor` for cash; 0 for card.
+    /// `tenderedMinor − amountMinor − tipMinor` for cash; 0 for card.
     public var changeMinor: Int64
     /// RFC 3339 date-time, as the server wrote it.
     public var createdAt: String
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case id, billId, receiptNumber, method, amountMinor, tenderedMinor, changeMinor, createdAt }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, billId, receiptNumber, method, amountMinor, tipMinor, chargedMinor, tenderedMinor, changeMinor, createdAt
+    }
 }

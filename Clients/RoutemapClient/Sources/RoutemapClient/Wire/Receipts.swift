@@ -11,6 +11,10 @@ public struct Receipt: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var subtotalMinor: Int64
     public var tax: ReceiptTax
     public var totalMinor: Int64
+    /// The customer's tip, on top of the total (the payment's ``Payment/tipMinor``).
+    public var tipMinor: Int64
+    /// What was charged in all: `totalMinor + tipMinor`.
+    public var chargedMinor: Int64
     public var currency: String
     public var payment: Payment
     /// The refunds made on the bill since, oldest first.
@@ -19,7 +23,8 @@ public struct Receipt: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var refundedMinor: Int64
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case receiptNumber, shop, billId, paidAt, lines, subtotalMinor, tax, totalMinor, currency, payment, refunds, refundedMinor
+        case receiptNumber, shop, billId, paidAt, lines, subtotalMinor, tax, totalMinor, tipMinor, chargedMinor, currency, payment, refunds,
+            refundedMinor
     }
 }
 

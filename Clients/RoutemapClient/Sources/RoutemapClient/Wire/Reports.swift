@@ -1,6 +1,6 @@
 /// `GET /v1/reports/sales` (managers only): what the tills took in a period [`from`, `to`), the
-/// bills those payments paid, the bills voided in it, the refunds made in it, and the bills
-/// unsettled now. Money in
+/// bills those payments paid, the bills voided in it, the refunds made in it, the tips its
+/// payments carried, and the bills unsettled now. Money in
 /// minor units of ``currency``.
 public struct SalesReport: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// The period's first instant (included), ISO 8601 in UTC with milliseconds.
@@ -13,11 +13,12 @@ public struct SalesReport: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var sales: Sales
     public var voids: Voids
     public var refunds: Refunds
+    public var tips: Tips
     public var unsettledNow: Unsettled
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case from, to, currency, payments, sales, voids, refunds, unsettledNow }
+    enum CodingKeys: String, CodingKey, CaseIterable { case from, to, currency, payments, sales, voids, refunds, tips, unsettledNow }
 
-    /// The payments made in the period: `amountMinor` is the sales taken.
+    /// The payments made in the period: `amountMinor` is the sales taken, tips left out.
     public struct Payments: Codable, Sendable, Hashable {
         public var count: Int
         public var amountMinor: Int64
@@ -36,7 +37,8 @@ public struct SalesReport: Codable, Sendable, Hashable, WireObjectWithKeys {
         public var amountMinor: Int64
     }
 
-    /// The cash payments: the drawer gained `amountMinor` = `tenderedMinor − changeMinor`.
+    /// The cash payments: the drawer gained `tenderedMinor − changeMinor`, which is `amountMinor`
+    /// plus the cash tips (``Tips/cash``).
     public struct CashTakings: Codable, Sendable, Hashable {
         public var count: Int
         public var amountMinor: Int64
@@ -66,8 +68,17 @@ public struct SalesReport: Codable, Sendable, Hashable, WireObjectWithKeys {
     public struct Refunds: Codable, Sendable, Hashable {
         public var count: Int
         public var amountMinor: Int64
-        public var card: RefundTotals
-        public var cash: RefundTotals
+        public var card: MethodTotals
+        public var cash: MethodTotals
+    }
+
+    /// The tips the period's payments carried, by method: not sales (neither in ``payments``'
+    /// amounts nor in ``sales``). `count` is how many payments carried a tip.
+    public struct Tips: Codable, Sendable, Hashable {
+        public var count: Int
+        public var amountMinor: Int64
+        public var card: MethodTotals
+        public var cash: MethodTotals
     }
 
     /// The bills open and checked out when the report was read, on every device.
@@ -79,13 +90,18 @@ public struct SalesReport: Codable, Sendable, Hashable, WireObjectWithKeys {
     }
 }
 
-/// The refunds of a report's period that went back by one method.
-public struct RefundTotals: Codable, Sendable, Hashable, WireObjectWithKeys {
+/// The refunds of a report's period that went back by one method, or the tips that came in by
+/// one (`MethodTotals` in openapi.yaml).
+public struct MethodTotals: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var count: Int
     public var amountMinor: Int64
 
     enum CodingKeys: String, CodingKey, CaseIterable { case count, amountMinor }
 }
+
+/// The name ``MethodTotals`` had before tips shared it.
+@available(*, deprecated, renamed: "MethodTotals")
+public typealias RefundTotals = MethodTotals
 
 /// One menu item's sales in a report's period.
 public struct SalesItem: Codable, Sendable, Hashable, WireObjectWithKeys {

@@ -54,20 +54,24 @@ public struct TransferRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     enum CodingKeys: String, CodingKey, CaseIterable { case deviceId }
 }
 
-/// `POST /v1/bills/{billId}/pay`. `amountMinor` confirms the total the app showed.
+/// `POST /v1/bills/{billId}/pay`. `amountMinor` confirms the total the app showed; `tipMinor`
+/// is the customer's tip on top of it.
 public struct PayRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var method: PaymentMethod
     public var amountMinor: Int64
-    /// Cash handed over; nil means the amount. For card, nil or the amount.
+    /// Cash handed over; nil means the amount and tip. For card, nil or the amount and tip.
     public var tenderedMinor: Int64?
+    /// The tip, 0 to 10^13 minor units; nil (not sent) means none.
+    public var tipMinor: Int64?
 
-    public init(method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64? = nil) {
+    public init(method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64? = nil, tipMinor: Int64? = nil) {
         self.method = method
         self.amountMinor = amountMinor
         self.tenderedMinor = tenderedMinor
+        self.tipMinor = tipMinor
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case method, amountMinor, tenderedMinor }
+    enum CodingKeys: String, CodingKey, CaseIterable { case method, amountMinor, tenderedMinor, tipMinor }
 }
 
 /// `POST /v1/navigate`: a walk from the app's stack.

@@ -179,7 +179,41 @@ struct AdministrationTests {
         #expect(
             report.refunds
                 == SalesReport.Refunds(
-                    count: 2, amountMinor: total, card: RefundTotals(count: 0, amountMinor: 0), cash: RefundTotals(count: 2, amountMinor: total)))
+                    count: 2, amountMinor: total, card: MethodTotals(count: 0, amountMinor: 0), cash: MethodTotals(count: 2, amountMinor: total)))
+    }
+
+    @Test("Tips: paid with the bill (a retried pay replays it), shown on the payment and the receipt, apart in the report, not refundable")
+    func tips() async throws {
+        let server = try RoutemapServer()
+        defer { server.stop() }
+        let manager = try await manager(server)
+        let till = try await server.enrolledClient()
+        let start = Date()
+        let bill = try await till.createBill().answer.bill.id
+        _ = try await till.addItem(billId: bill, menuItemId: "latte", quantity: 2)
+        let total = try await till.checkout(billId: bill).answer.bill.totalMinor
+        let intent = UserIntent()
+        let paid = try await till.pay(billId: bill, PayRequest(method: .cash, amountMinor: total, tenderedMinor: 2000, tipMinor: 150), intent: intent)
+        let payment = paid.answer.payment
+        #expect(payment.tipMinor == 150 && payment.chargedMinor == total + 150 && payment.changeMinor == 2000 - total - 150)
+        let again = try await till.pay(billId: bill, PayRequest(method: .cash, amountMinor: total, tenderedMinor: 2000, tipMinor: 150), intent: intent)
+        #expect(again.replayed && again.answer.payment == payment)
+        #expect(try await till.payment(id: payment.id) == payment)
+        let receipt = try await till.receipt(billId: bill)
+        #expect(receipt.totalMinor == total && receipt.tipMinor == 150 && receipt.chargedMinor == total + 150 && receipt.payment == payment)
+        // The card bill with no tip sends none: 0.
+        let plain = try await till.createBill().answer.bill.id
+        _ = try await till.addItem(billId: plain, menuItemId: "latte", quantity: 1)
+        let plainTotal = try await till.checkout(billId: plain).answer.bill.totalMinor
+        let card = try await till.pay(billId: plain, PayRequest(method: .card, amountMinor: plainTotal), intent: UserIntent()).answer.payment
+        #expect(card.tipMinor == 0 && card.chargedMinor == plainTotal)
+
+        await #expect { _ = try await manager.refund(billId: bill, amountMinor: total + 1, reason: "the tip too") } throws: { problem in
+            (problem as? Problem)?.code == .refundExceedsPayment && (problem as? Problem)?.refundableMinor == total
+        }
+        let report = try await manager.salesReport(from: start.addingTimeInterval(-1), to: Date().addingTimeInterval(1))
+        #expect(report.payments.amountMinor == total + plainTotal && report.sales.totalMinor == total + plainTotal)
+        #expect(report.tips == SalesReport.Tips(count: 1, amountMinor: 150, card: MethodTotals(count: 0, amountMinor: 0), cash: MethodTotals(count: 1, amountMinor: 150)))
     }
 
     @Test("rotateToken: the client uses the new token, and the old one stops working once the new one is used")
