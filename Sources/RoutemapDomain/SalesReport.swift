@@ -15,11 +15,15 @@ public struct SalesReport: Sendable, Hashable {
     public let sales: Sales
     /// The bills voided in the period.
     public let voids: Voids
-    /// The refunds made in the period (by their own time, whenever their bills were paid).
-    public let refunds: Refunds
-    /// The tips the period's payments carried, by method: the staff's money, not sales (not in
-    /// ``payments``' amounts nor in ``sales``).
-    public let tips: Tips
+    /// The refunds made in the period (by their own time, whenever their bills were paid), in
+    /// all and by their payment's method. Cash refunds came out of the drawer: it holds the cash
+    /// payments' amount less ``refunds``' cash amount, plus its float.
+    public let refunds: ByMethod
+    /// The tips the period's payments carried, in all and by method (`count`: the payments
+    /// with a tip): the staff's money, not sales (not in ``payments``' amounts nor in
+    /// ``sales``). Cash tips are in the drawer (see ``Takings``); card tips came in with the
+    /// card payments.
+    public let tips: ByMethod
     /// The bills not yet settled when the report was read, on every device (not period-bound).
     public let unsettledNow: Unsettled
 
@@ -90,29 +94,20 @@ public struct SalesReport: Sendable, Hashable {
         }
     }
 
-    /// The refunds of the period, in all and by their payment's method. Cash refunds came out of
-    /// the drawer: it holds the cash payments' amount less ``cash``'s amount, plus its float.
-    public struct Refunds: Sendable, Hashable {
-        public let count: Int
-        /// `card.amountMinor + cash.amountMinor`.
-        public let amountMinor: Int64
-        public let card: MethodTotals
-        public let cash: MethodTotals
-    }
-
-    /// The tips of the period, in all and by their payment's method. Cash tips are in the drawer
-    /// (see ``Takings``); card tips came in with the card payments.
-    public struct Tips: Sendable, Hashable {
-        /// How many payments carried a tip (more than 0).
+    /// Refunds or tips of the period, in all and by method.
+    public struct ByMethod: Sendable, Hashable {
+        /// `card.count + cash.count`.
         public let count: Int
         /// `card.amountMinor + cash.amountMinor`.
         public let amountMinor: Int64
         public let card: MethodTotals
         public let cash: MethodTotals
 
-        public init(count: Int, amountMinor: Int64, card: MethodTotals, cash: MethodTotals) {
-            self.count = count
-            self.amountMinor = amountMinor
+        /// `card` and `cash` summed; throws ``InvariantViolation`` naming `what` if a sum does
+        /// not fit in 64 bits.
+        public init(card: MethodTotals, cash: MethodTotals, _ what: String) throws(InvariantViolation) {
+            count = try SalesReport.sum(card.count, cash.count, "the number of \(what)")
+            amountMinor = try SalesReport.sum(card.amountMinor, cash.amountMinor, "the \(what)' amounts")
             self.card = card
             self.cash = cash
         }
@@ -177,14 +172,8 @@ public struct SalesReport: Sendable, Hashable {
             bills: figures.sales.bills, subtotalMinor: figures.sales.subtotalMinor, taxMinor: figures.sales.taxMinor,
             totalMinor: figures.sales.totalMinor, items: items)
         voids = figures.voids
-        refunds = Refunds(
-            count: try Self.sum(figures.cardRefunds.count, figures.cashRefunds.count, "the number of refunds"),
-            amountMinor: try Self.sum(figures.cardRefunds.amountMinor, figures.cashRefunds.amountMinor, "the refunds' amounts"),
-            card: figures.cardRefunds, cash: figures.cashRefunds)
-        tips = Tips(
-            count: try Self.sum(figures.cardTips.count, figures.cashTips.count, "the number of tips"),
-            amountMinor: try Self.sum(figures.cardTips.amountMinor, figures.cashTips.amountMinor, "the tips' amounts"),
-            card: figures.cardTips, cash: figures.cashTips)
+        refunds = try ByMethod(card: figures.cardRefunds, cash: figures.cashRefunds, "refunds")
+        tips = try ByMethod(card: figures.cardTips, cash: figures.cashTips, "tips")
         unsettledNow = figures.unsettled
     }
 

@@ -74,23 +74,21 @@ extension SalesReport {
             "totalMinor": .int(sales.totalMinor), "items": .array(items),
         ]
         let voidsJSON: JSON = ["count": .int(Int64(voids.count)), "totalMinor": .int(voids.totalMinor)]
-        let refundsJSON: JSON = [
-            "count": .int(Int64(refunds.count)), "amountMinor": .int(refunds.amountMinor), "card": refunds.card.json,
-            "cash": refunds.cash.json,
-        ]
-        let tipsJSON: JSON = [
-            "count": .int(Int64(tips.count)), "amountMinor": .int(tips.amountMinor), "card": tips.card.json, "cash": tips.cash.json,
-        ]
         let unsettled: JSON = [
             "open": .int(Int64(unsettledNow.open)), "checkedOut": .int(Int64(unsettledNow.checkedOut)),
             "checkedOutTotalMinor": .int(unsettledNow.checkedOutTotalMinor),
         ]
         return [
             "from": .string(period.from.wireText), "to": .string(period.to.wireText), "currency": .string(currency.rawValue),
-            "payments": paymentsJSON, "sales": salesJSON, "voids": voidsJSON, "refunds": refundsJSON,
-            "tips": tipsJSON, "unsettledNow": unsettled,
+            "payments": paymentsJSON, "sales": salesJSON, "voids": voidsJSON, "refunds": refunds.json,
+            "tips": tips.json, "unsettledNow": unsettled,
         ]
     }
+}
+
+extension SalesReport.ByMethod {
+    /// The refunds or tips in all and by method: `{count, amountMinor, card, cash}`.
+    var json: JSON { ["count": .int(Int64(count)), "amountMinor": .int(amountMinor), "card": card.json, "cash": cash.json] }
 }
 
 extension SalesReport.MethodTotals {

@@ -7,7 +7,9 @@ struct PaymentTests {
     /// One latte: 475 + 41.5625 → 42 = 517.
     private let total: Int64 = 517
 
-    private func pay(_ request: PaymentRequest, on bill: Bill? = nil) throws -> Payment {
+    /// `request` checked against `bill` (the fixture's checked-out bill) and made a payment;
+    /// tips' tests use it too.
+    func pay(_ request: PaymentRequest, on bill: Bill? = nil) throws -> Payment {
         let bill = try bill ?? Fixtures.checkedOutBill()
         return try bill.check(request).payment(id: "pay_test", receiptNumber: 7, createdAt: Fixtures.createdAt)
     }

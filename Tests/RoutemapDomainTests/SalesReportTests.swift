@@ -81,9 +81,9 @@ struct SalesReportTests {
         #expect(report.refunds.card == SalesReport.MethodTotals(count: 2, amountMinor: 133))
         #expect(report.refunds.cash == SalesReport.MethodTotals(count: 1, amountMinor: 200))
         // Tips apart from the takings (A's 50 by card, B's 100 in cash; D's and C's are out).
-        #expect(report.tips == SalesReport.Tips(
-            count: 2, amountMinor: 150, card: SalesReport.MethodTotals(count: 1, amountMinor: 50),
-            cash: SalesReport.MethodTotals(count: 1, amountMinor: 100)))
+        #expect(report.tips.count == 2 && report.tips.amountMinor == 150)
+        #expect(report.tips.card == SalesReport.MethodTotals(count: 1, amountMinor: 50))
+        #expect(report.tips.cash == SalesReport.MethodTotals(count: 1, amountMinor: 100))
         #expect(report.unsettledNow.open == 2, "H, and the empty bill the payments left on the first device")
         #expect(throws: POSError.managerOnly) { try till.salesReport(scenario.period, caller: .till(Fixtures.device)) }
         // A period before anything was paid: nothing but what is unsettled now.

@@ -9,10 +9,7 @@ struct TipTests {
     /// One latte: 475 + 41.5625 → 42 = 517.
     private let total: Int64 = 517
 
-    private func pay(_ request: PaymentRequest, on bill: Bill? = nil) throws -> Payment {
-        let bill = try bill ?? Fixtures.checkedOutBill()
-        return try bill.check(request).payment(id: "pay_test", receiptNumber: 7, createdAt: Fixtures.createdAt)
-    }
+    private func pay(_ request: PaymentRequest) throws -> Payment { try PaymentTests().pay(request) }
 
     @Test("cash: the tender covers the total and the tip; change is tendered − total − tip; charged is total + tip")
     func cash() throws {

@@ -10,8 +10,8 @@ import Testing
 /// and given to the payments a database held before migration 0019.
 @Suite("Receipts on a real database")
 struct ReceiptStorageTests {
-    /// A checked-out bill of `device` holding two lattes (1033).
-    private func checkedOut(_ till: Till, _ device: String) async throws -> Bill {
+    /// A checked-out bill of `device` holding two lattes (1033); tips' tests use it too.
+    func checkedOut(_ till: Till, _ device: String) async throws -> Bill {
         let bill = try await till.addItem(billId: try await till.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 2)
         return try await till.checkout(billId: bill.id, device: device)
     }

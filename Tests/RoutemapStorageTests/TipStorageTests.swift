@@ -12,8 +12,7 @@ import Testing
 struct TipStorageTests {
     /// A checked-out bill of `device` holding two lattes (1033).
     private func checkedOut(_ till: Till, _ device: String) async throws -> Bill {
-        let bill = try await till.addItem(billId: try await till.openBill(device: device).id, device: device, menuItemId: "latte", quantity: 2)
-        return try await till.checkout(billId: bill.id, device: device)
+        try await ReceiptStorageTests().checkedOut(till, device)
     }
 
     /// `sql` run as it is, outside the stores' code.
