@@ -42,8 +42,8 @@ public struct BillRefunds: Sendable, Hashable {
     public let refunds: [Refund]
     /// Σ of the refunds' amounts.
     public let refundedMinor: Int64
-    /// What may still be refunded: the payment's amount less ``refundedMinor`` (0 for a bill
-    /// that is not paid).
+    /// What may still be refunded: the payment's amount (the bill's total: a refund gives back
+    /// sale money, never the tip) less ``refundedMinor`` (0 for a bill that is not paid).
     public let refundableMinor: Int64
 
     /// The refunds of a bill paid `paidMinor` (0 when it is not paid). Throws
