@@ -35,3 +35,31 @@ public struct PaymentRequest: Sendable, Hashable {
         self.tipMinor = tipMinor
     }
 }
+
+/// A tip the order summary offers: `percent` of the bill's total, in minor units.
+public struct SuggestedTip: Sendable, Hashable {
+    public let percent: Int
+    public let tipMinor: Int64
+
+    public init(percent: Int, tipMinor: Int64) {
+        self.percent = percent
+        self.tipMinor = tipMinor
+    }
+}
+
+extension Bill {
+    /// The percentages of the total a café's customers usually tip, which the order summary
+    /// offers.
+    public static let suggestedTipPercents = [10, 15, 20]
+
+    /// The tips to offer on this bill: each of `percents` (0 to 100) of ``totalMinor``, rounded
+    /// half to even to the minor unit as tax is (``TaxRate/tax(onMinor:)``), leaving out any
+    /// that pay would refuse (outside ``PaymentRequest/tipRange``).
+    public func suggestedTips(percents: [Int] = Bill.suggestedTipPercents) -> [SuggestedTip] {
+        percents.compactMap { percent in
+            guard percent <= 100, let rate = TaxRate(basisPoints: percent * 100) else { return nil }
+            let tip = rate.tax(onMinor: totalMinor)
+            return PaymentRequest.tipRange.contains(tip) ? SuggestedTip(percent: percent, tipMinor: tip) : nil
+        }
+    }
+}

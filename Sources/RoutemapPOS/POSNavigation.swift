@@ -116,6 +116,8 @@ enum POSNavigation {
             "taxMinor": .int(bill.taxMinor),
             "totalMinor": .int(bill.totalMinor),
             "currency": .string(bill.currency.rawValue),
+            // Computed here so every client offers the same amounts, rounded as tax is.
+            "suggestedTips": .array(bill.suggestedTips().map { ["percent": .int(Int64($0.percent)), "tipMinor": .int($0.tipMinor)] }),
         ]
         // The guard shows the summary only for a checked-out bill; its actions say so again.
         let checkedOut = bill.status == .checkedOut

@@ -115,7 +115,7 @@ struct TipAPITests {
         #expect(report.json["tips"] == tips, "\(report.text)")
     }
 
-    @Test("the order summary's pay action sends the tip the cashier enters (left out when none is)")
+    @Test("the order summary offers 10, 15 and 20 % of the total as tips, and its pay action sends the tip the cashier enters (left out when none is)")
     func payAction() async throws {
         let api = try await InProcessAPI()
         let bill = try await api.newBill()["id"]!.string
@@ -126,5 +126,9 @@ struct TipAPITests {
         let actions = (checkout.json["navigation"]?.arrayValue ?? []).flatMap { $0["screen"]?["actions"]?.arrayValue ?? [] }
         let pay = try #require(actions.first { $0["name"] == "pay" }, "\(checkout.text)")
         #expect(pay["body"]?["tipMinor"] == "{value.tipMinor}" && pay["body"]?["amountMinor"] == "{payload.totalMinor}", "\(pay)")
+        // One latte (517): 10, 15 and 20 % are 51.7, 77.55 and 103.4, rounded half to even.
+        let summary = try #require((checkout.json["navigation"]?.arrayValue ?? []).first { $0["route"] == "orderSummary" }, "\(checkout.text)")
+        let suggested: JSON = [["percent": 10, "tipMinor": 52], ["percent": 15, "tipMinor": 78], ["percent": 20, "tipMinor": 103]]
+        #expect(summary["screen"]?["payload"]?["suggestedTips"] == suggested, "\(summary)")
     }
 }

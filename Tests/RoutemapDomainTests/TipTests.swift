@@ -64,6 +64,18 @@ struct TipTests {
         #expect(PaymentRequest(method: .card, amountMinor: total).tipMinor == 0)
     }
 
+    @Test("suggested tips: 10, 15 and 20 % of the total, rounded half to even as tax is; a percentage beyond 0…100 left out")
+    func suggested() throws {
+        let bill = try Fixtures.checkedOutBill()  // 517
+        #expect(bill.suggestedTips() == [
+            SuggestedTip(percent: 10, tipMinor: 52), SuggestedTip(percent: 15, tipMinor: 78), SuggestedTip(percent: 20, tipMinor: 103),
+        ])
+        // 5 % of 517 is 25.85 → 26.
+        #expect(bill.suggestedTips(percents: [0, 5, 100, 101, -1]) == [
+            SuggestedTip(percent: 0, tipMinor: 0), SuggestedTip(percent: 5, tipMinor: 26), SuggestedTip(percent: 100, tipMinor: 517),
+        ])
+    }
+
     @Test("a tipped payment leaves the bill's tax and total alone; the report keeps tips out of the takings and sales; a refund gives back the amount at most")
     func notASale() async throws {
         let clock = TestClock()

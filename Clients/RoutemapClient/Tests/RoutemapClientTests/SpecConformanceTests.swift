@@ -31,6 +31,7 @@ struct SpecConformanceTests {
         "MenuPayload": MenuPayload.self,
         "DeclarativeBillPayload": DeclarativeBillPayload.self,
         "OrderSummaryPayload": OrderSummaryPayload.self,
+        "SuggestedTip": SuggestedTip.self,
         "ScreenAction": ScreenAction.self,
         "Route": Route.self,
         "StackEntry": StackEntry.self,

@@ -103,9 +103,20 @@ public struct OrderSummaryPayload: Codable, Sendable, Hashable, WireObjectWithKe
     public var taxMinor: Int64
     public var totalMinor: Int64
     public var currency: String
+    /// The tips to offer (10, 15 and 20 % of the total, rounded by the server): send the one
+    /// picked as the `pay` action's `tipMinor` value.
+    public var suggestedTips: [SuggestedTip]
     public var components: [Component]
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case billId, lines, subtotalMinor, taxMinor, totalMinor, currency, components }
+    enum CodingKeys: String, CodingKey, CaseIterable { case billId, lines, subtotalMinor, taxMinor, totalMinor, currency, suggestedTips, components }
+}
+
+/// A tip the order summary offers: `percent` of the bill's total, in minor units.
+public struct SuggestedTip: Codable, Sendable, Hashable, WireObjectWithKeys {
+    public var percent: Int
+    public var tipMinor: Int64
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case percent, tipMinor }
 }
 
 /// A request a screen's control sends, as a template (README, "Screen actions"). Fill it with

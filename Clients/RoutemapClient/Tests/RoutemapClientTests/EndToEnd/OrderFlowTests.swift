@@ -51,6 +51,13 @@ struct OrderFlowTests {
         guard case .button(let payButton) = try #require(components.first { if case .button = $0 { true } else { false } }) else { return }
         #expect(payButton.title == "Pay 10.33 USD" && payButton.action == "pay")
         #expect(try summary.orderSummaryPayload.totalMinor == 1033)
+        // The tips to offer, computed by the server (10, 15, 20 % of 1033, half to even), and the
+        // pay button sends the one picked.
+        #expect(
+            try summary.orderSummaryPayload.suggestedTips
+                == [SuggestedTip(percent: 10, tipMinor: 103), SuggestedTip(percent: 15, tipMinor: 155), SuggestedTip(percent: 20, tipMinor: 207)])
+        let tipped = try await app.session.prepare(action: payButton.action, on: "orderSummary", values: ["method": "card", "tipMinor": 155])
+        #expect(tipped.body == ["method": "card", "amountMinor": 1033, "tipMinor": 155])
         #expect(await app.stack().map { $0.split(separator: "{").first.map(String.init) ?? $0 }.suffix(2) == ["bill", "orderSummary"])
 
         // Pay cash with a 20.00 note, by the summary's button. The first answer is lost on the
