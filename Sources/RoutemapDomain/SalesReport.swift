@@ -226,49 +226,29 @@ public struct SalesFigures: Sendable, Hashable {
 
     /// The payments made by `method`: ``card`` or ``cash``.
     public subscript(payments method: PaymentMethod) -> SalesReport.Takings {
-        get {
-            switch method {
-            case .card: card
-            case .cash: cash
-            }
-        }
-        set {
-            switch method {
-            case .card: card = newValue
-            case .cash: cash = newValue
-            }
-        }
+        get { self[keyPath: Self.member(method, card: \.card, cash: \.cash)] }
+        set { self[keyPath: Self.member(method, card: \.card, cash: \.cash)] = newValue }
     }
 
     /// The refunds that went back by `method`: ``cardRefunds`` or ``cashRefunds``.
     public subscript(refunds method: PaymentMethod) -> SalesReport.MethodTotals {
-        get {
-            switch method {
-            case .card: cardRefunds
-            case .cash: cashRefunds
-            }
-        }
-        set {
-            switch method {
-            case .card: cardRefunds = newValue
-            case .cash: cashRefunds = newValue
-            }
-        }
+        get { self[keyPath: Self.member(method, card: \.cardRefunds, cash: \.cashRefunds)] }
+        set { self[keyPath: Self.member(method, card: \.cardRefunds, cash: \.cashRefunds)] = newValue }
     }
 
     /// The tips that came in by `method`: ``cardTips`` or ``cashTips``.
     public subscript(tips method: PaymentMethod) -> SalesReport.MethodTotals {
-        get {
-            switch method {
-            case .card: cardTips
-            case .cash: cashTips
-            }
-        }
-        set {
-            switch method {
-            case .card: cardTips = newValue
-            case .cash: cashTips = newValue
-            }
+        get { self[keyPath: Self.member(method, card: \.cardTips, cash: \.cashTips)] }
+        set { self[keyPath: Self.member(method, card: \.cardTips, cash: \.cashTips)] = newValue }
+    }
+
+    /// `card` or `cash`, by `method`: the one switch over the methods for the three subscripts.
+    private static func member<T>(
+        _ method: PaymentMethod, card: WritableKeyPath<SalesFigures, T>, cash: WritableKeyPath<SalesFigures, T>
+    ) -> WritableKeyPath<SalesFigures, T> {
+        switch method {
+        case .card: card
+        case .cash: cash
         }
     }
 }
