@@ -23,8 +23,12 @@ public struct Payment: Sendable, Hashable, Identifiable {
 
     /// What the customer was charged in all: the amount and the tip. It fits in 64 bits for
     /// every payment ``Bill/check(_:)`` passed (it checks the sum) and every stored one (the
-    /// stores hold `tendered_minor >= amount_minor + tip_minor`).
-    public var chargedMinor: Int64 { amountMinor + tipMinor }
+    /// stores refuse a row whose sum does not fit); for a payment made up otherwise that
+    /// overflows, `Int64.max` rather than a trap.
+    public var chargedMinor: Int64 {
+        let (sum, overflow) = amountMinor.addingReportingOverflow(tipMinor)
+        return overflow ? .max : sum
+    }
 
     public init(
         id: String, billId: String, receiptNumber: Int64, method: PaymentMethod, amountMinor: Int64, tipMinor: Int64 = 0,

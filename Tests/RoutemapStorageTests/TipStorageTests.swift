@@ -77,6 +77,22 @@ struct TipStorageTests {
         #expect(try database.store.rowCount(in: "payments") == 1)
     }
 
+    @Test("an amount and tip past 64 bits cannot be stored (PostgreSQL's bigint sum fails; SQLite's overflows to a REAL above every tender); a payment made up so saturates its charge")
+    func overflowingRow() async throws {
+        let database = try await TestDatabase()
+        let insert = Self.paidBill("bill_big") + """
+            INSERT INTO payments (id, bill_id, receipt_number, method, amount_minor, tip_minor, tendered_minor, change_minor, created_at)
+            VALUES ('pay_big', 'bill_big', 1, 'cash', \(Int64.max), 1, \(Int64.max), -1, '2025-01-01T10:00:00.000Z');
+            """
+        #expect(throws: (any Error).self) { try Self.execute(database.store, url: database.url, insert) }
+        #expect(try database.store.rowCount(in: "payments") == 0)
+        // A payment made up outside the rules saturates rather than traps.
+        let madeUp = Payment(
+            id: "pay_x", billId: "bill_x", receiptNumber: 1, method: .cash, amountMinor: .max, tipMinor: 1, tenderedMinor: .max, changeMinor: 0,
+            createdAt: Date())
+        #expect(madeUp.chargedMinor == .max)
+    }
+
     @Test("migration 0020 gives the payments a database held no tip; a payment written as the binary before it does (no tip, and on PostgreSQL no number) gets tip 0 and, on PostgreSQL, the next number")
     func migration() async throws {
         let directory = try TemporaryDirectory()
