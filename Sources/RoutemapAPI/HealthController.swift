@@ -1,3 +1,4 @@
+import Dispatch
 import RoutemapDomain
 import RoutemapHTTP
 
@@ -10,16 +11,26 @@ struct HealthController {
         if apps.allSatisfy(\.readsAreImmediate) {
             router.open(.GET, "/healthz", immediately: health)
         } else {
-            // Round trips to a database server: asked off the server's threads.
+            // Round trips to a database server: asked off the server's threads, and off the
+            // app's own reads too (`App.reading`), whose threads may all be waiting on the
+            // database: a store that answers a health check does so on a connection of its
+            // own, so a busy node still says whether its database answers.
             let apps = self.apps
             router.open(.GET, "/healthz") { request in
                 do {
-                    for app in apps { try await app.reading { try app.checkHealth() } }
+                    try await Self.offThread { for app in apps { try app.checkHealth() } }
                 } catch {
                     throw Self.unhealthy
                 }
                 return Self.healthy
             }
+        }
+    }
+
+    /// Runs `body`, which blocks on the network, on a Dispatch thread, and suspends meanwhile.
+    private static func offThread(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async { done.resume(with: Result { try body() }) }
         }
     }
 

@@ -58,6 +58,8 @@ public final class PostgresStore: POSStore {
     private let recentBills = CheckedBillCache(capacity: 4096)
     private let cachedRun = ThreadSpecificVariable<CachedRun>()
     private let versionCheck: VersionCheck
+    /// `ping`'s connection, of its own (``HealthCheck``).
+    private let health: HealthCheck
     private let readsConfirmed = Atomic<Int>(0)
     private let readsOutOfDate = Atomic<Int>(0)
     /// When the last "database unavailable" warning was logged (monotonic nanoseconds).
@@ -98,11 +100,13 @@ public final class PostgresStore: POSStore {
         versionCheck = VersionCheck(configuration: configuration, eventLoops: eventLoops, logger: logger, reconnected: { [recentBills] in
             recentBills.forgetAll()
         })
+        health = HealthCheck(configuration: configuration, eventLoops: eventLoops, logger: logger)
         threads = NIOThreadPool(numberOfThreads: connections)
         threads.start()
         do {
             appliedMigrationIDs = try Self.withSession(pool, logger) { try Self.apply(migrations, on: $0) }
         } catch {
+            health.close()
             pool.close()
             try? threads.syncShutdownGracefully()
             try? eventLoops.syncShutdownGracefully()
@@ -137,6 +141,7 @@ public final class PostgresStore: POSStore {
     /// Stops the store's threads and closes its connections. Do not use the store afterwards.
     public func close() {
         versionCheck.close()
+        health.close()
         try? threads.syncShutdownGracefully()
         pool.close()
         try? eventLoops.syncShutdownGracefully()
@@ -287,14 +292,16 @@ public final class PostgresStore: POSStore {
 
     /// Throws unless the database answers and takes writes: a server that became read-only (a
     /// standby, or a primary being demoted during a failover) refuses every change, so the node
-    /// is unhealthy (its connection is closed: the next is made anew, to the new primary).
+    /// is unhealthy. Asked on a connection of its own (``HealthCheck``), never queued behind the
+    /// requests holding the pool's, on the calling thread (not one of the store's, which may all
+    /// be waiting on a locked bill).
     public func ping() throws {
-        try reading("checking the database answers") { transaction in
-            let readOnly = try transaction.session.rows("SELECT current_setting('transaction_read_only') = 'on'").first?.decode(Bool.self)
-            guard readOnly == false else {
-                transaction.session.giveUp()
-                throw StoreUnavailable(.unreachable, detail: "the database server is read-only (a standby, or a primary being demoted)")
-            }
+        // In a read's run against the bill cache: not a bill read, so the read goes the usual way.
+        if let run = cachedRun.currentValue { throw run.miss() }
+        do {
+            try health.check()
+        } catch let error as StoreUnavailable {
+            throw unavailable(error)
         }
     }
 

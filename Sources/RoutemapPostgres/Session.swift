@@ -119,9 +119,20 @@ final class Session {
         limit - min(.seconds(1), limit / 2)
     }
 
+    /// The `lock_timeout` for connections whose client gives a statement `limit`: a third of
+    /// ``serverTimeout(under:)`` (3 s under the default 10 s). A lock is held for milliseconds
+    /// by a healthy transaction (another edit or pay of the same bill, the receipt counter); one
+    /// held for seconds is held by something stuck (a node frozen mid-write, an operator's
+    /// session), and each write waiting on it holds one of the node's few connections: so a
+    /// waiter gives up sooner than a statement would, with 503 and `Retry-After`, and a burst of
+    /// writes on one locked bill ties the pool up for a few seconds, not the statement limit.
+    static func lockTimeout(under limit: Duration) -> Duration {
+        serverTimeout(under: limit) / 3
+    }
+
     /// Sets a new connection's `statement_timeout` and `idle_in_transaction_session_timeout` to
-    /// ``serverTimeout(under:)`` of `limit`, each unless the database's (or role's) own is
-    /// shorter already.
+    /// ``serverTimeout(under:)`` of `limit`, and its `lock_timeout` to ``lockTimeout(under:)``,
+    /// each unless the database's (or role's) own is shorter already.
     ///
     /// The second ends a transaction whose client stopped sending mid-way (a node frozen, paused
     /// or cut off by the network while it held a bill's row lock): the server rolls it back and
@@ -130,11 +141,13 @@ final class Session {
     /// for anything but this node's own code, so the limit never ends a healthy one.
     static func settingServerTimeout(under limit: Duration) -> PostgresQuery {
         let milliseconds = serverTimeout(under: limit).milliseconds
+        let lock = max(1, lockTimeout(under: limit).milliseconds)
         return PostgresQuery(
             unsafeSQL: """
-                SELECT set_config(name, '\(milliseconds)', false) FROM pg_settings
-                WHERE name IN ('statement_timeout', 'idle_in_transaction_session_timeout')
-                AND (setting::bigint = 0 OR setting::bigint > \(milliseconds))
+                SELECT set_config(name, limit_ms::text, false) FROM (
+                    SELECT name, setting, CASE name WHEN 'lock_timeout' THEN \(lock) ELSE \(milliseconds) END AS limit_ms FROM pg_settings
+                    WHERE name IN ('statement_timeout', 'idle_in_transaction_session_timeout', 'lock_timeout')) timeouts
+                WHERE setting::bigint = 0 OR setting::bigint > limit_ms
                 """)
     }
 

@@ -22,7 +22,7 @@ enum Settings {
         defaultValue: { nil }, parse: { text in DatabaseURL(text).map { .some($0) } }, isSecret: true)
     static let databaseConnections = Setting<Int>.integer(
         "database-connections", "ROUTEMAP_DATABASE_CONNECTIONS", default: 8, in: 1...1000,
-        "Connections to PostgreSQL this node's requests use at most (with `--database-url`), each running one transaction or read at a time; the node opens one more, for its bill cache's version checks: budget nodes × (this + 1) against `max_connections`.")
+        "Connections to PostgreSQL this node's requests use at most (with `--database-url`), each running one transaction or read at a time; the node opens two more, for its bill cache's version checks and its health check: budget nodes × (this + 2) against `max_connections`.")
     static let checkpointPages = Setting<Int>.integer(
         "checkpoint-pages", "ROUTEMAP_CHECKPOINT_PAGES", default: 10_000, in: 16...1_000_000,
         "SQLite: write-ahead log pages (4 KiB each) that start a checkpoint, run off the writer. More: fewer syncs and a larger log file.")

@@ -71,4 +71,62 @@ struct PostgresRefusalTests {
         // The node's connections are fine: the next write goes through.
         #expect(try server.add("latte", to: bill)["lines"]?.array.first?["quantity"]?.int64Value == 2)
     }
+
+    @Test("writes waiting on one locked bill, more than the node has connections: /healthz answers 200 while they wait, and a write on another bill goes through while the lock is still held")
+    func lockedBillLeavesTheNodeServing() throws {
+        // Two connections, six writes on the locked bill: three rounds of waiters.
+        let server = try Server(arguments: ["--database-connections", "2"])
+        let url = server.process.databasePath
+        let token = try server.process.token()
+        let port = server.process.port
+        let locked = try #require(try server.newBill()["id"]?.stringValue)
+        let other = try #require(try server.newBill()["id"]?.stringValue)
+        try #require(try server.get("/healthz").status == 200)
+
+        let holder = try BackgroundSession(url, holding: "SELECT 1 FROM bills WHERE id = '\(locked)' FOR UPDATE")
+        defer { holder.end() }
+        let answers = Collected<TestResponse>()
+        let group = DispatchGroup()
+        for _ in 0..<6 {
+            DispatchQueue.global().async(group: group) {
+                guard let client = try? TestHTTPClient(port: port, timeout: .seconds(120)) else { return }
+                client.defaultHeaders = [("Authorization", "Bearer \(token)")]
+                if let response = try? client.json("POST", "/v1/bills/\(locked)/items", ["menuItemId": "latte", "quantity": 1]) {
+                    answers.append(response)
+                }
+            }
+        }
+        // Both connections are waiting on the lock (the other four writes queue behind them).
+        let waiting = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        try #require(holdsSoon { try TestPostgres.psql(url, waiting) == "2" })
+
+        // Asked on a connection of its own: answered before the writes ahead of it in the pool's
+        // queue, where a check in that queue comes after the fifth of them.
+        let health = try TestHTTPClient(port: port, timeout: .seconds(120)).request("GET", "/healthz")
+        let doneAtHealth = answers.all.count
+        #expect(health.status == 200, "\(health)")
+        #expect(doneAtHealth == 0, "/healthz answered after \(doneAtHealth) of the writes on the locked bill")
+
+        // Behind the six in the node's queue: served while the lock is still held.
+        let client = try TestHTTPClient(port: port, timeout: .seconds(120))
+        client.defaultHeaders = [("Authorization", "Bearer \(token)")]
+        let added = try client.json("POST", "/v1/bills/\(other)/items", ["menuItemId": "latte", "quantity": 1])
+        #expect(added.status == 200, "\(added)")
+        let holding = "SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(holder.name)' AND wait_event = 'PgSleep'"
+        #expect(try TestPostgres.psql(url, holding) == "1", "the lock was released before the write on another bill was served")
+
+        // Each write on the locked bill gave up in the database at the node's lock_timeout (a few
+        // seconds): 503 database_unavailable, well within the request timeout. Waiting out the
+        // statement limit instead, the later ones were answered 503 timed_out by the request
+        // timeout while still queued, and committed once the lock was released.
+        group.wait()
+        let refused = answers.all
+        #expect(refused.count == 6)
+        for response in refused {
+            expectProblem(response, 503, "database_unavailable")
+            #expect(response.header("Retry-After") != nil)
+        }
+        holder.end()
+        #expect(try server.bill(locked)["lines"]?.array.isEmpty == true)
+    }
 }
