@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import RoutemapPostgres
 import RoutemapStorage
 
@@ -11,6 +12,10 @@ struct MigrateCommand: ParsableCommand {
         abstract: "Apply pending migrations to the database and exit.")
 
     @OptionGroup var store: StoreOptions
+
+    // `serve`'s setting: an init container that runs `migrate` before the nodes waits for the
+    // database as they do.
+    @Option(name: Settings.databaseWait.name, parsing: .unconditional, help: Settings.databaseWait.help) var databaseWait: String?
 
     @Flag(help: "List the pending migrations and change nothing (the database is opened read-only, and not created if missing).")
     var dryRun = false
@@ -60,10 +65,13 @@ struct MigrateCommand: ParsableCommand {
     private func target() throws -> Target {
         if let url = try store.resolvedDatabaseURL() {
             let migrations = try store.loadMigrations(postgres: true)
+            // Signals keep their default action here: a stop ends the wait, and the command, at once.
+            let wait = DatabaseWait.sleeping(
+                limit: .seconds(try Settings.databaseWait.resolve(databaseWait)), location: url.description, logger: Logger(label: "routemap"))
             return Target(
                 name: "\(url)", latest: migrations.last?.id ?? "no migrations", isMissing: false,
-                pending: { try PostgresStore.pendingMigrations(url: url, migrations: migrations) },
-                apply: { try PostgresStore.migrate(url: url, migrations: migrations) })
+                pending: { try wait.run { try PostgresStore.pendingMigrations(url: url, migrations: migrations) } },
+                apply: { try wait.run { try PostgresStore.migrate(url: url, migrations: migrations) } })
         }
         let path = store.resolvedDatabasePath
         let migrations = try store.loadMigrations()

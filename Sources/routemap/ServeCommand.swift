@@ -29,6 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: Settings.port.name, parsing: .unconditional, help: Settings.port.help) var port: String?
     @Option(name: Settings.threads.name, parsing: .unconditional, help: Settings.threads.help) var threads: String?
     @Option(name: Settings.databaseConnections.name, parsing: .unconditional, help: Settings.databaseConnections.help) var databaseConnections: String?
+    @Option(name: Settings.databaseWait.name, parsing: .unconditional, help: Settings.databaseWait.help) var databaseWait: String?
     @Option(name: Settings.checkpointPages.name, parsing: .unconditional, help: Settings.checkpointPages.help) var checkpointPages: String?
     @Option(name: Settings.taxRate.name, parsing: .unconditional, help: Settings.taxRate.help) var taxRateBps: String?
     @Option(name: Settings.currency.name, parsing: .unconditional, help: Settings.currency.help) var currency: String?
@@ -98,8 +99,13 @@ struct ServeCommand: AsyncParsableCommand {
         let createdFile = try store.resolvedDatabaseURL() == nil && ServerFileLock.take(store.resolvedDatabasePath)
         let database: OpenedStore
         do {
+            // Signals are blocked (above): the wait takes a stop from the pending ones.
             database = try store.open(
-                connections: settings.databaseConnections, checkpointPages: settings.checkpointPages, logger: Logger(label: "routemap.postgres"))
+                connections: settings.databaseConnections, checkpointPages: settings.checkpointPages, logger: Logger(label: "routemap.postgres"),
+                wait: { url in .stoppable(limit: .seconds(settings.databaseWait), location: url.description, logger: logger) })
+        } catch let stopped as StoppedWhileWaiting {
+            logger.info("routemap stopped", metadata: ["why": "\(stopped)"])
+            throw refusal(stopped, exitStatus: 0)
         } catch {
             if createdFile { ServerFileLock.removeIfEmpty(store.resolvedDatabasePath) }
             throw error
@@ -198,6 +204,8 @@ struct ServeCommand: AsyncParsableCommand {
 struct ServeSettings: Sendable {
     var http = HTTPServerConfiguration()
     var databaseConnections: Int
+    /// Seconds to keep trying to reach PostgreSQL at start-up.
+    var databaseWait: Int
     var checkpointPages: Int
     var taxRate: TaxRate
     var currency: Currency
@@ -227,6 +235,7 @@ struct ServeSettings: Sendable {
         _ = try command.store.resolvedMigrationsDirectory()
         _ = try Settings.publicDirectory.resolve(command.webClient.publicDirectory)
         databaseConnections = try Settings.databaseConnections.resolve(command.databaseConnections)
+        databaseWait = try Settings.databaseWait.resolve(command.databaseWait)
         checkpointPages = try Settings.checkpointPages.resolve(command.checkpointPages)
         http.host = try Settings.host.resolve(command.host)
         http.port = UInt16(try Settings.port.resolve(command.port))

@@ -23,6 +23,9 @@ enum Settings {
     static let databaseConnections = Setting<Int>.integer(
         "database-connections", "ROUTEMAP_DATABASE_CONNECTIONS", default: 8, in: 1...1000,
         "Connections to PostgreSQL this node's requests use at most (with `--database-url`), each running one transaction or read at a time; the node opens two more, for its bill cache's version checks and its health check: budget nodes × (this + 2) against `max_connections`.")
+    static let databaseWait = Setting<Int>.integer(
+        "database-wait", "ROUTEMAP_DATABASE_WAIT", default: 60, in: 0...86_400, note: "0 = one attempt",
+        "Seconds `serve` and `migrate` keep trying to reach PostgreSQL at start-up (with `--database-url`), a log line per failed attempt, before they give up with exit status 75; SIGTERM or SIGINT stops the wait.")
     static let checkpointPages = Setting<Int>.integer(
         "checkpoint-pages", "ROUTEMAP_CHECKPOINT_PAGES", default: 10_000, in: 16...1_000_000,
         "SQLite: write-ahead log pages (4 KiB each) that start a checkpoint, run off the writer. More: fewer syncs and a larger log file.")
@@ -119,7 +122,7 @@ enum Settings {
 
     /// Every setting, in the order of the README's table.
     static let all: [any SettingDescription] = [
-        host, port, database, databaseURL, databaseConnections, checkpointPages, migrations, publicDirectory, threads, taxRate, currency, shopName, shopAddress, shopTaxId,
+        host, port, database, databaseURL, databaseConnections, databaseWait, checkpointPages, migrations, publicDirectory, threads, taxRate, currency, shopName, shopAddress, shopTaxId,
         connectionTimeout, maxBodyBytes, requestTimeout,
         maxRequestsInFlight, connectionLimit, perAddressConnectionLimit, trustedProxy, tlsCertificate, tlsKey, logLevel, logFormat,
         accessLog, enrollmentCode, managerEnrollmentCode, rateLimit, metricsToken,

@@ -84,16 +84,20 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store these options name, applying its pending migrations. `connections` is
-    /// PostgreSQL's, `checkpointPages` SQLite's. A store that cannot be opened or migrated
-    /// stops the command with one line (``refusal(_:)``).
+    /// PostgreSQL's, `checkpointPages` SQLite's; `wait` says how long to keep trying a
+    /// PostgreSQL server that cannot be reached (`serve`'s `--database-wait`; without it, one
+    /// attempt). A store that cannot be opened or migrated stops the command with one line
+    /// (``refusal(_:)``).
     func open(
         connections: Int = Settings.databaseConnections.defaultValue(), checkpointPages: Int = Settings.checkpointPages.defaultValue(),
-        migrations: [Migration]? = nil, logger: Logger = Logger(label: "routemap")
+        migrations: [Migration]? = nil, logger: Logger = Logger(label: "routemap"),
+        wait: ((DatabaseURL) -> DatabaseWait)? = nil
     ) throws -> OpenedStore {
         do {
             if let url = try resolvedDatabaseURL() {
                 let migrations = try migrations ?? loadMigrations(postgres: true)
-                return .postgres(try PostgresStore(url: url, migrations: migrations, connections: connections, logger: logger))
+                let open = { try PostgresStore(url: url, migrations: migrations, connections: connections, logger: logger) }
+                return .postgres(try wait.map { try $0(url).run(open) } ?? open())
             }
             let migrations = try migrations ?? loadMigrations()
             return .sqlite(try SQLiteStore(path: resolvedDatabasePath, migrations: migrations, pagesPerCheckpoint: checkpointPages))

@@ -72,8 +72,11 @@ struct ShopAdminTests {
             #expect(malformed.output.hasPrefix("routemap: --database-url must be"), "\(command): \(malformed.output)")
             #expect(malformed.output.filter { $0 == "\n" }.count == 1, "\(command): \(malformed.output)")
             #expect(!malformed.output.contains("Secret-1"), "\(command): \(malformed.output)")
-            // Port 1 on loopback: nothing listens, the connection is refused at once.
-            let unreachable = try runRoutemap(command + ["--database-url", "postgres://routemap:Secret-1@127.0.0.1:1/routemap"] + migrations, timeout: 30)
+            // Port 1 on loopback: nothing listens, the connection is refused at once. (serve and
+            // migrate would keep trying for a minute: DatabaseWaitTests.)
+            let once = ["serve", "migrate"].contains(command[0]) ? ["--database-wait", "0"] : []
+            let unreachable = try runRoutemap(
+                command + once + ["--database-url", "postgres://routemap:Secret-1@127.0.0.1:1/routemap"] + migrations, timeout: 30)
             #expect(unreachable.status == 75, "\(command): \(unreachable.output)")
             #expect(unreachable.output.hasPrefix("routemap: The database is unavailable"), "\(command): \(unreachable.output)")
             #expect(unreachable.output.filter { $0 == "\n" }.count == 1, "\(command): \(unreachable.output)")
