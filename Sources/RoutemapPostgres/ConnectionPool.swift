@@ -78,6 +78,9 @@ final class ConnectionPool: Sendable {
                 ).wait()
             } catch {
                 places.signal()
+                if (error as? PSQLError)?.serverInfo?[.sqlState] == DatabaseMissing.sqlState {
+                    throw DatabaseMissing(database: configuration.database ?? configuration.username)
+                }
                 throw StoreUnavailable(.unreachable, detail: "cannot connect: \(String(reflecting: error))")
             }
             do {

@@ -42,7 +42,7 @@ enum DatabaseFailure {
         switch error {
         case is ConflictSignal:
             self = .conflict
-        case is StoreUnavailable, is ConnectionLost:
+        case is StoreUnavailable, is ConnectionLost, is DatabaseMissing:
             self = .unreachable
         case let error as PSQLError:
             switch error.code {
@@ -81,4 +81,14 @@ struct ConflictSignal: Error, CustomStringConvertible {
 struct ConnectionLost: Error, CustomStringConvertible {
     let underlying: any Error
     var description: String { "the connection to PostgreSQL was lost: \(underlying)" }
+}
+
+/// The server answered that the database named in the URL does not exist (SQLSTATE 3D000,
+/// invalid_catalog_name). Opening a store reports it as ``StorageError/cannotOpen(path:underlying:)``
+/// (a command exits 66, as for a missing SQLite file), not as unavailable: waiting will not make
+/// it. A node already serving (the database dropped under it) answers 503, as for any outage.
+public struct DatabaseMissing: Error, CustomStringConvertible {
+    static let sqlState = "3D000"
+    public let database: String
+    public var description: String { "the server has no database named \"\(database)\" (create it first: routemap creates its tables, not the database)" }
 }

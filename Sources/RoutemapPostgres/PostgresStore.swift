@@ -110,6 +110,7 @@ public final class PostgresStore: POSStore {
             pool.close()
             try? threads.syncShutdownGracefully()
             try? eventLoops.syncShutdownGracefully()
+            if error is DatabaseMissing { throw StorageError.cannotOpen(path: url.description, underlying: error) }
             throw error
         }
     }
@@ -135,7 +136,11 @@ public final class PostgresStore: POSStore {
         }
         let pool = ConnectionPool(configuration: configuration, capacity: 1, eventLoops: eventLoops, logger: logger)
         defer { pool.close() }
-        return try withSession(pool, logger) { try Self.pendingMigrations(migrations, on: $0) }
+        do {
+            return try withSession(pool, logger) { try Self.pendingMigrations(migrations, on: $0) }
+        } catch let error as DatabaseMissing {
+            throw StorageError.cannotOpen(path: url.description, underlying: error)
+        }
     }
 
     /// Stops the store's threads and closes its connections. Do not use the store afterwards.

@@ -84,6 +84,24 @@ struct ShopAdminTests {
         }
     }
 
+    @Test("every command that opens a database refuses a PostgreSQL database that does not exist in one line naming it, exit 66, as a missing SQLite file, without waiting", .enabled(if: TestPostgres.isEnabled))
+    func missingPostgresDatabase() throws {
+        let migrations = ["--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path]
+        let name = "routemap_test_missing_\(UUID().uuidString.prefix(8).lowercased())"
+        let server = try #require(TestPostgres.serverURL)
+        var components = try #require(URLComponents(string: server))
+        components.path = "/" + name
+        let url = try #require(components.string)
+        let commands = [["devices", "list"], ["menu", "list"], ["migrate"], ["migrate", "--dry-run"], ["serve", "--port", "0"]]
+        for command in commands {
+            // serve and migrate wait for an unreachable server by default: not for this.
+            let missing = try runRoutemap(command + ["--database-url", url] + migrations, timeout: 30)
+            #expect(missing.status == 66, "\(command): \(missing.output)")
+            #expect(missing.output.hasPrefix("routemap: ") && missing.output.contains("no database named \"\(name)\""), "\(command): \(missing.output)")
+            #expect(missing.output.filter { $0 == "\n" }.count == 1, "\(command): \(missing.output)")
+        }
+    }
+
     @Test("`routemap devices` and `routemap menu` act on an existing routemap database only: a missing path is 66, another program's file 65, and neither is created nor changed")
     func commandsNeedTheDatabase() throws {
         let directory = try TemporaryDirectory()
