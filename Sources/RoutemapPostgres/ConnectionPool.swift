@@ -31,6 +31,8 @@ final class ConnectionPool: Sendable {
 
     private struct State {
         var idle: [PostgresConnection] = []
+        /// The connections leased now, by id: closed by ``close()`` too.
+        var leased: [Int: PostgresConnection] = [:]
         var nextID = 1
         var closed = false
     }
@@ -69,13 +71,16 @@ final class ConnectionPool: Sendable {
             }
             if let connection {
                 if connection.isClosed { continue }  // The server went away meanwhile: make another.
+                guard track(connection) else {
+                    connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
+                    places.signal()
+                    throw StoreUnavailable(.unreachable, detail: "the store is closed")
+                }
                 return connection
             }
             let made: PostgresConnection
             do {
-                made = try PostgresConnection.connect(
-                    on: eventLoops.any(), configuration: configuration, id: id, logger: logger
-                ).wait()
+                made = try connect(id: id)
             } catch {
                 places.signal()
                 if (error as? PSQLError)?.serverInfo?[.sqlState] == DatabaseMissing.sqlState {
@@ -84,6 +89,7 @@ final class ConnectionPool: Sendable {
                 throw StoreUnavailable(.unreachable, detail: "cannot connect: \(String(reflecting: error))")
             }
             do {
+                guard track(made) else { throw StoreUnavailable(.unreachable, detail: "the store is closed") }
                 try Session(connection: made, logger: logger, timeout: statementTimeout)
                     .rows(Session.settingServerTimeout(under: statementTimeout))
                 return made
@@ -97,8 +103,9 @@ final class ConnectionPool: Sendable {
     /// Gives back a connection `lease()` returned. A `broken` one (or one the server closed)
     /// is closed and forgotten; the next lease makes a new one.
     func release(_ connection: PostgresConnection, broken: Bool = false) {
-        let keep = !broken && !connection.isClosed && state.withLock { state in
-            guard !state.closed else { return false }
+        let keep = state.withLock { state in
+            state.leased[connection.id] = nil
+            guard !broken, !connection.isClosed, !state.closed else { return false }
             state.idle.append(connection)
             return true
         }
@@ -107,13 +114,40 @@ final class ConnectionPool: Sendable {
         places.signal()
     }
 
-    /// Closes the idle connections and refuses new leases; leased ones close when released.
+    /// Refuses new leases and closes every connection, the leased ones too: a thread waiting on
+    /// a statement of one (a database that hangs) sees it closed within its next slice and
+    /// returns (``Session``), and a connection being made is given up, so a stop is not held
+    /// up by the statement limit or the connect timeout. Their threads release them as usual.
     func close() {
-        let idle = state.withLock { state in
+        let all = state.withLock { state in
             state.closed = true
             defer { state.idle.removeAll() }
-            return state.idle
+            return state.idle + state.leased.values
         }
-        for connection in idle { _ = try? connection.close().wait() }
+        for connection in all { _ = try? connection.close().wait() }
+    }
+
+    /// Notes `connection` as leased, unless the pool is closed.
+    private func track(_ connection: PostgresConnection) -> Bool {
+        state.withLock { state in
+            guard !state.closed else { return false }
+            state.leased[connection.id] = connection
+            return true
+        }
+    }
+
+    /// A new connection, waited for in slices so that a ``close()`` meanwhile gives it up (a
+    /// server that does not answer would otherwise hold the thread for the connect timeout).
+    private func connect(id: Int) throws -> PostgresConnection {
+        let connecting = PostgresConnection.connect(on: eventLoops.any(), configuration: configuration, id: id, logger: logger)
+        let done = DispatchSemaphore(value: 0)
+        connecting.whenComplete { _ in done.signal() }
+        while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            guard state.withLock({ $0.closed }) else { continue }
+            // Closed once made; kept until then (postgres-nio asserts a connection is closed when freed).
+            connecting.whenSuccess { connection in connection.close().whenComplete { _ in withExtendedLifetime(connection) {} } }
+            throw StoreUnavailable(.unreachable, detail: "the store is closed")
+        }
+        return try connecting.wait()
     }
 }

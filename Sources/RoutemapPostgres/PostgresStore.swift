@@ -145,11 +145,19 @@ public final class PostgresStore: POSStore {
 
     /// Stops the store's threads and closes its connections. Do not use the store afterwards.
     public func close() {
+        interrupt()
+        try? threads.syncShutdownGracefully()
+        try? eventLoops.syncShutdownGracefully()
+    }
+
+    /// Closes every connection, the leased ones too, and refuses new ones: a thread waiting on
+    /// a database that hangs (a statement, a connect) returns at once, instead of holding a stop
+    /// up for the statement limit (10 s) and then a reconnection's connect timeout (5 s). Every
+    /// call afterwards fails with ``StoreUnavailable``; ``close()`` still has to be called.
+    public func interrupt() {
+        pool.close()
         versionCheck.close()
         health.close()
-        try? threads.syncShutdownGracefully()
-        pool.close()
-        try? eventLoops.syncShutdownGracefully()
     }
 
     // MARK: POSStore

@@ -166,7 +166,9 @@ struct ServeCommand: AsyncParsableCommand {
                 ]
                     // An app with no work of its own returns at once; that ends nothing.
                     + apps.map { .init(service: AppBackgroundWork(app: $0), successTerminationBehavior: .ignore) }
-                    + [.init(service: http)],
+                    // Shut down in reverse: the HTTP server, then the interruption of what
+                    // still waits on the database, then the rest.
+                    + [.init(service: StoreInterruption(store: database)), .init(service: http)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()

@@ -45,6 +45,22 @@ struct StoreService: Service {
     }
 }
 
+/// Right after the HTTP server stopped (its grace period over), ends what still waits on the
+/// database: on PostgreSQL the store's connections are closed, the leased ones too, so a
+/// statement or a connect waiting on a database that hangs fails at once, and the services
+/// shut down after this one (the apps' background work, the metrics sampler, the key sweeper,
+/// each perhaps in the middle of a read) and the store's own close do not each wait out the
+/// statement limit or the connect timeout. Nothing is served any more by then.
+struct StoreInterruption: Service {
+    let store: OpenedStore
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        let store = self.store
+        await offCooperativePool { store.interrupt() }
+    }
+}
+
 /// An app's own work while the server runs (`App.runInBackground`), until the graceful stop.
 struct AppBackgroundWork: Service {
     let app: any App

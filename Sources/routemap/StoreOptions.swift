@@ -135,6 +135,12 @@ enum OpenedStore: Sendable {
         }
     }
 
+    /// Ends what waits on the database now, before the close (PostgreSQL: its connections are
+    /// closed; SQLite's calls do not wait on a server, so nothing).
+    func interrupt() {
+        if case .postgres(let store) = self { store.interrupt() }
+    }
+
     /// How many bills are open and how many checked out, for metrics.
     func unpaidBillCounts() throws -> (open: Int, checkedOut: Int) {
         switch self {
