@@ -18,6 +18,9 @@ final class LiveMenu: Sendable {
         var revision: Int
         /// Monotonic nanoseconds of the last revision check.
         var checkedAt: Int64
+        /// Why the last revision check failed, if it did: until one succeeds, the menu held
+        /// may not be the latest (see ``confirmed()``).
+        var checkFailed: StoreUnavailable? = nil
     }
 
     private let till: Till
@@ -66,8 +69,28 @@ final class LiveMenu: Sendable {
     /// The menu rebuilt when the store's revision moved since it was built; `nil` when it did
     /// not, or the store did not answer.
     private func recheck() -> MenuCatalog? {
-        guard let revision = try? till.menuRevision(), revision != state.withLock({ $0.revision }) else { return nil }
+        let revision: Int
+        do {
+            revision = try till.menuRevision()
+        } catch {
+            let failure = error as? StoreUnavailable ?? StoreUnavailable(.unreachable, detail: "checking the menu's revision: \(error)")
+            state.withLock { $0.checkFailed = failure }
+            return nil
+        }
+        state.withLock { $0.checkFailed = nil }
+        guard revision != state.withLock({ $0.revision }) else { return nil }
         return try? rebuild(revision: revision)
+    }
+
+    /// The menu for `GET /v1/menu/items` and `/v1/menu/categories`: ``current``, unless reads are
+    /// round trips and the last check of the menu's revision failed (the database down): then
+    /// this node cannot tell whether another changed the menu, and throws that failure
+    /// (``StoreUnavailable``: 503 `database_unavailable`), as every other read does meanwhile.
+    func confirmed() throws -> MenuCatalog {
+        guard !till.readsAreImmediate else { return current }
+        let (catalog, failed) = state.withLock { ($0.catalog, $0.checkFailed) }
+        if let failed { throw failed }
+        return catalog
     }
 
     /// Rebuilds the menu from the store now: after a change through the API has committed.

@@ -1,4 +1,5 @@
 import RoutemapAPI
+import RoutemapDomain
 import RoutemapHTTP
 
 /// `GET /v1/menu/items`: the current menu, encoded once per version, with a strong `ETag` and
@@ -13,7 +14,7 @@ struct MenuController {
 
     /// `GET /v1/menu/categories`: the categories on the menu, in order, with their names.
     @Sendable func listCategories(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
-        let listing = menu.current.categoryListing
+        let listing = try menu.confirmed().categoryListing
         if let ifNoneMatch = request.headers["If-None-Match"], EntityTag.ifNoneMatch(ifNoneMatch, matches: listing.etag) {
             return Response(status: .notModified, headers: Self.headers(etag: listing.etag), body: [])
         }
@@ -21,7 +22,7 @@ struct MenuController {
     }
 
     @Sendable func listItems(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
-        let listing = menu.current.listing(category: request.query["category"])
+        let listing = try menu.confirmed().listing(category: request.query["category"])
         if let ifNoneMatch = request.headers["If-None-Match"], EntityTag.ifNoneMatch(ifNoneMatch, matches: listing.etag) {
             return Response(status: .notModified, headers: Self.headers(etag: listing.etag), body: [])
         }

@@ -129,4 +129,35 @@ struct PostgresRefusalTests {
         holder.end()
         #expect(try server.bill(locked)["lines"]?.array.isEmpty == true)
     }
+
+    @Test("the database gone: GET /v1/menu/items and /v1/menu/categories both answer 503 database_unavailable, as every read, not the menu the node held")
+    func menuWhileTheDatabaseIsGone() throws {
+        let url = try TestPostgres.newDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        var components = try #require(URLComponents(string: url))
+        let proxy = try FreezableProxy(to: try #require(components.host), port: components.port ?? 5432)
+        defer { proxy.close() }
+        components.port = proxy.port
+        let process = try RoutemapProcess(databasePath: try #require(components.string))
+        defer { process.cleanUp() }
+        let client = try process.client()
+        let paths = ["/v1/menu/items", "/v1/menu/categories"]
+        for path in paths { try #require(try client.request("GET", path).status == 200, "\(path)") }
+
+        // Every connection cut, and new ones refused: as a database server that went down. Once
+        // the node has noticed, every menu answer is refused, not only the request that happens
+        // to recheck its token that second (the device cache's check, once a second).
+        proxy.close()
+        var answers: [TestResponse] = []
+        let refused = holdsSoon {
+            if !client.isConnected { try client.reconnect() }
+            answers = try (0..<5).flatMap { _ in try paths.map { try client.request("GET", $0) } }
+            return answers.allSatisfy { $0.status == 503 }
+        }
+        #expect(refused, "\(answers.map(\.status))")
+        for answer in answers {
+            expectProblem(answer, 503, "database_unavailable")
+            #expect(answer.header("Retry-After") != nil)
+        }
+    }
 }

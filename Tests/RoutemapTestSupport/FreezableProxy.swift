@@ -40,15 +40,19 @@ public final class FreezableProxy: Sendable {
         state.withLock { $0.frozen = true }
     }
 
-    /// Closes the listener and every connection.
+    /// Closes the listener and every connection, once (a descriptor closed twice could be
+    /// another test's by then).
     public func close() {
-        let descriptors = state.withLock { state in
+        let descriptors = state.withLock { state -> [Int32]? in
+            guard !state.closed else { return nil }
             state.closed = true
             defer { state.descriptors.removeAll() }
             return state.descriptors
         }
+        guard let descriptors else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         Glibc.close(listener)
+        // Shut down, not closed: their pumps may still be reading them (the test process ends soon).
         for descriptor in descriptors { shutdown(descriptor, Int32(SHUT_RDWR)) }
     }
 
