@@ -17,7 +17,7 @@ enum Settings {
         isAllowed: { !$0.isEmpty })
     static let databaseURL = Setting<DatabaseURL?>(
         flag: "database-url", environment: "ROUTEMAP_DATABASE_URL", defaultText: "none: SQLite at `--db`",
-        allowed: "`postgres://user:password@host:port/database` (`?sslmode=require` for TLS)",
+        allowed: "`postgres://user:password@host:port/database` (`?sslmode=verify-full` for TLS safe from a man in the middle)",
         summary: "PostgreSQL database to use instead of SQLite: any number of nodes may share it (see [Running several nodes](#running-several-nodes)).",
         defaultValue: { nil }, parse: { text in DatabaseURL(text).map { .some($0) } }, isSecret: true)
     static let databaseConnections = Setting<Int>.integer(

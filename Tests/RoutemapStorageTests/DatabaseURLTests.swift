@@ -28,11 +28,21 @@ struct DatabaseURLTests {
         #expect(url.description == "postgres://routemap:***@localhost:5432/shop?sslmode=prefer")
     }
 
+    @Test("every libpq sslmode is taken, and sslrootcert, which the description keeps")
+    func tlsModes() throws {
+        for mode in DatabaseURL.TLSMode.allCases {
+            #expect(DatabaseURL("postgres://u@h/d?sslmode=\(mode.rawValue)")?.tlsMode == mode)
+        }
+        let url = try #require(DatabaseURL("postgres://u:p@h/d?sslmode=verify-full&sslrootcert=/etc/ca.pem"))
+        #expect(url.tlsMode == .verifyFull && url.rootCertificate == "/etc/ca.pem")
+        #expect(url.description == "postgres://u:***@h:5432/d?sslmode=verify-full&sslrootcert=/etc/ca.pem")
+    }
+
     @Test(
         "what is not such a URL is refused",
         arguments: [
             "notaurl", "mysql://u@h/d", "postgres://h/d", "postgres://u@/d", "postgres://u@h:0/d", "postgres://u@h:notaport/d",
-            "postgres://u@h/d/e", "postgres://u@h/d?sslmode=verify-full"
+            "postgres://u@h/d/e", "postgres://u@h/d?sslmode=verify-none", "postgres://u@h/d?sslcert=c.pem", "postgres://u@h/d?sslrootcert="
         ])
     func refused(text: String) {
         #expect(DatabaseURL(text) == nil)

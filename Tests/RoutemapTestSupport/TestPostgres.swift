@@ -118,7 +118,7 @@ public enum TestPostgres {
     /// Runs `argv` (found on `PATH`) with its output discarded and returns its exit status.
     /// posix_spawn and waitpid rather than Foundation's `Process`, whose wait did not return
     /// here once `pg_ctl start` had left the server running in the background.
-    static func spawnAndWait(_ argv: [String]) throws -> Int32 {
+    public static func spawnAndWait(_ argv: [String]) throws -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
