@@ -37,7 +37,8 @@ import Synchronization
 ///   thread waits on the database. A read called from any other thread runs there, blocking it.
 /// - **Connections**: at most `connections` (``ConnectionPool``), made on demand and replaced
 ///   when the server closed them (a restart): the store reconnects by itself. While the server
-///   cannot be reached, calls fail at once with ``StoreUnavailable`` (`unreachable`).
+///   cannot be reached, calls fail at once with ``StoreUnavailable`` (`unreachable`). Two more
+///   of their own: the bill cache's version check and the health check (``HealthCheck``).
 public final class PostgresStore: POSStore {
     /// The database, without its password.
     public let url: DatabaseURL
