@@ -64,7 +64,7 @@ struct LifecycleTests {
         let proxy = try FreezableProxy(to: try #require(components.host), port: components.port ?? 5432)
         defer { proxy.close() }
         components.port = proxy.port
-        let process = try RoutemapProcess(databasePath: try #require(components.string))
+        let process = try RoutemapProcess(databasePath: components.string ?? url)
         defer { process.cleanUp() }
         let client = try process.client()
         try #require(try client.request("POST", "/v1/bills").status == 201)

@@ -138,7 +138,7 @@ struct PostgresRefusalTests {
         let proxy = try FreezableProxy(to: try #require(components.host), port: components.port ?? 5432)
         defer { proxy.close() }
         components.port = proxy.port
-        let process = try RoutemapProcess(databasePath: try #require(components.string))
+        let process = try RoutemapProcess(databasePath: components.string ?? url)
         defer { process.cleanUp() }
         let client = try process.client()
         let paths = ["/v1/menu/items", "/v1/menu/categories"]
