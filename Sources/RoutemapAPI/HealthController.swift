@@ -27,12 +27,16 @@ struct HealthController {
         }
     }
 
-    /// Runs `body`, which blocks on the network, on a Dispatch thread, and suspends meanwhile.
+    /// Runs `body`, which blocks on the network, on a thread of its own, and suspends meanwhile.
+    /// One thread for every check, one check after another: a flood of `/healthz` while the
+    /// database hangs queues requests (bounded by the server's limits), not threads.
     private static func offThread(_ body: @escaping @Sendable () throws -> Void) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async { done.resume(with: Result { try body() }) }
+            checks.async { done.resume(with: Result { try body() }) }
         }
     }
+
+    private static let checks = DispatchQueue(label: "routemap.healthz")
 
     @Sendable func health(_ request: Request) throws -> Response {
         do {
