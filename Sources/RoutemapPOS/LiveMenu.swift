@@ -46,7 +46,16 @@ final class LiveMenu: Sendable {
             } catch {
                 return  // Cancelled: the server is stopping.
             }
-            _ = try? await till.reading { self.recheck() }
+            // The whole read's outcome, as the store reports it: a failure inside the read's
+            // body may be the store trying its bill cache first, and is no news of the database.
+            do {
+                _ = try await till.reading { try self.checked() }
+                state.withLock { $0.checkFailed = nil }
+            } catch let failure as StoreUnavailable {
+                state.withLock { $0.checkFailed = failure }
+            } catch {
+                // Not the database being unavailable (a bad row): the menu served stays as it was.
+            }
         }
     }
 
@@ -69,15 +78,13 @@ final class LiveMenu: Sendable {
     /// The menu rebuilt when the store's revision moved since it was built; `nil` when it did
     /// not, or the store did not answer.
     private func recheck() -> MenuCatalog? {
-        let revision: Int
-        do {
-            revision = try till.menuRevision()
-        } catch {
-            let failure = error as? StoreUnavailable ?? StoreUnavailable(.unreachable, detail: "checking the menu's revision: \(error)")
-            state.withLock { $0.checkFailed = failure }
-            return nil
-        }
-        state.withLock { $0.checkFailed = nil }
+        (try? checked()) ?? nil
+    }
+
+    /// The menu rebuilt when the store's revision moved since it was built; `nil` when it did
+    /// not. Throws what reading the revision threw.
+    private func checked() throws -> MenuCatalog? {
+        let revision = try till.menuRevision()
         guard revision != state.withLock({ $0.revision }) else { return nil }
         return try? rebuild(revision: revision)
     }
