@@ -241,8 +241,37 @@ final class VersionCheck: Sendable {
                 bills.formUnion(used.bills.keys)
                 devices.formUnion(used.current.keys)
             }
-            let latest = await query(bills: bills, devices: devices)
+            let latest = await queryWithinDeadline(bills: bills, devices: devices)
             for (_, answer) in batch { answer.resume(returning: latest) }
+        }
+    }
+
+    /// How long a batch waits for its statement's answer, whatever happens to the connection:
+    /// past the watchdog's ``timeout``, with a second for the close it makes to fail the statement.
+    static let deadline: Duration = timeout + .seconds(1)
+
+    /// ``query(bills:devices:)``'s answer, or `nil` once ``deadline`` passed without one (the
+    /// connection is then given up, and the next batch connects anew).
+    ///
+    /// The watchdog's close should fail a statement that stops answering, and the drain would
+    /// then go on. This does not rely on it: a CI run (2026-11-25, both cores busy) hung a read
+    /// for over 20 minutes waiting on a check, with the check's connection gone from the server
+    /// and every thread of the process idle, so some await under `query` was never resumed.
+    /// Every read of the node waits on the drain, so it must not wait on anything unbounded.
+    private func queryWithinDeadline(bills: Set<String>, devices: Set<String>) async -> LatestVersions? {
+        await withCheckedContinuation { answer in
+            let batch = PendingBatch(answer: answer)
+            batch.deadline = eventLoops.any().scheduleTask(in: .nanoseconds(Self.deadline.nanoseconds)) { [self] in
+                guard batch.finish(with: nil) else { return }  // The statement answered first.
+                logger.warning("bill version check gave no answer in time: its connection is given up")
+                let stuck = state.withLock { state in
+                    defer { state.connection = nil }
+                    return state.connection
+                }
+                // Kept until closed: postgres-nio asserts a connection is closed when it is freed.
+                stuck?.close().whenComplete { _ in withExtendedLifetime(stuck) {} }
+            }
+            Task { batch.finish(with: await self.query(bills: bills, devices: devices)) }
         }
     }
 
@@ -318,6 +347,42 @@ final class VersionCheck: Sendable {
             logger.debug("bill version check cannot connect", metadata: ["error": "\(String(reflecting: error))"])
             return nil
         }
+    }
+}
+
+/// One batch's answer, given once: by its statement, or by the deadline
+/// (``VersionCheck/queryWithinDeadline(bills:devices:)``).
+private final class PendingBatch: Sendable {
+    private let state: Mutex<(answer: CheckedContinuation<LatestVersions?, Never>?, deadline: Scheduled<Void>?)>
+
+    init(answer: CheckedContinuation<LatestVersions?, Never>) {
+        state = Mutex((answer, nil))
+    }
+
+    /// The deadline's timer, cancelled when the statement answers first (set right after it is
+    /// scheduled; one that fires before is harmless: ``finish(with:)`` runs once).
+    var deadline: Scheduled<Void>? {
+        get { state.withLock { $0.deadline } }
+        set {
+            let answered = state.withLock { state in
+                state.deadline = newValue
+                return state.answer == nil
+            }
+            if answered { newValue?.cancel() }
+        }
+    }
+
+    /// Resumes the batch with `latest` unless it was resumed already; whether this call did.
+    @discardableResult
+    func finish(with latest: LatestVersions?) -> Bool {
+        let (answer, deadline) = state.withLock { state in
+            defer { state.answer = nil }
+            return (state.answer, state.deadline)
+        }
+        guard let answer else { return false }
+        deadline?.cancel()
+        answer.resume(returning: latest)
+        return true
     }
 }
 
