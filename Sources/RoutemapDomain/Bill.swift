@@ -27,19 +27,22 @@ public struct Bill: Sendable, Hashable, Identifiable {
     /// it to (``transfer(to:)``). Only it may change the bill; a manager may also
     /// read, void and transfer it. `nil` for bills from before devices existed, which no device owns.
     public private(set) var deviceId: String?
+    /// The bill's discount, if it has one (at most one; set and removed while the bill is open).
+    public private(set) var discount: BillDiscount?
     private var totals: BillTotals
 
     /// A bill as it is (new or loaded from storage). Throws if `version` is below 1 or the
     /// lines' amounts overflow `Int64`.
     public init(
         id: String, status: BillStatus = .open, lines: [BillLine] = [], currency: Currency, taxRate: TaxRate,
-        version: Int = 1, createdAt: Date, selectedAt: Date? = nil, voiding: BillVoiding? = nil, deviceId: String? = nil
+        version: Int = 1, createdAt: Date, selectedAt: Date? = nil, voiding: BillVoiding? = nil, deviceId: String? = nil,
+        discount: BillDiscount? = nil
     ) throws(InvariantViolation) {
         guard version >= 1 else { throw InvariantViolation("bill \(id): version \(version) is below 1") }
         guard (status == .voided) == (voiding != nil) else {
             throw InvariantViolation("bill \(id): a \(status.rawValue) bill \(voiding == nil ? "without" : "with") a void record")
         }
-        guard let totals = BillTotals(lines: lines, taxRate: taxRate) else {
+        guard let totals = BillTotals(lines: lines, taxRate: taxRate, discount: discount) else {
             throw InvariantViolation("bill \(id): its amounts do not fit in 64 bits")
         }
         self.id = id
@@ -52,14 +55,21 @@ public struct Bill: Sendable, Hashable, Identifiable {
         self.selectedAt = selectedAt ?? createdAt
         self.voiding = voiding
         self.deviceId = deviceId
+        self.discount = discount
         self.totals = totals
     }
 
-    /// Σ of the lines' totals.
+    /// Σ of the lines' totals, before the discount.
     public var subtotalMinor: Int64 { totals.subtotalMinor }
-    /// Σ of each line's tax (computed per line, rounded half to even, then summed).
+    /// What the discount takes off the subtotal (``BillDiscount/minor(off:)``): 0 without one,
+    /// never more than ``subtotalMinor``.
+    public var discountMinor: Int64 { totals.discountMinor }
+    /// `subtotalMinor - discountMinor`: what the tax is on.
+    public var discountedSubtotalMinor: Int64 { totals.subtotalMinor - totals.discountMinor }
+    /// Without a discount, Σ of each line's tax (computed per line, rounded half to even, then
+    /// summed); with one, the tax on ``discountedSubtotalMinor``, rounded half to even.
     public var taxMinor: Int64 { totals.taxMinor }
-    /// `subtotalMinor + taxMinor`, exactly.
+    /// `discountedSubtotalMinor + taxMinor`, exactly.
     public var totalMinor: Int64 { totals.totalMinor }
 
     /// The line with `lineId`, if any.
@@ -70,10 +80,22 @@ public struct Bill: Sendable, Hashable, Identifiable {
     /// Replaces the lines and their totals after a change, and counts the change. Throws
     /// `amountOutOfRange(quantity)` if the new amounts would overflow.
     mutating func replaceLines(_ newLines: [BillLine], blamingQuantity quantity: Int) throws(POSError) {
-        guard let newTotals = BillTotals(lines: newLines, taxRate: taxRate) else {
+        guard let newTotals = BillTotals(lines: newLines, taxRate: taxRate, discount: discount) else {
             throw .amountOutOfRange(quantity: quantity)
         }
         lines = newLines
+        totals = newTotals
+        version += 1
+    }
+
+    /// Replaces the discount (`nil`: none) and the totals it makes, and counts the change.
+    /// Throws only for lines within a few minor units of `Int64.max`, where the tax rounded once
+    /// on the discounted subtotal can pass the per-line sum it replaces.
+    mutating func replaceDiscount(_ newDiscount: BillDiscount?) throws(InvariantViolation) {
+        guard let newTotals = BillTotals(lines: lines, taxRate: taxRate, discount: newDiscount) else {
+            throw InvariantViolation("bill \(id): its amounts do not fit in 64 bits with its discount")
+        }
+        discount = newDiscount
         totals = newTotals
         version += 1
     }

@@ -1,13 +1,19 @@
-/// A bill's money: the subtotal, the tax computed per line then summed, and their sum.
+/// A bill's money: the subtotal of its lines, what its discount takes off it, the tax and the
+/// total.
+///
+/// Without a discount the tax is computed per line, then summed. With one, it is computed once
+/// on the discounted subtotal (a bill-level discount belongs to no line), rounded half to even,
+/// and the total is the discounted subtotal plus that tax.
 struct BillTotals: Sendable, Hashable {
+    /// Σ of the lines' totals, before any discount.
     let subtotalMinor: Int64
+    /// What the discount takes off the subtotal: 0 to `subtotalMinor`.
+    let discountMinor: Int64
     let taxMinor: Int64
     let totalMinor: Int64
 
-    static let zero = BillTotals(subtotalMinor: 0, taxMinor: 0, totalMinor: 0)
-
-    /// The totals of `lines` at `taxRate`, or `nil` if any sum overflows `Int64`.
-    init?(lines: [BillLine], taxRate: TaxRate) {
+    /// The totals of `lines` at `taxRate` less `discount`, or `nil` if any sum overflows `Int64`.
+    init?(lines: [BillLine], taxRate: TaxRate, discount: BillDiscount? = nil) {
         var subtotal: Int64 = 0
         var tax: Int64 = 0
         for line in lines {
@@ -17,14 +23,20 @@ struct BillTotals: Sendable, Hashable {
             subtotal = newSubtotal
             tax = newTax
         }
-        let (total, overflow) = subtotal.addingReportingOverflow(tax)
+        var discounted = subtotal
+        var discountMinor: Int64 = 0
+        if let discount {
+            // Within 0...subtotal: the subtraction cannot overflow, and the tax on what is left
+            // cannot exceed it.
+            discountMinor = discount.minor(off: subtotal)
+            discounted = subtotal - discountMinor
+            tax = taxRate.tax(onMinor: discounted)
+        }
+        let (total, overflow) = discounted.addingReportingOverflow(tax)
         guard !overflow else { return nil }
-        self.init(subtotalMinor: subtotal, taxMinor: tax, totalMinor: total)
-    }
-
-    private init(subtotalMinor: Int64, taxMinor: Int64, totalMinor: Int64) {
-        self.subtotalMinor = subtotalMinor
-        self.taxMinor = taxMinor
-        self.totalMinor = totalMinor
+        self.subtotalMinor = subtotal
+        self.discountMinor = discountMinor
+        self.taxMinor = tax
+        self.totalMinor = total
     }
 }

@@ -60,13 +60,16 @@ public enum POSError: StateConflict, Sendable, Equatable {
     /// The refund asked for more than is left of the bill's payment after its earlier refunds:
     /// at most `refundableMinor` may still be refunded.
     case refundExceedsPayment(refundableMinor: Int64)
+    /// A till may give a discount of at most `limitBasisPoints` of the bill's subtotal (the
+    /// server's till discount limit); this one is `shareBasisPoints` of it: a manager gives it.
+    case discountNeedsManager(limitBasisPoints: Int, shareBasisPoints: Int)
 
     /// A conflict with the bill's current state (not with the request's content): a retry
     /// with the same key must get the same answer, so these outcomes are recorded.
     public var isStateConflict: Bool {
         switch self {
         case .billNotOpen, .billEmpty, .billNotCheckedOut, .billSettled, .lineQuantityLimit, .tooManyLines,
-            .menuItemExists, .menuCategoryExists, .categoryNotEmpty, .billNotPaid, .refundExceedsPayment:
+            .menuItemExists, .menuCategoryExists, .categoryNotEmpty, .billNotPaid, .refundExceedsPayment, .discountNeedsManager:
             true
         default: false
         }

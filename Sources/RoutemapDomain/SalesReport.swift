@@ -60,21 +60,36 @@ public struct SalesReport: Sendable, Hashable {
 
     /// The bills paid in the period (a bill is in the period its payment is): their stored
     /// totals, as their own answers show them, summed, and what was sold on them by menu item.
+    ///
+    /// Gross, then net: ``subtotalMinor`` is what the lines came to (the items' amounts sum to
+    /// it), ``discounts`` what the bills' discounts took off it, ``discountedSubtotalMinor`` what
+    /// was left (the tax was on it), and ``totalMinor`` that and the tax: what the payments took.
     public struct Sales: Sendable, Hashable {
         public let bills: Int
+        /// Σ of the bills' subtotals: their lines, before discounts (gross).
         public let subtotalMinor: Int64
+        /// The discounts given on these bills: how many took something off, and Σ of what they took.
+        public let discounts: MethodTotals
         public let taxMinor: Int64
+        /// `discountedSubtotalMinor + taxMinor`.
         public let totalMinor: Int64
         /// By menu item, the largest amount first (then by id, in byte order).
         public let items: [ItemSales]
 
-        public init(bills: Int, subtotalMinor: Int64, taxMinor: Int64, totalMinor: Int64, items: [ItemSales]) {
+        public init(
+            bills: Int, subtotalMinor: Int64, discounts: MethodTotals = .zero, taxMinor: Int64, totalMinor: Int64, items: [ItemSales]
+        ) {
             self.bills = bills
             self.subtotalMinor = subtotalMinor
+            self.discounts = discounts
             self.taxMinor = taxMinor
             self.totalMinor = totalMinor
             self.items = items
         }
+
+        /// `subtotalMinor - discounts.amountMinor` (net): never negative, as no bill's discount
+        /// takes off more than its subtotal.
+        public var discountedSubtotalMinor: Int64 { subtotalMinor - discounts.amountMinor }
     }
 
     /// One menu item's sales: the quantity on the paid bills' lines and their amount before tax.
@@ -113,8 +128,8 @@ public struct SalesReport: Sendable, Hashable {
         }
     }
 
-    /// The refunds that went back by one method, or the tips that came in by one: how many, and
-    /// what they sum to.
+    /// The refunds that went back by one method, or the tips that came in by one, or the
+    /// discounts given (``Sales/discounts``): how many, and what they sum to.
     public struct MethodTotals: Sendable, Hashable {
         public let count: Int
         public let amountMinor: Int64
@@ -169,8 +184,8 @@ public struct SalesReport: Sendable, Hashable {
                 : first.menuItemId.utf8.lexicographicallyPrecedes(second.menuItemId.utf8)
         }
         sales = Sales(
-            bills: figures.sales.bills, subtotalMinor: figures.sales.subtotalMinor, taxMinor: figures.sales.taxMinor,
-            totalMinor: figures.sales.totalMinor, items: items)
+            bills: figures.sales.bills, subtotalMinor: figures.sales.subtotalMinor, discounts: figures.sales.discounts,
+            taxMinor: figures.sales.taxMinor, totalMinor: figures.sales.totalMinor, items: items)
         voids = figures.voids
         refunds = try ByMethod(card: figures.cardRefunds, cash: figures.cashRefunds, "refunds")
         tips = try ByMethod(card: figures.cardTips, cash: figures.cashTips, "tips")

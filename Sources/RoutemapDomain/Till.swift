@@ -13,6 +13,9 @@ public struct Till: Sendable {
     public let limits: BillLimits
     /// The shop's name, address and tax id, printed on every receipt.
     public let shop: ShopDetails
+    /// The largest discount a till may give a bill it holds, in basis points of the bill's
+    /// subtotal (0 to 10 000); 0: only a manager gives discounts. See ``setDiscount(billId:caller:_:idempotency:)``.
+    public let tillDiscountLimitBasisPoints: Int
     let store: any POSStore
     private let now: @Sendable () -> Date
 
@@ -22,9 +25,10 @@ public struct Till: Sendable {
     /// - Parameter now: the clock, for bills' and payments' timestamps (kept to the millisecond).
     public init(
         store: any POSStore, taxRate: TaxRate, currency: Currency, limits: BillLimits = BillLimits(), shop: ShopDetails = ShopDetails(),
-        now: @escaping @Sendable () -> Date = Date.init
+        tillDiscountLimitBasisPoints: Int = 0, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
+        self.tillDiscountLimitBasisPoints = tillDiscountLimitBasisPoints
         self.taxRate = taxRate
         self.currency = currency
         self.limits = limits

@@ -47,14 +47,17 @@ extension PostgresTransaction {
             figures[payments: method] = SalesReport.Takings(count: count, amountMinor: amount, tenderedMinor: tendered, changeMinor: change)
             figures[tips: method] = SalesReport.MethodTotals(count: tipped, amountMinor: tips)
         }
-        let totals: (Int, Int64, Int64, Int64) = try session.rows(
+        // A bill's gross subtotal is its subtotal_minor (discounted, migration 0021) plus its discount_minor.
+        let totals: (Int, Int64, Int64, Int64, Int, Int64) = try session.rows(
             """
-            SELECT count(*), coalesce(sum(b.subtotal_minor), 0)::bigint, coalesce(sum(b.tax_minor), 0)::bigint,
-                   coalesce(sum(b.total_minor), 0)::bigint
+            SELECT count(*), coalesce(sum(b.subtotal_minor + b.discount_minor), 0)::bigint, coalesce(sum(b.tax_minor), 0)::bigint,
+                   coalesce(sum(b.total_minor), 0)::bigint, count(*) FILTER (WHERE b.discount_minor > 0),
+                   coalesce(sum(b.discount_minor), 0)::bigint
             FROM payments p JOIN bills b ON b.id = p.bill_id
             WHERE p.created_at >= \(from) AND p.created_at < \(to)
             """
-        ).first.map { row -> (Int, Int64, Int64, Int64) in try row.decode((Int, Int64, Int64, Int64).self) } ?? (0, 0, 0, 0)
+        ).first.map { row -> (Int, Int64, Int64, Int64, Int, Int64) in try row.decode((Int, Int64, Int64, Int64, Int, Int64).self) }
+            ?? (0, 0, 0, 0, 0, 0)
         // By menu item: the lines of the bills paid in the period, with the name of the latest
         // paid line (by payment time, then payment id in byte order as SQLite compares, then position).
         let items = try session.rows(
@@ -72,7 +75,9 @@ extension PostgresTransaction {
             let (id, name, quantity, amount) = try row.decode((String, String, Int, Int64).self)
             return SalesReport.ItemSales(menuItemId: id, name: name, quantity: quantity, amountMinor: amount)
         }
-        figures.sales = SalesReport.Sales(bills: totals.0, subtotalMinor: totals.1, taxMinor: totals.2, totalMinor: totals.3, items: items)
+        figures.sales = SalesReport.Sales(
+            bills: totals.0, subtotalMinor: totals.1, discounts: SalesReport.MethodTotals(count: totals.4, amountMinor: totals.5),
+            taxMinor: totals.2, totalMinor: totals.3, items: items)
         let voids: (Int, Int64) = try session.rows(
             """
             SELECT count(*), coalesce(sum(total_minor), 0)::bigint FROM bills

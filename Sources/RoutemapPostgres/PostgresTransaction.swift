@@ -181,7 +181,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     private static let billColumns = """
         b.id, b.status, b.currency, b.tax_rate_bps, b.subtotal_minor, b.tax_minor, b.total_minor, b.version, b.created_at,
         b.device_id, b.selected_at, b.void_reason, b.voided_at,
-        l.line_id, l.menu_item_id, l.name, l.quantity, l.unit_price_minor
+        l.line_id, l.menu_item_id, l.name, l.quantity, l.unit_price_minor,
+        b.discount_percent_bps, b.discount_amount_minor, b.discount_reason, b.discount_minor
         """
 
     func bill(id: String) throws -> Bill? {
@@ -283,10 +284,13 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         session.enqueue(
             """
             INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
-                               updated_at, device_id, selected_at, void_reason, voided_at)
-            VALUES (\(bill.id), \(bill.status.rawValue), \(bill.currency.rawValue), \(bill.taxRate.basisPoints), \(bill.subtotalMinor),
-                    \(bill.taxMinor), \(bill.totalMinor), \(bill.version), \(bill.createdAt), \(Date()), \(bill.deviceId),
-                    \(bill.selectedAt), \(bill.voiding?.reason), \(bill.voiding?.voidedAt))
+                               updated_at, device_id, selected_at, void_reason, voided_at, discount_percent_bps, discount_amount_minor,
+                               discount_reason, discount_minor, discount_version)
+            VALUES (\(bill.id), \(bill.status.rawValue), \(bill.currency.rawValue), \(bill.taxRate.basisPoints),
+                    \(bill.discountedSubtotalMinor), \(bill.taxMinor), \(bill.totalMinor), \(bill.version), \(bill.createdAt), \(Date()),
+                    \(bill.deviceId), \(bill.selectedAt), \(bill.voiding?.reason), \(bill.voiding?.voidedAt),
+                    \(bill.discount?.percentBasisPoints), \(bill.discount?.amountMinor), \(bill.discount?.reason), \(bill.discountMinor),
+                    \(bill.discount.map { _ in bill.version }))
             """)
         insertLines(of: bill, from: 0)
         known[bill.id] = bill
@@ -300,9 +304,12 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         session.enqueue(
             """
             UPDATE bills
-            SET status = \(bill.status.rawValue), subtotal_minor = \(bill.subtotalMinor), tax_minor = \(bill.taxMinor),
+            SET status = \(bill.status.rawValue), subtotal_minor = \(bill.discountedSubtotalMinor), tax_minor = \(bill.taxMinor),
                 total_minor = \(bill.totalMinor), version = \(bill.version), updated_at = \(Date()), selected_at = \(bill.selectedAt),
-                void_reason = \(bill.voiding?.reason), voided_at = \(bill.voiding?.voidedAt), device_id = \(bill.deviceId)
+                void_reason = \(bill.voiding?.reason), voided_at = \(bill.voiding?.voidedAt), device_id = \(bill.deviceId),
+                discount_percent_bps = \(bill.discount?.percentBasisPoints), discount_amount_minor = \(bill.discount?.amountMinor),
+                discount_reason = \(bill.discount?.reason), discount_minor = \(bill.discountMinor),
+                discount_version = \(bill.discount.map { _ in bill.version })
             WHERE id = \(bill.id) AND version < \(bill.version)
             """
         ) { result in
@@ -506,6 +513,14 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         guard let currency = Currency(rawValue: currencyText) else { throw invalid("currency '\(currencyText)'") }
         guard let taxRate = TaxRate(basisPoints: rate) else { throw invalid("tax rate \(rate) bps") }
         let subtotal = try cells[4].decode(Int64.self), tax = try cells[5].decode(Int64.self), total = try cells[6].decode(Int64.self)
+        let discount: BillDiscount?
+        do {
+            discount = try BillDiscount.stored(
+                percentBasisPoints: try cells[18].decode(Int?.self), amountMinor: try cells[19].decode(Int64?.self),
+                reason: try cells[20].decode(String?.self))
+        } catch let error as InvalidInput {
+            throw invalid("discount: \(error.field) must be \(error.rule)")
+        }
         var voiding: BillVoiding?
         if let reason = try cells[11].decode(String?.self), let voidedAt = try cells[12].decode(Date?.self) {
             voiding = BillVoiding(reason: reason, voidedAt: voidedAt.roundedToMilliseconds)
@@ -515,12 +530,14 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             bill = try Bill(
                 id: id, status: status, lines: lines, currency: currency, taxRate: taxRate, version: try cells[7].decode(Int.self),
                 createdAt: try cells[8].decode(Date.self).roundedToMilliseconds, selectedAt: try cells[10].decode(Date.self).roundedToMilliseconds,
-                voiding: voiding, deviceId: try cells[9].decode(String?.self))
+                voiding: voiding, deviceId: try cells[9].decode(String?.self), discount: discount)
         } catch let violation as InvariantViolation {
             throw invalid(violation.description)
         }
-        guard bill.subtotalMinor == subtotal, bill.taxMinor == tax, bill.totalMinor == total else {
-            throw invalid("stored totals \(subtotal)/\(tax)/\(total) do not match its lines")
+        if let mismatch = bill.storedTotalsMismatch(
+            subtotalMinor: subtotal, discountMinor: try cells[21].decode(Int64.self), taxMinor: tax, totalMinor: total)
+        {
+            throw invalid(mismatch)
         }
         return bill
     }

@@ -21,12 +21,17 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         static let selectedAt = Column("selected_at")
         static let voidReason = Column("void_reason")
         static let voidedAt = Column("voided_at")
+        static let discountPercentBasisPoints = Column("discount_percent_bps")
+        static let discountAmountMinor = Column("discount_amount_minor")
+        static let discountReason = Column("discount_reason")
+        static let discountMinor = Column("discount_minor")
     }
 
     let id: String
     let status: String
     let currency: String
     let taxRateBasisPoints: Int
+    /// The discounted subtotal (migration 0021): the lines' sum less ``discountMinor``.
     let subtotalMinor: Int64
     let taxMinor: Int64
     let totalMinor: Int64
@@ -37,6 +42,10 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
     let selectedAt: String
     let voidReason: String?
     let voidedAt: String?
+    let discountPercentBasisPoints: Int?
+    let discountAmountMinor: Int64?
+    let discountReason: String?
+    let discountMinor: Int64
 
     init(row: Row) throws {
         id = try row.decode(forColumn: Columns.id)
@@ -53,6 +62,10 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         selectedAt = try row.decode(forColumn: Columns.selectedAt)
         voidReason = try row.decode(forColumn: Columns.voidReason)
         voidedAt = try row.decode(forColumn: Columns.voidedAt)
+        discountPercentBasisPoints = try row.decode(forColumn: Columns.discountPercentBasisPoints)
+        discountAmountMinor = try row.decode(forColumn: Columns.discountAmountMinor)
+        discountReason = try row.decode(forColumn: Columns.discountReason)
+        discountMinor = try row.decode(forColumn: Columns.discountMinor)
     }
 
     /// The row that stores `bill`, changed at `updatedAt`.
@@ -61,7 +74,7 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         status = bill.status.rawValue
         currency = bill.currency.rawValue
         taxRateBasisPoints = bill.taxRate.basisPoints
-        subtotalMinor = bill.subtotalMinor
+        subtotalMinor = bill.discountedSubtotalMinor
         taxMinor = bill.taxMinor
         totalMinor = bill.totalMinor
         version = bill.version
@@ -71,6 +84,10 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         selectedAt = Timestamp.format(bill.selectedAt)
         voidReason = bill.voiding?.reason
         voidedAt = bill.voiding.map { Timestamp.format($0.voidedAt) }
+        discountPercentBasisPoints = bill.discount?.percentBasisPoints
+        discountAmountMinor = bill.discount?.amountMinor
+        discountReason = bill.discount?.reason
+        discountMinor = bill.discountMinor
     }
 
     /// Inserts the row. A cached statement: GRDB's record `insert` builds its SQL on every call,
@@ -80,12 +97,12 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
             sql: """
                 INSERT INTO bills
                 (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at, updated_at, device_id,
-                 selected_at, void_reason, voided_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 selected_at, void_reason, voided_at, discount_percent_bps, discount_amount_minor, discount_reason, discount_minor)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             id, status, currency, taxRateBasisPoints, subtotalMinor, taxMinor, totalMinor, version, createdAt, updatedAt, deviceId,
-            selectedAt, voidReason, voidedAt,
+            selectedAt, voidReason, voidedAt, discountPercentBasisPoints, discountAmountMinor, discountReason, discountMinor,
         ])
     }
 
@@ -105,17 +122,23 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
             guard let date = Timestamp.parse(voidedAt) else { throw invalid("voided_at '\(voidedAt)'") }
             voiding = BillVoiding(reason: voidReason, voidedAt: date)
         }
+        let discount: BillDiscount?
+        do {
+            discount = try BillDiscount.stored(percentBasisPoints: discountPercentBasisPoints, amountMinor: discountAmountMinor, reason: discountReason)
+        } catch {
+            throw invalid("discount: \(error.field) must be \(error.rule)")
+        }
         let bill: Bill
         do {
             bill = try Bill(
                 id: id, status: status, lines: try lines.map { try $0.billLine() }, currency: currency, taxRate: taxRate,
-                version: version, createdAt: createdAt, selectedAt: selectedAt, voiding: voiding, deviceId: deviceId)
+                version: version, createdAt: createdAt, selectedAt: selectedAt, voiding: voiding, deviceId: deviceId, discount: discount)
         } catch let violation as InvariantViolation {
             throw invalid(violation.description)
         }
-        guard bill.subtotalMinor == subtotalMinor, bill.taxMinor == taxMinor, bill.totalMinor == totalMinor else {
-            throw invalid("stored totals \(subtotalMinor)/\(taxMinor)/\(totalMinor) do not match its lines")
-        }
-        return bill
+        guard let mismatch = bill.storedTotalsMismatch(
+            subtotalMinor: subtotalMinor, discountMinor: discountMinor, taxMinor: taxMinor, totalMinor: totalMinor)
+        else { return bill }
+        throw invalid(mismatch)
     }
 }

@@ -10,7 +10,8 @@ extension SQLiteStore {
 }
 
 extension SQLiteTransaction {
-    /// The sums of a sales report, by aggregate queries. Timestamps are fixed-width UTC text
+    /// The sums of a sales report, by aggregate queries. A bill's gross subtotal is its
+    /// `subtotal_minor` (discounted, migration 0021) plus its `discount_minor`. Timestamps are fixed-width UTC text
     /// (``Timestamp``), so `>= from AND < to` on the text is the period [from, to). Payments are
     /// found by `payments_created_at`, voided bills by `bills_voided_at` (migration 0017), refunds by
     /// `refunds_created_at` (0018).
@@ -35,7 +36,8 @@ extension SQLiteTransaction {
             let totals = try Row.fetchOne(
                 database,
                 sql: """
-                    SELECT count(*), coalesce(sum(b.subtotal_minor), 0), coalesce(sum(b.tax_minor), 0), coalesce(sum(b.total_minor), 0)
+                    SELECT count(*), coalesce(sum(b.subtotal_minor + b.discount_minor), 0), coalesce(sum(b.tax_minor), 0),
+                           coalesce(sum(b.total_minor), 0), count(*) FILTER (WHERE b.discount_minor > 0), coalesce(sum(b.discount_minor), 0)
                     FROM payments p JOIN bills b ON b.id = p.bill_id
                     WHERE p.created_at >= ? AND p.created_at < ?
                     """, arguments: range)!
@@ -55,6 +57,7 @@ extension SQLiteTransaction {
                     """, arguments: range)
             figures.sales = SalesReport.Sales(
                 bills: try Self.exactInteger(totals, 0), subtotalMinor: try Self.exactInteger(totals, 1),
+                discounts: SalesReport.MethodTotals(count: try Self.exactInteger(totals, 4), amountMinor: try Self.exactInteger(totals, 5)),
                 taxMinor: try Self.exactInteger(totals, 2), totalMinor: try Self.exactInteger(totals, 3),
                 items: try items.map { row in
                     SalesReport.ItemSales(

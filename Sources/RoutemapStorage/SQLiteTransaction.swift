@@ -141,22 +141,28 @@ struct SQLiteTransaction: POSTransaction {
                 try database.cachedStatement(
                     sql: """
                         UPDATE bills
-                        SET subtotal_minor = ?, tax_minor = ?, total_minor = ?, version = ?, updated_at = ?
+                        SET subtotal_minor = ?, tax_minor = ?, total_minor = ?, version = ?, updated_at = ?, discount_percent_bps = ?,
+                            discount_amount_minor = ?, discount_reason = ?, discount_minor = ?
                         WHERE id = ? AND version < ?
                         """
-                ).execute(arguments: [bill.subtotalMinor, bill.taxMinor, bill.totalMinor, bill.version, updatedAt, bill.id, bill.version])
+                ).execute(arguments: [
+                    bill.discountedSubtotalMinor, bill.taxMinor, bill.totalMinor, bill.version, updatedAt, bill.discount?.percentBasisPoints,
+                    bill.discount?.amountMinor, bill.discount?.reason, bill.discountMinor, bill.id, bill.version,
+                ])
             } else {
                 try database.cachedStatement(
                     sql: """
                         UPDATE bills
                         SET status = ?, subtotal_minor = ?, tax_minor = ?, total_minor = ?, version = ?, updated_at = ?,
-                            selected_at = ?, void_reason = ?, voided_at = ?, device_id = ?
+                            selected_at = ?, void_reason = ?, voided_at = ?, device_id = ?, discount_percent_bps = ?,
+                            discount_amount_minor = ?, discount_reason = ?, discount_minor = ?
                         WHERE id = ? AND version < ?
                         """
                 ).execute(arguments: [
-                    bill.status.rawValue, bill.subtotalMinor, bill.taxMinor, bill.totalMinor, bill.version, updatedAt,
+                    bill.status.rawValue, bill.discountedSubtotalMinor, bill.taxMinor, bill.totalMinor, bill.version, updatedAt,
                     Timestamp.format(bill.selectedAt), bill.voiding?.reason, bill.voiding.map { Timestamp.format($0.voidedAt) },
-                    bill.deviceId, bill.id, bill.version,
+                    bill.deviceId, bill.discount?.percentBasisPoints, bill.discount?.amountMinor, bill.discount?.reason,
+                    bill.discountMinor, bill.id, bill.version,
                 ])
             }
             guard database.changesCount == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }

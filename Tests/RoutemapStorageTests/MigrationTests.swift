@@ -24,6 +24,7 @@ struct MigrationTests {
         "0006_several_open_bills", "0010_device_roles", "0011_live_menu", "0012_device_revision", "0013_trivia_questions",
         "0014_trivia_games", "0015_pos_bill_references_collation", "0016_pos_current_bill_index",
         "0017_pos_sales_report_indexes", "0018_pos_refunds", "0019_pos_receipts", "0020_pos_tips",
+        "0021_pos_discounts",
     ]
 
     /// The ids from `first` on: what a database migrated up to the one before it gets next.
@@ -346,7 +347,7 @@ struct MigrationTests {
         let migrations = try StorageFixtures.migrations()
         // A database made by every other migration up to 0015 (as one from before 0006 that
         // already has 0010 and 0011): 0006 applies after them, then 0016, which replaces
-        // 0006's index, then 0017 to 0020.
+        // 0006's index, then 0017 to 0021.
         let old = try SQLiteStore(path: path, migrations: migrations.filter { $0.id != "0006_several_open_bills" && $0.id < "0016" })
         let device = try await DeviceDirectory(store: old).enroll(name: "Front counter").device.id
         let clock = TestClock()
@@ -364,7 +365,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0006_several_open_bills", "0016_pos_current_bill_index", "0017_pos_sales_report_indexes", "0018_pos_refunds", "0019_pos_receipts", "0020_pos_tips"])
+        #expect(store.appliedMigrationIDs == ["0006_several_open_bills", "0016_pos_current_bill_index", "0017_pos_sales_report_indexes", "0018_pos_refunds", "0019_pos_receipts", "0020_pos_tips", "0021_pos_discounts"])
         #expect(try store.bill(id: first.id) == first)
         #expect(try store.bill(id: first.id)?.selectedAt == first.createdAt)
         #expect(try store.bill(id: paid.bill.id) == paid.bill)
@@ -382,12 +383,14 @@ struct MigrationTests {
     }
 
     /// Runs `body`, which writes bills and payments through today's code, on a database at a
-    /// schema from before 0006: the columns 0006 adds to bills and 0019 and 0020 to payments exist only
+    /// schema from before 0006: the columns 0006 and 0021 add to bills and 0019 and 0020 to payments exist only
     /// while `body` runs (not as a migration), so the file keeps exactly its older schema.
     private static func withTodaysColumns<T>(_ store: SQLiteStore, _ body: () async throws -> T) async throws -> T {
         let columns = [
             (table: "bills", name: "selected_at", type: "TEXT"), ("bills", "void_reason", "TEXT"), ("bills", "voided_at", "TEXT"),
             ("payments", "receipt_number", "INTEGER"), ("payments", "tip_minor", "INTEGER"),
+            ("bills", "discount_percent_bps", "INTEGER"), ("bills", "discount_amount_minor", "INTEGER"), ("bills", "discount_reason", "TEXT"),
+            ("bills", "discount_minor", "INTEGER NOT NULL DEFAULT 0"),
         ]
         try store.onWriter("adding today's columns") { database in
             for (table, name, type) in columns { try database.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(name) \(type)") }

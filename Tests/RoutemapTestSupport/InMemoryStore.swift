@@ -173,6 +173,7 @@ extension InMemoryStore.State {
         func add<N: FixedWidthInteger>(_ first: N, _ second: N) throws -> N { try Report.sum(first, second, "a sum") }
         var figures = SalesFigures()
         var sales = (bills: 0, subtotal: Int64(0), tax: Int64(0), total: Int64(0))
+        var discounts = Report.MethodTotals.zero
         // By item: quantity, amount, and the name of the latest paid line (by payment time, then payment id, then position).
         var items: [String: (quantity: Int, amount: Int64, name: String, latest: (Date, String, Int))] = [:]
         for payment in payments where period.contains(payment.createdAt) {
@@ -190,6 +191,9 @@ extension InMemoryStore.State {
                 try add(sales.bills, 1), try add(sales.subtotal, bill.subtotalMinor), try add(sales.tax, bill.taxMinor),
                 try add(sales.total, bill.totalMinor)
             )
+            if bill.discountMinor > 0 {
+                discounts = Report.MethodTotals(count: try add(discounts.count, 1), amountMinor: try add(discounts.amountMinor, bill.discountMinor))
+            }
             for (position, line) in bill.lines.enumerated() {
                 let order = (payment.createdAt, payment.id, position)
                 var item = items[line.menuItemId] ?? (0, 0, line.name, order)
@@ -200,7 +204,7 @@ extension InMemoryStore.State {
             }
         }
         figures.sales = Report.Sales(
-            bills: sales.bills, subtotalMinor: sales.subtotal, taxMinor: sales.tax, totalMinor: sales.total,
+            bills: sales.bills, subtotalMinor: sales.subtotal, discounts: discounts, taxMinor: sales.tax, totalMinor: sales.total,
             items: items.map { Report.ItemSales(menuItemId: $0.key, name: $0.value.name, quantity: $0.value.quantity, amountMinor: $0.value.amount) })
         var voids = (count: 0, total: Int64(0))
         var unsettled = (open: 0, checkedOut: 0, total: Int64(0))
