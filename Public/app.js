@@ -1294,6 +1294,10 @@
       const statusText = { open: 'Open', checked_out: 'Checked out', paid: 'Paid', voided: 'Voided' }[bill.status] ?? bill.status;
       const totals = el('dl', { class: 'totals' },
         el('dt', {}, 'Subtotal'), el('dd', { 'data-minor': bill.subtotalMinor, class: 'subtotal' }, money(bill.subtotalMinor)),
+        ...(bill.discount ? [
+          el('dt', {}, `Discount${bill.discount.percentBps ? ` ${bill.discount.percentBps / 100}%` : ''} (${bill.discount.reason})`),
+          el('dd', { 'data-minor': bill.discountMinor, class: 'discount' }, `−${money(bill.discountMinor)}`),
+        ] : []),
         el('dt', {}, 'Tax'), el('dd', { 'data-minor': bill.taxMinor, class: 'tax' }, money(bill.taxMinor)),
         el('dt', { class: 'total-label' }, 'Total'), el('dd', { 'data-minor': bill.totalMinor, class: 'total' }, money(bill.totalMinor)));
       add(view.element,
@@ -1503,9 +1507,26 @@
       };
       return { name, element, read };
     }
+    if (name === 'percentBps') {
+      // Entered as a percentage ("10", "12.5"), sent in basis points; empty: an amount instead.
+      const input = el('input', { id, name, autocomplete: 'off', inputmode: 'decimal', 'aria-describedby': errorId });
+      const element = el('div', { class: 'field' }, el('label', { for: id }, 'Discount % (or an amount)'), input, error);
+      const read = () => {
+        const text = input.value.trim();
+        error.textContent = '';
+        input.removeAttribute('aria-invalid');
+        if (text === '') return undefined;
+        if (/^\d{1,3}(\.\d{1,2})?$/.test(text)) return Math.round(Number(text) * 100);
+        error.textContent = 'Enter a percentage such as 10 or 12.5.';
+        input.setAttribute('aria-invalid', 'true');
+        input.focus();
+        return null;
+      };
+      return { name, element, read };
+    }
     const currency = view.screen.payload?.currency ?? 'USD';
     const isAmount = name.endsWith('Minor');
-    const label = { tenderedMinor: 'Cash tendered (optional)', tipMinor: 'Tip (optional)', quantity: 'Quantity' }[name] ?? humanize(isAmount ? name.slice(0, -5) : name);
+    const label = { tenderedMinor: 'Cash tendered (optional)', tipMinor: 'Tip (optional)', amountMinor: 'Discount amount', quantity: 'Quantity' }[name] ?? humanize(isAmount ? name.slice(0, -5) : name);
     const input = el('input', {
       id, name, autocomplete: 'off', 'aria-describedby': errorId,
       inputmode: isAmount ? 'decimal' : name === 'quantity' ? 'numeric' : null,

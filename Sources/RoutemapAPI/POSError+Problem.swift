@@ -95,6 +95,11 @@ extension POSError {
                 status: .unprocessableContent, code: "refund_exceeds_payment", title: "Refund exceeds payment",
                 detail: "Only \(refundable) minor units of the bill's payment are left to refund.",
                 extensions: ["refundableMinor": .int(refundable)])
+        case .discountNeedsManager(let limit, let share):
+            return Problem(
+                status: .forbidden, code: "discount_needs_manager", title: "Discount needs a manager",
+                detail: "This discount is \(share) basis points of the bill's subtotal; a till may give at most \(limit). A manager device may give it.",
+                extensions: ["limitBps": .int(Int64(limit)), "shareBps": .int(Int64(share))])
         case .tenderNotAllowed:
             return .invalidField("tenderedMinor", "For card payments tenderedMinor must be omitted or equal amountMinor + tipMinor.")
         }

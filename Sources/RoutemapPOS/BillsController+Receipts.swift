@@ -19,17 +19,19 @@ extension BillsController {
 }
 
 extension Receipt {
-    /// The `Receipt` schema of openapi.yaml: the bill's lines and totals, the tip and what was
+    /// The `Receipt` schema of openapi.yaml: the bill's lines and totals (its discount, when it
+    /// has one, with what it took off), the tip and what was
     /// charged in all (total + tip), its payment and refunds in their own schemas, and the
     /// shop's details it has (one it lacks is left out).
     var json: JSON {
-        [
+        var object: JSONObject = [
             "receiptNumber": .int(payment.receiptNumber),
             "shop": shop.json,
             "billId": .string(bill.id),
             "paidAt": .string(payment.createdAt.wireText),
             "lines": .array(bill.lines.map(\.json)),
             "subtotalMinor": .int(bill.subtotalMinor),
+            "discountMinor": .int(bill.discountMinor),
             "tax": ["rateBps": .int(Int64(bill.taxRate.basisPoints)), "amountMinor": .int(bill.taxMinor)],
             "totalMinor": .int(bill.totalMinor),
             "tipMinor": .int(payment.tipMinor),
@@ -39,6 +41,8 @@ extension Receipt {
             "refunds": .array(refunds.refunds.map(\.json)),
             "refundedMinor": .int(refunds.refundedMinor),
         ]
+        if let discount = bill.discount { object.append("discount", discount.json) }
+        return .object(object)
     }
 }
 

@@ -30,6 +30,7 @@ struct BillsController {
         registerManaging(on: &router)
         registerRefunds(on: &router)
         registerReceipts(on: &router)
+        registerDiscount(on: &router)
     }
 
     @Sendable func createBill(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {

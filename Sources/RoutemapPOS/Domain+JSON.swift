@@ -36,19 +36,30 @@ extension BillLine {
 
 extension Bill {
     var json: JSON {
-        let json: JSON = [
+        var object: JSONObject = [
             "id": .string(id),
             "status": .string(status.rawValue),
             "lines": .array(lines.map(\.json)),
             "subtotalMinor": .int(subtotalMinor),
+            "discountMinor": .int(discountMinor),
             "taxMinor": .int(taxMinor),
             "totalMinor": .int(totalMinor),
             "currency": .string(currency.rawValue),
             "version": .int(Int64(version)),
         ]
-        guard let voiding, case .object(var object) = json else { return json }
-        object.append("void", ["reason": .string(voiding.reason), "voidedAt": .string(voiding.voidedAt.wireText)])
+        if let discount { object.append("discount", discount.json) }
+        if let voiding { object.append("void", ["reason": .string(voiding.reason), "voidedAt": .string(voiding.voidedAt.wireText)]) }
         return .object(object)
+    }
+}
+
+extension BillDiscount {
+    /// The `Discount` schema: the discount as given (`percentBps` or `amountMinor`) and its reason.
+    var json: JSON {
+        switch kind {
+        case .percent(let rate): ["percentBps": .int(Int64(rate.basisPoints)), "reason": .string(reason)]
+        case .amount(let amount): ["amountMinor": .int(amount), "reason": .string(reason)]
+        }
     }
 }
 

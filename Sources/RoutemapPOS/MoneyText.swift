@@ -14,6 +14,14 @@ enum MoneyText {
         return "\(sign)\(magnitude / unit).\(String(repeating: "0", count: digits - fraction.count))\(fraction) \(currency)"
     }
 
+    /// A rate in basis points as a percentage: 1000 is "10%", 1250 "12.5%", 5 "0.05%".
+    static func percent(basisPoints: Int) -> String {
+        var fraction = basisPoints % 100 == 0 ? "" : String(basisPoints % 100)
+        if !fraction.isEmpty { fraction = "." + String(repeating: "0", count: 2 - fraction.count) + fraction }
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(basisPoints / 100)\(fraction)%"
+    }
+
     /// ISO 4217 minor-unit digits: 2 for most currencies.
     private static func exponent(of currency: Currency) -> Int {
         switch currency.rawValue {

@@ -58,6 +58,9 @@ extension POSNavigation {
         if open && !bill.lines.isEmpty { components.append(.button(title: "Check out \(money(bill.totalMinor))", action: "checkout", style: .primary)) }
         components.append(.button(title: "New bill", action: "newBill", style: .secondary))
         components.append(.button(title: "Open bills", action: "showBills", style: .secondary))
+        // The discount's percentage or amount and reason are entered beside the button.
+        if open { components.append(.button(title: bill.discount == nil ? "Discount" : "Change discount", action: "setDiscount", style: .secondary)) }
+        if open && bill.discount != nil { components.append(.button(title: "Remove discount", action: "removeDiscount", style: .secondary)) }
         if open { components.append(.button(title: "Void bill", action: "void", style: .destructive)) }
         return components
     }
@@ -82,10 +85,18 @@ extension POSNavigation {
         .section(
             title: nil,
             children: [
-                .row(title: "Subtotal", value: money(bill.subtotalMinor)),
+                .row(title: "Subtotal", value: money(bill.subtotalMinor))
+            ] + discountRows(of: bill, money) + [
                 .row(title: "Tax", value: money(bill.taxMinor)),
                 .row(title: "Total", value: money(bill.totalMinor)),
             ])
+    }
+
+    /// The discount's row, `Discount (reason)` with what it takes off as a negative amount; none without one.
+    private static func discountRows(of bill: Bill, _ money: (Int64) -> String) -> [Component] {
+        guard let discount = bill.discount else { return [] }
+        let rate = discount.percentBasisPoints.map { " \(MoneyText.percent(basisPoints: $0))" } ?? ""
+        return [.row(title: "Discount\(rate) (\(discount.reason))", value: "−" + money(bill.discountMinor))]
     }
 
     static func statusText(_ status: BillStatus) -> String {

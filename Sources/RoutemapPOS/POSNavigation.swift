@@ -59,7 +59,7 @@ enum POSNavigation {
     @Sendable static func billScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {
         let bill = try context.bill(id: try required(POSInput.billId, in: inputs))
         return ScreenContent(
-            payload: context.json(of: bill), actions: billActions(bill.status), inputs: [POSInput.billId: bill.id],
+            payload: context.json(of: bill), actions: billActions(bill), inputs: [POSInput.billId: bill.id],
             components: { billComponents(bill) })
     }
 
@@ -91,12 +91,21 @@ enum POSNavigation {
             body: ["quantity": "{value.quantity}"], headers: keyed),
         ScreenAction(name: "removeLine", method: "DELETE", path: "/v1/bills/{billId}/items/{item.lineId}", row: "lines", headers: keyed),
         ScreenAction(name: "checkout", method: "POST", path: "/v1/bills/{billId}/checkout", headers: keyed),
+        // A discount the cashier enters: a percentage in basis points or an amount (the one left
+        // empty is left out), with a reason. It replaces the bill's discount, if any.
+        ScreenAction(
+            name: "setDiscount", method: "PUT", path: "/v1/bills/{billId}/discount",
+            body: ["percentBps": "{value.percentBps}", "amountMinor": "{value.amountMinor}", "reason": "{value.reason}"], headers: keyed),
     ]
 
-    /// The actions of the bill screen for a bill in `status`.
-    private static func billActions(_ status: BillStatus) -> [ScreenAction] {
-        switch status {
-        case .open: openBillActions + everyBillActions + [voidAction]
+    /// On an open bill with a discount: take it off.
+    private static let removeDiscountAction = ScreenAction(
+        name: "removeDiscount", method: "DELETE", path: "/v1/bills/{billId}/discount", headers: keyed)
+
+    /// The actions of the bill screen for `bill`, by its status (and its discount, while open).
+    private static func billActions(_ bill: Bill) -> [ScreenAction] {
+        switch bill.status {
+        case .open: openBillActions + (bill.discount == nil ? [] : [removeDiscountAction]) + everyBillActions + [voidAction]
         // A checked-out bill is paid, reopened or voided on its summary, whose steps the answers
         // start from: voiding it from a bill screen with no summary over it (a deep link) would
         // answer with a `dismiss orderSummary` the client cannot perform.
@@ -109,20 +118,22 @@ enum POSNavigation {
     /// and controls to pay or go back to the bill.
     @Sendable static func orderSummaryScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {
         let bill = try context.bill(id: try required(POSInput.billId, in: inputs))
-        let payload: JSON = [
+        var payload: JSONObject = [
             "billId": .string(bill.id),
             "lines": .array(bill.lines.map(\.json)),
             "subtotalMinor": .int(bill.subtotalMinor),
+            "discountMinor": .int(bill.discountMinor),
             "taxMinor": .int(bill.taxMinor),
             "totalMinor": .int(bill.totalMinor),
             "currency": .string(bill.currency.rawValue),
             // Computed here so every client offers the same amounts, rounded as tax is.
             "suggestedTips": .array(bill.suggestedTips().map { ["percent": .int(Int64($0.percent)), "tipMinor": .int($0.tipMinor)] }),
         ]
+        if let discount = bill.discount { payload.append("discount", discount.json) }
         // The guard shows the summary only for a checked-out bill; its actions say so again.
         let checkedOut = bill.status == .checkedOut
         return ScreenContent(
-            payload: payload, actions: checkedOut ? orderSummaryActions : [], inputs: [POSInput.billId: bill.id],
+            payload: .object(payload), actions: checkedOut ? orderSummaryActions : [], inputs: [POSInput.billId: bill.id],
             components: { orderSummaryComponents(bill) })
     }
 

@@ -70,7 +70,8 @@ extension SalesReport {
             ]
         }
         let salesJSON: JSON = [
-            "bills": .int(Int64(sales.bills)), "subtotalMinor": .int(sales.subtotalMinor), "taxMinor": .int(sales.taxMinor),
+            "bills": .int(Int64(sales.bills)), "subtotalMinor": .int(sales.subtotalMinor), "discounts": sales.discounts.json,
+            "discountedSubtotalMinor": .int(sales.discountedSubtotalMinor), "taxMinor": .int(sales.taxMinor),
             "totalMinor": .int(sales.totalMinor), "items": .array(items),
         ]
         let voidsJSON: JSON = ["count": .int(Int64(voids.count)), "totalMinor": .int(voids.totalMinor)]
@@ -92,6 +93,6 @@ extension SalesReport.ByMethod {
 }
 
 extension SalesReport.MethodTotals {
-    /// The refunds or tips by one method: `{count, amountMinor}`.
+    /// The refunds or tips by one method, or the discounts given: `{count, amountMinor}`.
     var json: JSON { ["count": .int(Int64(count)), "amountMinor": .int(amountMinor)] }
 }

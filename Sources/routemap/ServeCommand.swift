@@ -32,6 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: Settings.databaseWait.name, parsing: .unconditional, help: Settings.databaseWait.help) var databaseWait: String?
     @Option(name: Settings.checkpointPages.name, parsing: .unconditional, help: Settings.checkpointPages.help) var checkpointPages: String?
     @Option(name: Settings.taxRate.name, parsing: .unconditional, help: Settings.taxRate.help) var taxRateBps: String?
+    @Option(name: Settings.tillDiscountLimit.name, parsing: .unconditional, help: Settings.tillDiscountLimit.help) var tillDiscountLimitBps: String?
     @Option(name: Settings.currency.name, parsing: .unconditional, help: Settings.currency.help) var currency: String?
     @Option(name: Settings.shopName.name, parsing: .unconditional, help: Settings.shopName.help) var shopName: String?
     @Option(name: Settings.shopAddress.name, parsing: .unconditional, help: Settings.shopAddress.help) var shopAddress: String?
@@ -110,7 +111,9 @@ struct ServeCommand: AsyncParsableCommand {
             if createdFile { ServerFileLock.removeIfEmpty(store.resolvedDatabasePath) }
             throw error
         }
-        let till = Till(store: database.store, taxRate: settings.taxRate, currency: settings.currency, shop: settings.shop)
+        let till = Till(
+            store: database.store, taxRate: settings.taxRate, currency: settings.currency, shop: settings.shop,
+            tillDiscountLimitBasisPoints: settings.tillDiscountLimit)
         do {
             try Self.checkMenuCurrency(of: till, settings.currency)
         } catch {
@@ -210,6 +213,8 @@ struct ServeSettings: Sendable {
     var databaseWait: Int
     var checkpointPages: Int
     var taxRate: TaxRate
+    /// The largest discount a till may give, in basis points of a bill's subtotal.
+    var tillDiscountLimit: Int
     var currency: Currency
     /// What every receipt says of the shop.
     var shop: ShopDetails
@@ -251,6 +256,7 @@ struct ServeSettings: Sendable {
         // The connection limit is the operator's choice: make room for it in the open-file limit.
         http.raisesOpenFileLimit = true
         taxRate = try Settings.taxRate.resolve(command.taxRateBps)
+        tillDiscountLimit = try Settings.tillDiscountLimit.resolve(command.tillDiscountLimitBps)
         currency = try Settings.currency.resolve(command.currency)
         // Each detail was checked by its setting, by the rule `ShopDetails` checks again.
         shop = try ShopDetails(

@@ -45,6 +45,10 @@ enum Settings {
         flag: "tax-rate-bps", environment: "ROUTEMAP_TAX_RATE_BPS", defaultText: "`875`", allowed: "0 to 10000",
         summary: "Sales tax of new bills in basis points (875 = 8.75%).", defaultValue: { TaxRate(basisPoints: 875)! },
         parse: { Int($0).flatMap(TaxRate.init(basisPoints:)) })
+    static let tillDiscountLimit = Setting<Int>.integer(
+        "till-discount-limit-bps", "ROUTEMAP_TILL_DISCOUNT_LIMIT_BPS", default: 0, in: 0...TaxRate.maximumBasisPoints,
+        note: "0 = only a manager discounts",
+        "Largest discount a till may give a bill it holds, in basis points of the bill's subtotal (1000 = 10%; an amount counts as its share of the subtotal when given); a manager device gives any.")
     static let currency = Setting<Currency>(
         flag: "currency", environment: "ROUTEMAP_CURRENCY", defaultText: "`USD`", allowed: "an ISO 4217 code such as USD",
         summary: "Currency of new bills; every item on the menu must be priced in it (start-up stops otherwise).", defaultValue: { Currency(rawValue: "USD")! }, parse: Currency.init(rawValue:))
@@ -122,7 +126,7 @@ enum Settings {
 
     /// Every setting, in the order of the README's table.
     static let all: [any SettingDescription] = [
-        host, port, database, databaseURL, databaseConnections, databaseWait, checkpointPages, migrations, publicDirectory, threads, taxRate, currency, shopName, shopAddress, shopTaxId,
+        host, port, database, databaseURL, databaseConnections, databaseWait, checkpointPages, migrations, publicDirectory, threads, taxRate, tillDiscountLimit, currency, shopName, shopAddress, shopTaxId,
         connectionTimeout, maxBodyBytes, requestTimeout,
         maxRequestsInFlight, connectionLimit, perAddressConnectionLimit, trustedProxy, tlsCertificate, tlsKey, logLevel, logFormat,
         accessLog, enrollmentCode, managerEnrollmentCode, rateLimit, metricsToken,

@@ -35,10 +35,12 @@ final class InProcessAPI: Sendable {
 
     init(
         rateLimit: Double = 0, maxBodyBytes: Int = 65_536, managerEnrollmentCode: String? = InProcessAPI.managerEnrollmentCode,
-        trustedProxies: TrustedProxies = TrustedProxies(), readsAreImmediate: Bool = true, shop: ShopDetails = ShopDetails()
+        trustedProxies: TrustedProxies = TrustedProxies(), readsAreImmediate: Bool = true, shop: ShopDetails = ShopDetails(),
+        tillDiscountLimitBasisPoints: Int = 0
     ) async throws {
         store = InMemoryStore(menu: Self.menu, readsAreImmediate: readsAreImmediate)
-        let till = Till(store: store, taxRate: TaxRate(basisPoints: 875)!, currency: .usd, shop: shop)
+        let till = Till(
+            store: store, taxRate: TaxRate(basisPoints: 875)!, currency: .usd, shop: shop, tillDiscountLimitBasisPoints: tillDiscountLimitBasisPoints)
         app = try POSApp(till: till, idempotency: Idempotency())
         let api = try API(
             devices: DeviceDirectory(store: store), apps: [app],

@@ -370,7 +370,7 @@ struct NavigationTests {
 
         let billId = step(launch, 3)["screen"]!["inputs"]!["billId"]!.string
         #expect(step(launch, 3)["screen"]!["renderer"] == "declarative")
-        #expect(step(launch, 3)["screen"]!["payload"]!["components"]!.array.map { $0["text"] } == [.string("Open · \(billId)"), "No items yet.", nil, nil, nil, nil, nil])
+        #expect(step(launch, 3)["screen"]!["payload"]!["components"]!.array.map { $0["text"] } == [.string("Open · \(billId)"), "No items yet.", nil, nil, nil, nil, nil, nil])
 
         // Adding an item answers the bill's tree: a line with −1 (above 1), +1 and Remove, and checkout.
         try server.add("latte", to: billId)
@@ -388,11 +388,11 @@ struct NavigationTests {
                 ["type": "button", "title": "+1 Latte", "action": "setQuantity", "style": "secondary", "item": ["lineId": lineId], "values": ["quantity": 3]],
                 ["type": "button", "title": "Remove Latte", "action": "removeLine", "style": "destructive", "item": ["lineId": lineId]],
             ])
-        // After the totals: checkout, then a new bill, the open bills and void.
-        let billButtons = Array(bill["payload"]!["components"]!.array.suffix(4))
+        // After the totals: checkout, then a new bill, the open bills, a discount and void.
+        let billButtons = Array(bill["payload"]!["components"]!.array.suffix(5))
         let checkout = billButtons[0]
         #expect(checkout["action"] == "checkout" && checkout["title"] == .string("Check out \(money(added.json["bill"]!["totalMinor"]!.int)) USD"))
-        #expect(billButtons.dropFirst().map { $0["action"]!.string } == ["newBill", "showBills", "void"])
+        #expect(billButtons.dropFirst().map { $0["action"]!.string } == ["newBill", "showBills", "setDiscount", "void"])
         let actions = Set(bill["actions"]!.array.map { $0["name"]!.string })
         #expect(Set((lines["children"]!.array.dropFirst() + billButtons).map { $0["action"]!.string }) == actions)
 

@@ -91,7 +91,8 @@ struct SalesReportEndToEndTests {
         #expect(
             report["sales"]
                 == [
-                    "bills": 2, "subtotalMinor": 1600, "taxMinor": 140, "totalMinor": 1740,
+                    "bills": 2, "subtotalMinor": 1600, "discounts": ["count": 0, "amountMinor": 0], "discountedSubtotalMinor": 1600,
+                    "taxMinor": 140, "totalMinor": 1740,
                     "items": [
                         ["menuItemId": "latte", "name": "Latte", "quantity": 2, "amountMinor": 950],
                         ["menuItemId": "croissant", "name": "Butter Croissant", "quantity": 1, "amountMinor": 350],
