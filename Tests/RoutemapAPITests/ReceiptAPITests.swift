@@ -48,6 +48,7 @@ struct ReceiptAPITests {
             "paidAt": payment["createdAt"]!,
             "lines": bill["lines"]!,
             "subtotalMinor": 1300,
+            "discountMinor": 0,
             "tax": ["rateBps": 875, "amountMinor": 114],
             "totalMinor": 1414,
             "tipMinor": 0,

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import RoutemapDomain
-import RoutemapStorage
+@testable import RoutemapStorage
 import RoutemapTrivia
 import Testing
 
@@ -52,7 +52,17 @@ struct TriviaStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let old = try SQLiteStore(path: path, migrations: try Self.migrations(upTo: "0012_device_revision"))
         let device = try await DeviceDirectory(store: old).enroll(name: "Front counter").device
-        let bill = try await Till(store: old, taxRate: TaxRate(basisPoints: 875)!, currency: .usd).openBill(device: device.id)
+        // The bill as a binary of 0012's time wrote it (today's writes columns 0021 adds).
+        let bill = (id: "bill_before_trivia", deviceId: device.id)
+        try old.onWriter("writing a bill of 0012's time") { database in
+            try database.execute(
+                sql: """
+                    INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
+                                       updated_at, device_id, selected_at)
+                    VALUES (?, 'open', 'USD', 875, 0, 0, 0, 1, '2025-01-01T09:00:00.000Z', '2025-01-01T09:00:00.000Z', ?,
+                            '2025-01-01T09:00:00.000Z')
+                    """, arguments: [bill.id, bill.deviceId])
+        }
         try old.close()
 
         let upgraded = try SQLiteStore(path: path, migrations: try Self.migrations())

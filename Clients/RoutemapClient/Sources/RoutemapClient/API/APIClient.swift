@@ -269,6 +269,21 @@ public actor APIClient {
                 intent: intent))
     }
 
+    /// `PUT /v1/bills/{billId}/discount`: gives the open bill `discount`, replacing any it had.
+    /// A till gives one up to the server's till discount limit on its own bills; a manager any,
+    /// on any device's open bill. Throws a ``Problem``: `discount_needs_manager` (with
+    /// ``Problem/limitBps`` and ``Problem/shareBps``), `bill_not_open`, `not_found`, `invalid_field`.
+    public func setDiscount(billId: String, _ discount: Discount, intent: UserIntent = UserIntent()) async throws
+        -> Replayable<BillAndNavigation>
+    {
+        try await replayable(send(.put, "/v1/bills/\(Self.segment(billId))/discount", body: discount, intent: intent))
+    }
+
+    /// `DELETE /v1/bills/{billId}/discount`: takes the open bill's discount off (none: nothing changes).
+    public func removeDiscount(billId: String, intent: UserIntent = UserIntent()) async throws -> Replayable<BillAndNavigation> {
+        try await replayable(send(.delete, "/v1/bills/\(Self.segment(billId))/discount", intent: intent))
+    }
+
     /// `DELETE /v1/bills/{billId}/items/{lineId}`.
     public func removeItem(billId: String, lineId: String, intent: UserIntent = UserIntent()) async throws -> Replayable<BillAndNavigation> {
         try await replayable(send(.delete, "/v1/bills/\(Self.segment(billId))/items/\(Self.segment(lineId))", intent: intent))

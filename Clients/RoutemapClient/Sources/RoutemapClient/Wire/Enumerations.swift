@@ -184,6 +184,8 @@ public enum ProblemCode: OpenEnumeration {
     case deviceNotActive
     /// A refund or receipt of a bill that is not paid; a refund over what is left of its payment.
     case billNotPaid, refundExceedsPayment
+    /// A discount larger than a till may give (``Problem/limitBps``, ``Problem/shareBps``): a manager gives it.
+    case discountNeedsManager
     case unknown(String)
 
     public static let knownCases: [ProblemCode] = [
@@ -196,6 +198,7 @@ public enum ProblemCode: OpenEnumeration {
         .billSettled, .lineQuantityLimit, .tooManyLines,
         .questionAlreadyAnswered, .questionNotCurrent, .questionNotInGame, .answerNotAChoice, .gameNotFinished, .questionsAvailable,
         .overloaded, .timedOut, .shuttingDown, .databaseUnavailable, .deviceNotActive, .billNotPaid, .refundExceedsPayment,
+        .discountNeedsManager,
     ]
 
     public var rawValue: String {
@@ -248,6 +251,7 @@ public enum ProblemCode: OpenEnumeration {
         case .deviceNotActive: "device_not_active"
         case .billNotPaid: "bill_not_paid"
         case .refundExceedsPayment: "refund_exceeds_payment"
+        case .discountNeedsManager: "discount_needs_manager"
         case .unknown(let value): value
         }
     }

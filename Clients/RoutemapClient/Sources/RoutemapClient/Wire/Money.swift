@@ -32,20 +32,50 @@ public struct Bill: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var id: String
     public var status: BillStatus
     public var lines: [BillLine]
+    /// Σ of the lines' totals, before the discount.
     public var subtotalMinor: Int64
+    /// What the discount takes off the subtotal; 0 without one.
+    public var discountMinor: Int64
+    /// The tax, on the subtotal less the discount.
     public var taxMinor: Int64
+    /// `subtotalMinor − discountMinor + taxMinor`.
     public var totalMinor: Int64
     public var currency: String
     /// Increases with every change to the bill.
     public var version: Int
+    /// The bill's discount, as it was given, when it has one.
+    public var discount: Discount?
     /// A voided bill's reason and time.
     public var void: BillVoid?
     /// A paid bill's payment (`GET /v1/bills/{billId}` only).
     public var payment: Payment?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, status, lines, subtotalMinor, taxMinor, totalMinor, currency, version, void, payment
+        case id, status, lines, subtotalMinor, discountMinor, taxMinor, totalMinor, currency, version, discount, void, payment
     }
+}
+
+/// A bill's one discount as it was given: a percentage of the subtotal in basis points or an
+/// amount off it (exactly one of them), with its reason.
+public struct Discount: Codable, Sendable, Hashable, WireObjectWithKeys {
+    /// Basis points of the subtotal: 1000 = 10 %.
+    public var percentBps: Int?
+    /// An amount off the subtotal (no more than the subtotal is taken off: ``Bill/discountMinor``).
+    public var amountMinor: Int64?
+    /// Why it was given (1 to 200 characters).
+    public var reason: String
+
+    /// `percentBps` of the subtotal (1 to 10 000), for `reason`.
+    public static func percent(basisPoints: Int, reason: String) -> Discount {
+        Discount(percentBps: basisPoints, amountMinor: nil, reason: reason)
+    }
+
+    /// `amountMinor` off the subtotal (at least 1), for `reason`.
+    public static func amount(_ amountMinor: Int64, reason: String) -> Discount {
+        Discount(percentBps: nil, amountMinor: amountMinor, reason: reason)
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case percentBps, amountMinor, reason }
 }
 
 /// Why and when a bill was voided.

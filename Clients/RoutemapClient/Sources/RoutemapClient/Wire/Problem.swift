@@ -35,10 +35,14 @@ public struct Problem: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var deviceId: String?
     /// `refund_exceeds_payment`: what may still be refunded on the bill.
     public var refundableMinor: Int64?
+    /// For `discount_needs_manager`: the largest discount a till may give, in basis points of the subtotal.
+    public var limitBps: Int?
+    /// For `discount_needs_manager`: the discount asked for, in basis points of the subtotal.
+    public var shareBps: Int?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, title, status, detail, code, field, menuItemId, category, expectedMinor, limit, retryAfterSeconds, input, route
         case routeGuard = "guard"
-        case questionId, currentQuestionId, deviceId, refundableMinor
+        case questionId, currentQuestionId, deviceId, refundableMinor, limitBps, shareBps
     }
 }

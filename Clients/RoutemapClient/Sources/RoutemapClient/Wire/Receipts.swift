@@ -9,6 +9,10 @@ public struct Receipt: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var paidAt: String
     public var lines: [BillLine]
     public var subtotalMinor: Int64
+    /// The bill's discount, when it had one.
+    public var discount: Discount?
+    /// What the discount took off the subtotal; 0 without one.
+    public var discountMinor: Int64
     public var tax: ReceiptTax
     public var totalMinor: Int64
     /// The customer's tip, on top of the total (the payment's ``Payment/tipMinor``).
@@ -23,7 +27,7 @@ public struct Receipt: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var refundedMinor: Int64
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case receiptNumber, shop, billId, paidAt, lines, subtotalMinor, tax, totalMinor, tipMinor, chargedMinor, currency, payment, refunds,
+        case receiptNumber, shop, billId, paidAt, lines, subtotalMinor, discount, discountMinor, tax, totalMinor, tipMinor, chargedMinor, currency, payment, refunds,
             refundedMinor
     }
 }

@@ -47,10 +47,16 @@ public struct SalesReport: Codable, Sendable, Hashable, WireObjectWithKeys {
     }
 
     /// The bills paid in the period (a bill is in the period its payment is), their totals
-    /// summed, and what was sold on them by menu item.
+    /// summed, and what was sold on them by menu item: gross (``subtotalMinor``, the items sum
+    /// to it), the ``discounts`` given, net (``discountedSubtotalMinor``, the tax was on it).
     public struct Sales: Codable, Sendable, Hashable {
         public var bills: Int
+        /// Σ of the bills' subtotals, before discounts.
         public var subtotalMinor: Int64
+        /// The discounts that took something off these bills, and what they took.
+        public var discounts: MethodTotals
+        /// `subtotalMinor − discounts.amountMinor`.
+        public var discountedSubtotalMinor: Int64
         public var taxMinor: Int64
         public var totalMinor: Int64
         /// The largest amount first, then by menu item id.

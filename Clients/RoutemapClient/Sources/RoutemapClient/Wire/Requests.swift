@@ -45,6 +45,10 @@ public struct VoidRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     enum CodingKeys: String, CodingKey, CaseIterable { case reason }
 }
 
+/// `PUT /v1/bills/{billId}/discount`: the discount, exactly one of `percentBps` and
+/// `amountMinor`, with a reason (1 to 200 characters).
+public typealias DiscountRequest = Discount
+
 /// `POST /v1/bills/{billId}/transfer` (managers only): the device to give the bill to.
 public struct TransferRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var deviceId: String

@@ -100,6 +100,10 @@ public struct OrderSummaryPayload: Codable, Sendable, Hashable, WireObjectWithKe
     public var billId: String
     public var lines: [BillLine]
     public var subtotalMinor: Int64
+    /// The bill's discount, when it has one.
+    public var discount: Discount?
+    /// What the discount takes off the subtotal; 0 without one.
+    public var discountMinor: Int64
     public var taxMinor: Int64
     public var totalMinor: Int64
     public var currency: String
@@ -108,7 +112,8 @@ public struct OrderSummaryPayload: Codable, Sendable, Hashable, WireObjectWithKe
     public var suggestedTips: [SuggestedTip]
     public var components: [Component]
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case billId, lines, subtotalMinor, taxMinor, totalMinor, currency, suggestedTips, components }
+    enum CodingKeys: String, CodingKey, CaseIterable { case billId, lines, subtotalMinor, discount, discountMinor, taxMinor, totalMinor, currency, suggestedTips, components
+    }
 }
 
 /// A tip the order summary offers: `percent` of the bill's total, in minor units.

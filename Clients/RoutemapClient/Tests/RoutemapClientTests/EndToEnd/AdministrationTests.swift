@@ -216,6 +216,36 @@ struct AdministrationTests {
         #expect(report.tips == SalesReport.Tips(count: 1, amountMinor: 150, card: MethodTotals(count: 0, amountMinor: 0), cash: MethodTotals(count: 1, amountMinor: 150)))
     }
 
+    @Test("Discounts: a till (limit 0 by default) is refused with discount_needs_manager; a manager gives 10 %, the bill, receipt and report show it; removeDiscount takes it off")
+    func discounts() async throws {
+        let server = try RoutemapServer()
+        defer { server.stop() }
+        let manager = try await manager(server)
+        let till = try await server.enrolledClient()
+        let start = Date()
+        let bill = try await till.createBill().answer.bill.id
+        _ = try await till.addItem(billId: bill, menuItemId: "latte", quantity: 1)
+        _ = try await till.addItem(billId: bill, menuItemId: "croissant", quantity: 1)
+        await #expect { _ = try await till.setDiscount(billId: bill, .percent(basisPoints: 1000, reason: "Regular")) } throws: { problem in
+            (problem as? Problem)?.code == .discountNeedsManager && (problem as? Problem)?.limitBps == 0 && (problem as? Problem)?.shareBps == 1000
+        }
+        let amount = try await manager.setDiscount(billId: bill, .amount(900, reason: "Wrong order")).answer.bill
+        #expect(amount.discount == .amount(900, reason: "Wrong order") && amount.discountMinor == 825 && amount.totalMinor == 0)
+        let removed = try await till.removeDiscount(billId: bill).answer.bill
+        #expect(removed.discount == nil && removed.discountMinor == 0 && removed.totalMinor == 898)
+        let given = try await manager.setDiscount(billId: bill, .percent(basisPoints: 1000, reason: "Regular")).answer.bill
+        #expect(given.discount == .percent(basisPoints: 1000, reason: "Regular"))
+        #expect((given.subtotalMinor, given.discountMinor, given.taxMinor, given.totalMinor) == (825, 82, 65, 808))
+        let checkedOut = try await till.checkout(billId: bill).answer.bill
+        #expect(checkedOut.totalMinor == 808 && checkedOut.discount == given.discount)
+        _ = try await till.pay(billId: bill, PayRequest(method: .card, amountMinor: 808), intent: UserIntent())
+        let receipt = try await till.receipt(billId: bill)
+        #expect(receipt.discount == given.discount && receipt.discountMinor == 82 && receipt.totalMinor == 808)
+        let report = try await manager.salesReport(from: start.addingTimeInterval(-1), to: Date().addingTimeInterval(1))
+        #expect(report.sales.subtotalMinor == 825 && report.sales.discounts == MethodTotals(count: 1, amountMinor: 82))
+        #expect(report.sales.discountedSubtotalMinor == 743 && report.sales.totalMinor == 808)
+    }
+
     @Test("rotateToken: the client uses the new token, and the old one stops working once the new one is used")
     func rotateToken() async throws {
         let server = try RoutemapServer()
