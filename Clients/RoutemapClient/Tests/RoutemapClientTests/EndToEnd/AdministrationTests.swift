@@ -15,6 +15,12 @@ struct AdministrationTests {
         return client
     }
 
+    /// A server with a manager and a till enrolled; stop the server when done.
+    private func shop() async throws -> (server: RoutemapServer, manager: APIClient, till: APIClient) {
+        let server = try RoutemapServer()
+        return (server, try await manager(server), try await server.enrolledClient())
+    }
+
     @Test("A manager lists the devices and revokes a till (again: the same answer); the till is refused from then on")
     func devices() async throws {
         let server = try RoutemapServer()
@@ -218,14 +224,11 @@ struct AdministrationTests {
 
     @Test("Discounts: a till (limit 0 by default) is refused with discount_needs_manager; a manager gives 10 %, the bill, receipt and report show it; removeDiscount takes it off")
     func discounts() async throws {
-        let server = try RoutemapServer()
+        let (server, manager, till) = try await shop()
         defer { server.stop() }
-        let manager = try await manager(server)
-        let till = try await server.enrolledClient()
         let start = Date()
         let bill = try await till.createBill().answer.bill.id
-        _ = try await till.addItem(billId: bill, menuItemId: "latte", quantity: 1)
-        _ = try await till.addItem(billId: bill, menuItemId: "croissant", quantity: 1)
+        for item in ["latte", "croissant"] { _ = try await till.addItem(billId: bill, menuItemId: item) }
         await #expect { _ = try await till.setDiscount(billId: bill, .percent(basisPoints: 1000, reason: "Regular")) } throws: { problem in
             (problem as? Problem)?.code == .discountNeedsManager && (problem as? Problem)?.limitBps == 0 && (problem as? Problem)?.shareBps == 1000
         }
