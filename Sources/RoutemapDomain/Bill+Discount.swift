@@ -1,18 +1,17 @@
 extension Bill {
     /// Gives the open bill `discount`, replacing the one it had, or takes its discount off
     /// (`nil`). Giving it the discount it already has, or removing none, changes nothing (no new
-    /// version). Throws `billNotOpen`: a checked-out bill's checkout is cancelled first.
-    public mutating func setDiscount(_ newDiscount: BillDiscount?) throws {
+    /// version). Throws `billNotOpen` (a checked-out bill's checkout is cancelled first), then,
+    /// for a till (`tillLimitBasisPoints` set; a manager gives any), `discountNeedsManager` when
+    /// the discount's share of the subtotal now (``BillDiscount/share(ofSubtotal:)``) is past
+    /// the limit. Removing a discount needs no limit: it only raises the bill.
+    public mutating func setDiscount(_ newDiscount: BillDiscount?, tillLimitBasisPoints: Int? = nil) throws {
         try requireOpen()
+        if let newDiscount, let limit = tillLimitBasisPoints {
+            let share = newDiscount.share(ofSubtotal: subtotalMinor)
+            guard share <= limit else { throw POSError.discountNeedsManager(limitBasisPoints: limit, shareBasisPoints: share) }
+        }
         guard newDiscount != discount else { return }
         try replaceDiscount(newDiscount)
-    }
-
-    /// Whether a till whose limit is `limitBasisPoints` may give this bill `discount` (a
-    /// manager may give any): its share of the subtotal now (``BillDiscount/share(ofSubtotal:)``)
-    /// is within the limit. Throws `discountNeedsManager` otherwise.
-    public func requireWithinTillLimit(_ discount: BillDiscount, limitBasisPoints: Int) throws(POSError) {
-        let share = discount.share(ofSubtotal: subtotalMinor)
-        guard share <= limitBasisPoints else { throw .discountNeedsManager(limitBasisPoints: limitBasisPoints, shareBasisPoints: share) }
     }
 }

@@ -17,10 +17,7 @@ public struct PaymentRequest: Sendable, Hashable {
 
     /// A request without a tip.
     public init(method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64? = nil) {
-        self.method = method
-        self.amountMinor = amountMinor
-        self.tenderedMinor = tenderedMinor
-        self.tipMinor = 0
+        self.init(method: method, amountMinor: amountMinor, tenderedMinor: tenderedMinor, checkedTip: 0)
     }
 
     /// A request with a tip of `tipMinor`; throws ``InvalidInput`` (`tipMinor`) unless it is
@@ -29,10 +26,14 @@ public struct PaymentRequest: Sendable, Hashable {
         guard Self.tipRange.contains(tipMinor) else {
             throw InvalidInput(field: "tipMinor", rule: "between \(Self.tipRange.lowerBound) and \(Self.tipRange.upperBound)")
         }
+        self.init(method: method, amountMinor: amountMinor, tenderedMinor: tenderedMinor, checkedTip: tipMinor)
+    }
+
+    private init(method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64?, checkedTip: Int64) {
         self.method = method
         self.amountMinor = amountMinor
         self.tenderedMinor = tenderedMinor
-        self.tipMinor = tipMinor
+        self.tipMinor = checkedTip
     }
 }
 

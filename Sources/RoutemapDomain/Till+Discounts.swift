@@ -16,9 +16,7 @@ extension Till {
         return try await write(device: caller.deviceId, durability: .normal, idempotency: idempotency) { transaction in
             let bill = try reachableBill(billId, caller: caller, in: transaction)
             return try change(bill, in: transaction) { bill, _ in
-                try bill.requireOpen()
-                if let discount, caller.role != .manager { try bill.requireWithinTillLimit(discount, limitBasisPoints: limit) }
-                try bill.setDiscount(discount)
+                try bill.setDiscount(discount, tillLimitBasisPoints: caller.role == .manager ? nil : limit)
             }
         }
     }
