@@ -62,35 +62,26 @@ struct DatabaseWaitTests {
 
     @Test("SIGTERM while serve waits for its database: it stops at once, exit 0, having served nothing")
     func stopWhileWaiting() throws {
-        let process = Process()
-        process.executableURL = RoutemapProcess.binary
-        process.arguments = [
+        let child = try RoutemapChild([
             "serve", "--port", "0", "--database-wait", "3600", "--log-format", "text", "--database-url", try Self.unreachableURL(),
             "--migrations", Self.migrations,
-        ]
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ROUTEMAP_") }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let output = PipeReader(pipe)
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        ])
+        defer { child.killIfRunning() }
+        let process = child.process
         // Waiting: it has failed once and logged it.
-        let deadline = Date().addingTimeInterval(60)
-        while !output.text.contains("trying again"), process.isRunning, Date() < deadline { usleep(20_000) }
-        try #require(output.text.contains("trying again"), "\(output.text)")
+        try #require(child.waitForOutput("trying again", timeout: 60), "\(child.outputText)")
         kill(process.processIdentifier, SIGTERM)
         // Well before the hour it would wait: a minute allows for any machine.
         let stopBy = Date().addingTimeInterval(60)
         while process.isRunning, Date() < stopBy { usleep(20_000) }
-        #expect(!process.isRunning, "still waiting after SIGTERM: \(output.text)")
+        #expect(!process.isRunning, "still waiting after SIGTERM: \(child.outputText)")
         guard !process.isRunning else { return }
         // Ended by the signal's default action (a thread of the runtime's had it unblocked), or, had
         // every thread blocked it, by the wait taking it: exit 0 with a line saying so.
         let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM
         let stopped = process.terminationReason == .exit && process.terminationStatus == 0
-            && output.text.contains("routemap: stopped by SIGTERM while waiting for the database")
-        #expect(killed || stopped, "\(process.terminationReason) \(process.terminationStatus): \(output.text)")
-        #expect(!output.text.contains("listening on"))
+            && child.outputText.contains("routemap: stopped by SIGTERM while waiting for the database")
+        #expect(killed || stopped, "\(process.terminationReason) \(process.terminationStatus): \(child.outputText)")
+        #expect(!child.outputText.contains("listening on"))
     }
 }

@@ -58,13 +58,12 @@ struct LifecycleTests {
 
     @Test("SIGTERM while PostgreSQL hangs with a read in flight: the node answers it 503 after the grace period and exits 0 soon after, not after the statement limit and a reconnection", .enabled(if: TestPostgres.isEnabled))
     func stopWhileTheDatabaseHangs() throws {
-        let url = try TestPostgres.newDatabase()
-        defer { TestPostgres.dropDatabase(url) }
-        var components = try #require(URLComponents(string: url))
-        let proxy = try FreezableProxy(to: try #require(components.host), port: components.port ?? 5432)
-        defer { proxy.close() }
-        components.port = proxy.port
-        let process = try RoutemapProcess(databasePath: components.string ?? url)
+        let (proxy, database, proxied) = try FreezableProxy.inFrontOfNewTestDatabase()
+        defer {
+            proxy.close()
+            TestPostgres.dropDatabase(database)
+        }
+        let process = try RoutemapProcess(databasePath: proxied)
         defer { process.cleanUp() }
         let client = try process.client()
         try #require(try client.request("POST", "/v1/bills").status == 201)

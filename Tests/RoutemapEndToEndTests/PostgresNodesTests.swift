@@ -234,41 +234,32 @@ struct PostgresNodesTests {
         var restarted = false
         defer { if !restarted { try? TestPostgres.control(["start"]) } }
 
-        let process = Process()
-        process.executableURL = RoutemapProcess.binary
-        process.arguments = [
+        let child = try RoutemapChild([
             "serve", "--port", "0", "--database-url", url, "--database-wait", "300", "--log-format", "text",
             "--migrations", RoutemapProcess.repositoryRoot.appendingPathComponent("Migrations").path,
             "--public", RoutemapProcess.repositoryRoot.appendingPathComponent("Public").path,
-        ]
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ROUTEMAP_") }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let output = PipeReader(pipe)
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let waiting = Date().addingTimeInterval(60)
-        while !output.text.contains("trying again"), process.isRunning, Date() < waiting { usleep(20_000) }
-        try #require(output.text.contains("trying again"), "\(output.text)")
-        #expect(!output.text.contains("listening on"))
+        ])
+        defer { child.killIfRunning() }
+        let process = child.process
+        try #require(child.waitForOutput("trying again", timeout: 60), "\(child.outputText)")
+        #expect(!child.outputText.contains("listening on"))
 
         try TestPostgres.control(["start"])
         restarted = true
         let listening = Date().addingTimeInterval(120)
         var port: Int?
         while port == nil, process.isRunning, Date() < listening {
-            if let range = output.text.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                port = Int(output.text[range].split(separator: ":").last ?? "")
+            if let range = child.outputText.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                port = Int(child.outputText[range].split(separator: ":").last ?? "")
             } else {
                 usleep(20_000)
             }
         }
-        let served = try #require(port, "\(output.text)")
+        let served = try #require(port, "\(child.outputText)")
         #expect(try TestHTTPClient(port: served).request("GET", "/healthz").status == 200)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output.text)")
+        #expect(process.terminationStatus == 0, "\(child.outputText)")
     }
 
     /// Every acknowledged payment is in the database once, with its bill paid; every paid bill

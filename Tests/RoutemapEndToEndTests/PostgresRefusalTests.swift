@@ -132,13 +132,12 @@ struct PostgresRefusalTests {
 
     @Test("the database gone: GET /v1/menu/items and /v1/menu/categories both answer 503 database_unavailable, as every read, not the menu the node held")
     func menuWhileTheDatabaseIsGone() throws {
-        let url = try TestPostgres.newDatabase()
-        defer { TestPostgres.dropDatabase(url) }
-        var components = try #require(URLComponents(string: url))
-        let proxy = try FreezableProxy(to: try #require(components.host), port: components.port ?? 5432)
-        defer { proxy.close() }
-        components.port = proxy.port
-        let process = try RoutemapProcess(databasePath: components.string ?? url)
+        let (proxy, database, proxied) = try FreezableProxy.inFrontOfNewTestDatabase()
+        defer {
+            proxy.close()
+            TestPostgres.dropDatabase(database)
+        }
+        let process = try RoutemapProcess(databasePath: proxied)
         defer { process.cleanUp() }
         let client = try process.client()
         let paths = ["/v1/menu/items", "/v1/menu/categories"]

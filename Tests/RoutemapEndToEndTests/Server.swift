@@ -85,3 +85,37 @@ func runRoutemap(_ arguments: [String], environment: [String: String] = [:], tim
     deadline.cancel()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
+
+/// The binary started with exactly `arguments` (no port or database chosen for it, unlike
+/// ``RoutemapProcess``, which waits until it listens), its output read as it comes: for what a
+/// command does before it serves. ``killIfRunning()`` when done.
+final class RoutemapChild {
+    let process: Process
+    private let output: PipeReader
+
+    init(_ arguments: [String]) throws {
+        process = Process()
+        process.executableURL = RoutemapProcess.binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ROUTEMAP_") }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        output = PipeReader(pipe)
+        try process.run()
+    }
+
+    /// Everything it wrote to stdout and stderr so far.
+    var outputText: String { output.text }
+
+    /// Whether `text` appeared in its output within `timeout` seconds (`false` as soon as it exits without it).
+    func waitForOutput(_ text: String, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !outputText.contains(text), process.isRunning, Date() < deadline { usleep(20_000) }
+        return outputText.contains(text)
+    }
+
+    func killIfRunning() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}

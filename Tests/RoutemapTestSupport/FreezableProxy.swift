@@ -35,6 +35,22 @@ public final class FreezableProxy: Sendable {
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
+    /// A new database on the test PostgreSQL server (``TestPostgres/newDatabase()``) and a proxy
+    /// in front of it: `proxiedURL` reaches the database through the proxy, for the node under
+    /// test. Close the proxy, then drop `databaseURL`, when done.
+    public static func inFrontOfNewTestDatabase() throws -> (proxy: FreezableProxy, databaseURL: String, proxiedURL: String) {
+        let url = try TestPostgres.newDatabase()
+        do {
+            guard var components = URLComponents(string: url), let host = components.host else { throw POSIXError(.EINVAL) }
+            let proxy = try FreezableProxy(to: host, port: components.port ?? 5432)
+            components.port = proxy.port
+            return (proxy, url, components.string ?? url)
+        } catch {
+            TestPostgres.dropDatabase(url)
+            throw error
+        }
+    }
+
     /// Stops passing anything, from now on.
     public func freeze() {
         state.withLock { $0.frozen = true }
