@@ -15,18 +15,28 @@ struct AdministrationTests {
         return client
     }
 
+    /// A new bill of `till`'s with `quantity` of `item`, checked out: its id and total.
+    private func checkedOutBill(_ till: APIClient, _ item: String, quantity: Int = 1) async throws -> (id: String, totalMinor: Int64) {
+        let bill = try await till.createBill().answer.bill.id
+        _ = try await till.addItem(billId: bill, menuItemId: item, quantity: quantity)
+        return (bill, try await till.checkout(billId: bill).answer.bill.totalMinor)
+    }
+
     /// A server with a manager and a till enrolled; stop the server when done.
     private func shop() async throws -> (server: RoutemapServer, manager: APIClient, till: APIClient) {
         let server = try RoutemapServer()
-        return (server, try await manager(server), try await server.enrolledClient())
+        do {
+            return (server, try await manager(server), try await server.enrolledClient())
+        } catch {
+            server.stop()
+            throw error
+        }
     }
 
     @Test("A manager lists the devices and revokes a till (again: the same answer); the till is refused from then on")
     func devices() async throws {
-        let server = try RoutemapServer()
+        let (server, manager, till) = try await shop()
         defer { server.stop() }
-        let manager = try await manager(server)
-        let till = try await server.enrolledClient()
         await #expect { _ = try await till.devices() } throws: { ($0 as? Problem)?.code == .managerOnly }
 
         let listed = try await manager.devices().devices
@@ -78,14 +88,10 @@ struct AdministrationTests {
 
     @Test("A manager's sales report: a till's card and cash payments in the period, by method and item; a till cannot, a bad period is 400")
     func salesReport() async throws {
-        let server = try RoutemapServer()
+        let (server, manager, till) = try await shop()
         defer { server.stop() }
-        let manager = try await manager(server)
-        let till = try await server.enrolledClient()
         let start = Date()
-        let card = try await till.createBill().answer.bill.id
-        _ = try await till.addItem(billId: card, menuItemId: "latte", quantity: 2)
-        let cardTotal = try await till.checkout(billId: card).answer.bill.totalMinor
+        let (card, cardTotal) = try await checkedOutBill(till, "latte", quantity: 2)
         _ = try await till.pay(billId: card, PayRequest(method: .card, amountMinor: cardTotal), intent: UserIntent())
         let cash = try await till.createBill().answer.bill.id
         _ = try await till.addItem(billId: cash, menuItemId: "croissant")
@@ -115,16 +121,12 @@ struct AdministrationTests {
 
     @Test("Receipts: a till pays two bills (numbered 1 and 2) and reads their receipts, the manager too, with a refund on one; another till and an unpaid bill are refused")
     func receipts() async throws {
-        let server = try RoutemapServer()
+        let (server, manager, till) = try await shop()
         defer { server.stop() }
-        let manager = try await manager(server)
-        let till = try await server.enrolledClient()
         let other = try await server.enrolledClient()
         var paid: [PaymentAnswer] = []
         for quantity in [2, 1] {
-            let bill = try await till.createBill().answer.bill.id
-            _ = try await till.addItem(billId: bill, menuItemId: "latte", quantity: quantity)
-            let total = try await till.checkout(billId: bill).answer.bill.totalMinor
+            let (bill, total) = try await checkedOutBill(till, "latte", quantity: quantity)
             paid.append(try await till.pay(billId: bill, PayRequest(method: .cash, amountMinor: total, tenderedMinor: 5000), intent: UserIntent()).answer)
         }
         #expect(paid.map(\.payment.receiptNumber) == [1, 2])
@@ -149,14 +151,10 @@ struct AdministrationTests {
 
     @Test("Refunds: a manager refunds a till's paid bill in parts (a retried refund replays), lists them, reads them in the report; a till cannot")
     func refunds() async throws {
-        let server = try RoutemapServer()
+        let (server, manager, till) = try await shop()
         defer { server.stop() }
-        let manager = try await manager(server)
-        let till = try await server.enrolledClient()
         let start = Date()
-        let bill = try await till.createBill().answer.bill.id
-        _ = try await till.addItem(billId: bill, menuItemId: "latte", quantity: 2)
-        let total = try await till.checkout(billId: bill).answer.bill.totalMinor
+        let (bill, total) = try await checkedOutBill(till, "latte", quantity: 2)
         let paid = try await till.pay(billId: bill, PayRequest(method: .cash, amountMinor: total, tenderedMinor: 2000), intent: UserIntent()).answer
         let open = try await till.createBill().answer.bill.id
 
@@ -190,14 +188,10 @@ struct AdministrationTests {
 
     @Test("Tips: paid with the bill (a retried pay replays it), shown on the payment and the receipt, apart in the report, not refundable")
     func tips() async throws {
-        let server = try RoutemapServer()
+        let (server, manager, till) = try await shop()
         defer { server.stop() }
-        let manager = try await manager(server)
-        let till = try await server.enrolledClient()
         let start = Date()
-        let bill = try await till.createBill().answer.bill.id
-        _ = try await till.addItem(billId: bill, menuItemId: "latte", quantity: 2)
-        let total = try await till.checkout(billId: bill).answer.bill.totalMinor
+        let (bill, total) = try await checkedOutBill(till, "latte", quantity: 2)
         let intent = UserIntent()
         let paid = try await till.pay(billId: bill, PayRequest(method: .cash, amountMinor: total, tenderedMinor: 2000, tipMinor: 150), intent: intent)
         let payment = paid.answer.payment
@@ -208,9 +202,7 @@ struct AdministrationTests {
         let receipt = try await till.receipt(billId: bill)
         #expect(receipt.totalMinor == total && receipt.tipMinor == 150 && receipt.chargedMinor == total + 150 && receipt.payment == payment)
         // The card bill with no tip sends none: 0.
-        let plain = try await till.createBill().answer.bill.id
-        _ = try await till.addItem(billId: plain, menuItemId: "latte", quantity: 1)
-        let plainTotal = try await till.checkout(billId: plain).answer.bill.totalMinor
+        let (plain, plainTotal) = try await checkedOutBill(till, "latte")
         let card = try await till.pay(billId: plain, PayRequest(method: .card, amountMinor: plainTotal), intent: UserIntent()).answer.payment
         #expect(card.tipMinor == 0 && card.chargedMinor == plainTotal)
 
@@ -265,10 +257,8 @@ struct AdministrationTests {
 
     @Test("A manager adds, changes and retires a category and an item (a retried change replays); tills see the menu change")
     func menu() async throws {
-        let server = try RoutemapServer()
+        let (server, manager, till) = try await shop()
         defer { server.stop() }
-        let manager = try await manager(server)
-        let till = try await server.enrolledClient()
         await #expect {
             _ = try await till.createMenuCategory(MenuCategory(id: "specials", name: "Specials"))
         } throws: { ($0 as? Problem)?.code == .managerOnly }
