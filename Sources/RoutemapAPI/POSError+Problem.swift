@@ -39,8 +39,26 @@ extension POSError {
         case .amountMismatch(let expected, let received):
             return Problem(
                 status: .unprocessableContent, code: "amount_mismatch", title: "Amount mismatch",
-                detail: "amountMinor is \(received) but the bill's total is \(expected).",
+                detail: "amountMinor is \(received) but the amount due on the bill (its total less what is paid) is \(expected).",
                 extensions: ["expectedMinor": .int(expected)])
+        case .amountExceedsDue(let due, let received):
+            return Problem(
+                status: .conflict, code: "amount_exceeds_due", title: "Amount exceeds due",
+                detail: "amountMinor is \(received) but only \(due) is due on the bill.", extensions: ["dueMinor": .int(due)])
+        case .billPartlyPaid(let paid):
+            return Problem(
+                status: .conflict, code: "bill_partly_paid", title: "Bill partly paid",
+                detail: "\(paid) of the bill is paid; take the rest of it (then refund) instead of cancelling its checkout or voiding it.",
+                extensions: ["paidMinor": .int(paid)])
+        case .refundNeedsPayment(let ids):
+            return Problem(
+                status: .unprocessableContent, code: "payment_id_required", title: "Payment required",
+                detail: "The bill was paid by \(ids.count) payments; name the one to refund with paymentId.",
+                extensions: ["paymentIds": .array(ids.map { .string($0) })])
+        case .unknownPayment(let id):
+            return Problem(
+                status: .unprocessableContent, code: "unknown_payment", title: "Unknown payment",
+                detail: "'\(id.prefix(64))' is not one of the bill's payments.", extensions: ["paymentId": .string(String(id.prefix(64)))])
         case .insufficientTender(let charged, let tendered):
             return Problem(
                 status: .unprocessableContent, code: "insufficient_tender", title: "Insufficient tender",

@@ -90,6 +90,13 @@ package struct RequestBody {
         }
     }
 
+    /// An optional boolean member; `null` counts as absent.
+    package func optionalBool(_ name: String) throws -> Bool? {
+        guard let value = value(name) else { return nil }
+        guard case .bool(let flag) = value else { throw Problem.invalidField(name, "'\(name)' must be true or false.") }
+        return flag
+    }
+
     /// A required string member naming one case of `T`.
     package func choice<T: RawRepresentable & CaseIterable>(_ name: String, of type: T.Type) throws -> T where T.RawValue == String {
         let raw = try string(name)

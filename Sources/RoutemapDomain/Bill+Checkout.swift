@@ -7,14 +7,16 @@ extension Bill {
         move(to: .checkedOut)
     }
 
-    /// Reopens a checked-out bill for edits. Throws `billNotCheckedOut`.
+    /// Reopens a checked-out bill for edits. Throws `billNotCheckedOut`, or `billPartlyPaid`
+    /// once part of it is paid (its total is what those payments were taken against).
     public mutating func cancelCheckout() throws(POSError) {
         try requireCheckedOut()
+        try requireNotPartlyPaid()
         move(to: .open)
     }
 
-    /// Marks a checked-out bill paid (final). Throws `billNotCheckedOut`.
-    /// Use ``check(_:)`` first to check the payment itself.
+    /// Marks a checked-out bill paid (final) without recording a payment. Throws
+    /// `billNotCheckedOut`. Paying uses ``check(_:)`` and ``record(_:)``, which keep the payments.
     public mutating func markPaid() throws(POSError) {
         try requireCheckedOut()
         move(to: .paid)

@@ -2,9 +2,11 @@ import Foundation
 
 extension Bill {
     /// Voids an open or checked-out bill: it keeps its lines and takes no further change.
-    /// Throws `billSettled` for a paid or voided bill.
+    /// Throws `billSettled` for a paid or voided bill, `billPartlyPaid` for one partly paid
+    /// (the money taken stays on record: finish paying, then refund).
     public mutating func void(reason: String, at date: Date) throws(POSError) {
         try requireUnsettled()
+        try requireNotPartlyPaid()
         record(BillVoiding(reason: reason, voidedAt: date))
     }
 

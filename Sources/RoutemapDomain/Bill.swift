@@ -29,6 +29,9 @@ public struct Bill: Sendable, Hashable, Identifiable {
     public private(set) var deviceId: String?
     /// The bill's discount, if it has one (at most one; set and removed while the bill is open).
     public private(set) var discount: BillDiscount?
+    /// The bill's payments, oldest first: none until it is paid, or the earlier parts of a split
+    /// tender while it is checked out (``Bill+SplitPayment.swift``).
+    public private(set) var payments: [Payment]
     private var totals: BillTotals
 
     /// A bill as it is (new or loaded from storage). Throws if `version` is below 1 or the
@@ -36,7 +39,7 @@ public struct Bill: Sendable, Hashable, Identifiable {
     public init(
         id: String, status: BillStatus = .open, lines: [BillLine] = [], currency: Currency, taxRate: TaxRate,
         version: Int = 1, createdAt: Date, selectedAt: Date? = nil, voiding: BillVoiding? = nil, deviceId: String? = nil,
-        discount: BillDiscount? = nil
+        discount: BillDiscount? = nil, payments: [Payment] = []
     ) throws(InvariantViolation) {
         guard version >= 1 else { throw InvariantViolation("bill \(id): version \(version) is below 1") }
         guard (status == .voided) == (voiding != nil) else {
@@ -57,6 +60,8 @@ public struct Bill: Sendable, Hashable, Identifiable {
         self.deviceId = deviceId
         self.discount = discount
         self.totals = totals
+        self.payments = payments
+        try Self.checkPayments(payments, of: self)
     }
 
     /// Σ of the lines' totals, before the discount.
@@ -117,6 +122,12 @@ public struct Bill: Sendable, Hashable, Identifiable {
         deviceId = device
         selectedAt = date
         version += 1
+    }
+
+    /// Adds `payment` to the payments, becoming `newStatus`, and counts the change.
+    mutating func append(_ payment: Payment, becoming newStatus: BillStatus) {
+        payments.append(payment)
+        move(to: newStatus)
     }
 
     /// Voids the bill with `voiding`, and counts the change.

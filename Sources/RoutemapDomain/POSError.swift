@@ -18,8 +18,17 @@ public enum POSError: StateConflict, Sendable, Equatable {
     case billEmpty
     /// Paying and cancelling a checkout need a checked-out bill; this is the bill's actual status.
     case billNotCheckedOut(BillStatus)
-    /// The payment's amount is not the bill's total.
+    /// The payment's amount is not what is due on the bill (its total less earlier payments).
     case amountMismatch(expectedMinor: Int64, receivedMinor: Int64)
+    /// A partial payment asked to pay more than is due on the bill.
+    case amountExceedsDue(dueMinor: Int64, receivedMinor: Int64)
+    /// Part of the bill is paid (`paidMinor`): its checkout cannot be cancelled nor the bill
+    /// voided until the rest is paid (then a manager refunds).
+    case billPartlyPaid(paidMinor: Int64)
+    /// A refund of a bill paid by several payments must name the payment it gives back part of.
+    case refundNeedsPayment(paymentIds: [String])
+    /// The refund names a payment that is not one of the bill's.
+    case unknownPayment(String)
     /// Cash tendered is less than what the payment charges: the bill's total and the tip.
     case insufficientTender(chargedMinor: Int64, tenderedMinor: Int64)
     /// Voiding and resuming need a bill that is open or checked out; this is the bill's actual
@@ -69,7 +78,8 @@ public enum POSError: StateConflict, Sendable, Equatable {
     public var isStateConflict: Bool {
         switch self {
         case .billNotOpen, .billEmpty, .billNotCheckedOut, .billSettled, .lineQuantityLimit, .tooManyLines,
-            .menuItemExists, .menuCategoryExists, .categoryNotEmpty, .billNotPaid, .refundExceedsPayment, .discountNeedsManager:
+            .menuItemExists, .menuCategoryExists, .categoryNotEmpty, .billNotPaid, .refundExceedsPayment, .discountNeedsManager,
+            .amountExceedsDue, .billPartlyPaid:
             true
         default: false
         }

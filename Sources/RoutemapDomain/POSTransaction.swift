@@ -38,7 +38,9 @@ public protocol POSTransaction: RecordedAnswers {
     /// transfer). Throws if the bill is
     /// missing or its stored version is not older than `bill.version` (a stale write).
     func update(_ bill: Bill) throws
-    /// Records a payment (at most one per bill; its receipt number at most once).
+    /// Records a payment (its receipt number at most once; a bill's payments together at most
+    /// its total, which the store refuses to exceed). Write the bill with it in
+    /// ``Bill/payments`` in the same transaction.
     func insert(_ payment: Payment) throws
     /// The receipt number of the payment this transaction records next: one more than the
     /// last one committed (1 for the first), so that numbers run without gaps. Call it once
@@ -46,7 +48,9 @@ public protocol POSTransaction: RecordedAnswers {
     /// PostgreSQL it takes a counter that every other paying transaction then waits for until
     /// this one ends (a rollback gives the number back).
     func nextReceiptNumber() throws -> Int64
-    /// The payment of bill `billId`, or `nil` when it is not paid.
+    /// The last payment of bill `billId` (the one that completed it, when it is paid; its only
+    /// one unless it was split), or `nil` when it has none. A bill's payments come with it
+    /// (``Bill/payments``).
     func payment(billId: String) throws -> Payment?
     /// Records a refund of a paid bill.
     func insert(_ refund: Refund) throws

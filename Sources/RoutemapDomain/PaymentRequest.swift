@@ -1,13 +1,17 @@
-/// What the cashier asks to pay: the method, the amount (which must equal the bill's total), the
-/// customer's tip on top of it and, for cash, what the customer handed over.
+/// What the cashier asks to pay: the method, the amount (the bill's amount due, or part of it
+/// when `partial`), the customer's tip on top of it and, for cash, what the customer handed over.
 public struct PaymentRequest: Sendable, Hashable {
     /// The tips a payment may carry, in minor units: 0 (none) up to 10^13, the most an amount
     /// may be, so the amount and tip together stay far from `Int64` overflow in any sum.
     public static let tipRange: ClosedRange<Int64> = 0...10_000_000_000_000
 
     public let method: PaymentMethod
-    /// Must equal the bill's `totalMinor`: the client confirms the total it showed.
+    /// Without ``partial``, must equal the bill's ``Bill/dueMinor`` (its total when nothing is paid
+    /// yet): the client confirms the amount it showed. With it, 1 up to the amount due.
     public let amountMinor: Int64
+    /// One part of a split tender: the amount may be less than what is due, and the bill stays
+    /// checked out until its payments add up to its total.
+    public let partial: Bool
     /// Cash handed over; `nil` means exactly `amountMinor + tipMinor`. For card, omit it or send
     /// `amountMinor + tipMinor`.
     public let tenderedMinor: Int64?
@@ -15,25 +19,30 @@ public struct PaymentRequest: Sendable, Hashable {
     /// Always within ``tipRange``.
     public let tipMinor: Int64
 
-    /// A request without a tip.
+    /// A request without a tip, for the whole amount due.
     public init(method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64? = nil) {
-        self.init(method: method, amountMinor: amountMinor, tenderedMinor: tenderedMinor, checkedTip: 0)
+        self.init(method: method, amountMinor: amountMinor, tenderedMinor: tenderedMinor, checkedTip: 0, partial: false)
     }
 
-    /// A request with a tip of `tipMinor`; throws ``InvalidInput`` (`tipMinor`) unless it is
-    /// within ``tipRange``.
-    public init(method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64? = nil, tipMinor: Int64) throws(InvalidInput) {
+    /// A request with a tip of `tipMinor`, `partial` or for the whole amount due; throws
+    /// ``InvalidInput`` (`tipMinor`) unless the tip is within ``tipRange``, and (`amountMinor`)
+    /// for a partial amount below 1 (a part of nothing pays nothing).
+    public init(
+        method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64? = nil, tipMinor: Int64, partial: Bool = false
+    ) throws(InvalidInput) {
         guard Self.tipRange.contains(tipMinor) else {
             throw InvalidInput(field: "tipMinor", rule: "between \(Self.tipRange.lowerBound) and \(Self.tipRange.upperBound)")
         }
-        self.init(method: method, amountMinor: amountMinor, tenderedMinor: tenderedMinor, checkedTip: tipMinor)
+        guard !partial || amountMinor >= 1 else { throw InvalidInput(field: "amountMinor", rule: "at least 1 for a partial payment") }
+        self.init(method: method, amountMinor: amountMinor, tenderedMinor: tenderedMinor, checkedTip: tipMinor, partial: partial)
     }
 
-    private init(method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64?, checkedTip: Int64) {
+    private init(method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64?, checkedTip: Int64, partial: Bool) {
         self.method = method
         self.amountMinor = amountMinor
         self.tenderedMinor = tenderedMinor
         self.tipMinor = checkedTip
+        self.partial = partial
     }
 }
 

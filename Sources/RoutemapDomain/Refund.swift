@@ -1,7 +1,7 @@
 import Foundation
 
 /// Money a manager gave back on a paid bill: a customer returned something, or was overcharged.
-/// A bill may have several, together at most its payment's amount. The bill itself does not
+/// A bill may have several, each of one of its payments, together at most that payment's amount. The bill itself does not
 /// change (it stays paid, with its totals): its refunds are listed beside it.
 public struct Refund: Sendable, Hashable, Identifiable {
     /// `ref_` followed by 22 random base62 characters.
@@ -42,9 +42,24 @@ public struct BillRefunds: Sendable, Hashable {
     public let refunds: [Refund]
     /// Σ of the refunds' amounts.
     public let refundedMinor: Int64
-    /// What may still be refunded: the payment's amount (the bill's total: a refund gives back
-    /// sale money, never the tip) less ``refundedMinor`` (0 for a bill that is not paid).
+    /// What may still be refunded: the payments' amounts (together the bill's total: a refund
+    /// gives back sale money, never the tip) less ``refundedMinor`` (0 for a bill that is not
+    /// paid). Each payment's own limit is its amount less its refunds.
     public let refundableMinor: Int64
+
+    /// The refunds of a bill paid by `payments`: ``init(refunds:paidMinor:)`` with their amounts'
+    /// sum, after checking each payment's refunds stay within it.
+    public init(refunds: [Refund], payments: [Payment]) throws(InvariantViolation) {
+        var paid: Int64 = 0
+        for payment in payments {
+            paid = try SalesReport.sum(paid, payment.amountMinor, "a bill's payments")
+            _ = try BillRefunds(refunds: refunds.filter { $0.paymentId == payment.id }, paidMinor: payment.amountMinor)
+        }
+        guard refunds.allSatisfy({ refund in payments.contains { $0.id == refund.paymentId } }) else {
+            throw InvariantViolation("a bill's refund names a payment of another bill")
+        }
+        try self.init(refunds: refunds, paidMinor: paid)
+    }
 
     /// The refunds of a bill paid `paidMinor` (0 when it is not paid). Throws
     /// ``InvariantViolation`` when they sum beyond 64 bits or beyond the payment, which the

@@ -82,9 +82,10 @@ extension BillReader {
         return BillPage(bills: page, nextCursor: bills.count > limit ? page.last?.id : nil)
     }
 
-    /// The payment of `bill` (one of the device's), or `nil` when it is not paid.
+    /// The payment of `bill` (one of the device's) that completed it, or `nil` when it is not
+    /// paid. The bill holds its payments: nothing is read.
     public func payment(of bill: Bill) throws -> Payment? {
         guard bill.status == .paid, bill.deviceId == device else { return nil }
-        return try store.payment(billId: bill.id)
+        return bill.payments.last
     }
 }

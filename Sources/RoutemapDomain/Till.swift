@@ -152,11 +152,14 @@ public struct Till: Sendable {
         try await changeBill(billId, device: device, idempotency: idempotency) { bill, _ in try bill.cancelCheckout() }
     }
 
-    /// Pays a checked-out bill: records the payment with the store's next receipt number, marks
-    /// the bill paid and makes the next bill current (the device's empty open bill if it has
-    /// one, else a new one: see ``nextBill(device:in:)``), all in one transaction committed with
-    /// `full` durability. Throws `billNotFound`, then as ``Bill/check(_:)`` checks:
-    /// `billNotCheckedOut`, `amountMismatch`, `insufficientTender` or `tenderNotAllowed`.
+    /// Pays a checked-out bill, or part of it (``PaymentRequest/partial``): records the payment
+    /// with the store's next receipt number, all in one transaction committed with `full`
+    /// durability. The payment that pays what is left marks the bill paid and makes the next bill
+    /// current (the device's empty open bill if it has one, else a new one: see
+    /// ``nextBill(device:in:)``); one that pays part leaves the bill checked out and current, and
+    /// the outcome's next bill is the bill itself. Throws `billNotFound`, then as ``Bill/check(_:)``
+    /// checks: `billNotCheckedOut`, `amountMismatch`, `amountExceedsDue`, `insufficientTender` or
+    /// `tenderNotAllowed`.
     public func pay(billId: String, device: String, _ request: PaymentRequest) async throws -> PaymentOutcome {
         try performed(await pay(billId: billId, device: device, request, idempotency: nil))
     }
@@ -168,16 +171,18 @@ public struct Till: Sendable {
         try await write(device: device, durability: .full, idempotency: idempotency) { transaction in
             var bill = try ownedBill(billId, device: device, in: transaction)
             let checked = try bill.check(request)
-            try bill.markPaid()
-            try transaction.update(bill)
-            let next = try nextBill(device: device, in: transaction)
+            let next = checked.completesBill ? try nextBill(device: device, in: transaction) : nil
             // The receipt number last, once nothing can refuse the payment (a refusal recorded
             // under the key commits, and must not use a number up) and just before the payment
-            // is inserted: on PostgreSQL every other payment waits for it until this commits.
+            // is recorded: on PostgreSQL every other payment waits for it until this commits.
+            // The bill's row is written after it (with the payment in its list); on PostgreSQL
+            // both writes are queued, not waited for.
             let payment = checked.payment(
                 id: Identifier.make(prefix: "pay_"), receiptNumber: try transaction.nextReceiptNumber(), createdAt: timestamp())
+            try bill.record(payment)
+            try transaction.update(bill)
             try transaction.insert(payment)
-            return PaymentOutcome(payment: payment, bill: bill, nextBill: next)
+            return PaymentOutcome(payment: payment, bill: bill, nextBill: next ?? bill)
         }
     }
 

@@ -20,9 +20,11 @@ extension BillsController {
 
 extension Receipt {
     /// The `Receipt` schema of openapi.yaml: the bill's lines and totals (its discount, when it
-    /// has one, with what it took off), the tip and what was
-    /// charged in all (total + tip), its payment and refunds in their own schemas, and the
-    /// shop's details it has (one it lacks is left out).
+    /// has one, with what it took off), the tips and what was
+    /// charged in all (total + tips), its payments and refunds in their own schemas, and the
+    /// shop's details it has (one it lacks is left out). With several payments (split tender),
+    /// `receiptNumber`, `paidAt` and `payment` are the completing payment's, `tipMinor` and
+    /// `chargedMinor` sum them all, and `payments` lists each.
     var json: JSON {
         var object: JSONObject = [
             "receiptNumber": .int(payment.receiptNumber),
@@ -34,10 +36,11 @@ extension Receipt {
             "discountMinor": .int(bill.discountMinor),
             "tax": ["rateBps": .int(Int64(bill.taxRate.basisPoints)), "amountMinor": .int(bill.taxMinor)],
             "totalMinor": .int(bill.totalMinor),
-            "tipMinor": .int(payment.tipMinor),
-            "chargedMinor": .int(payment.chargedMinor),
+            "tipMinor": .int(tipMinor),
+            "chargedMinor": .int(chargedMinor),
             "currency": .string(bill.currency.rawValue),
             "payment": payment.json,
+            "payments": .array(payments.map(\.json)),
             "refunds": .array(refunds.refunds.map(\.json)),
             "refundedMinor": .int(refunds.refundedMinor),
         ]

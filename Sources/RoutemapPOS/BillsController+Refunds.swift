@@ -12,19 +12,22 @@ extension BillsController {
         router.manager(.GET, "/v1/bills/{billId}/refunds", reading: till, listRefunds)
     }
 
-    /// `POST /v1/bills/{billId}/refund` with `{"amountMinor": …, "reason": …}`: 200 with the
+    /// `POST /v1/bills/{billId}/refund` with `{"amountMinor": …, "reason": …}` and, for a bill
+    /// paid by several payments, `"paymentId"` (the payment it gives back part of): 200 with the
     /// refund and the bill's refunded and refundable amounts (a refund has no address of its
     /// own: it is listed under its bill). No navigation steps: a manager's action outside the
     /// till's screens. Committed with full durability, as a payment is.
     @Sendable func refund(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
-        let body = try RequestBody(request, allowed: ["amountMinor", "reason"])
+        let body = try RequestBody(request, allowed: ["amountMinor", "reason", "paymentId"])
         let amount = try body.integer("amountMinor", in: 1...moneyRange.upperBound)
+        let paymentId = body.value("paymentId") == nil ? nil : try body.string("paymentId")
         // The length here, with its own message, as a void's reason; the rest of the rule is the
         // domain's (`InvalidInput`, 400 as well).
         let reason = try body.text("reason", maxCharacters: BillVoiding.maxReasonLength)
         let billId = try request.parameter("billId")
         return try await app.idempotency.perform(request, body: body, device: device) { key in
-            try await till.refund(billId: billId, amountMinor: amount, reason: reason, caller: Self.caller(device), idempotency: key)
+            try await till.refund(
+                billId: billId, paymentId: paymentId, amountMinor: amount, reason: reason, caller: Self.caller(device), idempotency: key)
         } answer: { outcome in
             .json([
                 "refund": outcome.refund.json, "refundedMinor": .int(outcome.refundedMinor),

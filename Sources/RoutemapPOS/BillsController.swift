@@ -45,7 +45,8 @@ struct BillsController {
         }
     }
 
-    /// The bill; a paid bill with its payment, so an app that lost the answer to `pay` can read it back.
+    /// The bill (with its `payments`); a paid bill also with `payment`, the one that completed it
+    /// (its only one unless split), so an app that lost the answer to `pay` can read it back.
     /// A till reads its own bills only; a manager any device's.
     @Sendable func getBill(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
         let bill = try till.bill(id: try request.parameter("billId"), caller: Self.caller(device))
@@ -124,25 +125,40 @@ struct BillsController {
         }
     }
 
+    /// `POST /v1/bills/{billId}/pay`: the whole amount due, or with `"partial": true` a part of
+    /// it (split tender). The payment that completes the bill answers as paying always has: the
+    /// steps dismiss the order summary and replace the bill screen with the next bill. A partial
+    /// one leaves the bill checked out: `nextBill` is the bill itself, and the one step replaces
+    /// the order summary on display, now showing what is still due.
     @Sendable func pay(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.dismiss, .replace])
-        let body = try RequestBody(request, allowed: ["method", "amountMinor", "tenderedMinor", "tipMinor"])
+        let body = try RequestBody(request, allowed: ["method", "amountMinor", "tenderedMinor", "tipMinor", "partial"])
+        let partial = try body.optionalBool("partial") ?? false
         // The tip's range is the domain's (PaymentRequest.tipRange, refused as InvalidInput, 400
-        // as well): read here so a wrong type is named as the other members' are.
+        // as well): read here so a wrong type is named as the other members' are. So is a
+        // partial amount of 0.
         let payment = try PaymentRequest(
             method: try body.choice("method", of: PaymentMethod.self),
             amountMinor: try body.integer("amountMinor", in: moneyRange),
             tenderedMinor: try body.optionalInteger("tenderedMinor", in: moneyRange),
-            tipMinor: try body.optionalInteger("tipMinor", in: PaymentRequest.tipRange) ?? 0)
+            tipMinor: try body.optionalInteger("tipMinor", in: PaymentRequest.tipRange) ?? 0, partial: partial)
         let billId = try request.parameter("billId")
-        return try await app.idempotency.perform(request, body: body, device: device, keyRequired: true) { key in
+        // "partial": false is the default spelled out: one request with its absence, to a key.
+        let meant = partial ? body : body.without("partial")
+        return try await app.idempotency.perform(request, body: meant, device: device, keyRequired: true) { key in
             let outcome = try await till.pay(billId: billId, device: device.id, payment, idempotency: key)
             if case .performed(let done, _) = outcome { APIMetrics.committed(done.payment) }
             return outcome
         } answer: { outcome in
             let context = app.screenContext(device, outcome.nextBill)
-            // The bill screen shows the paid bill: the walk to the next one replaces it.
-            let steps = try walk(from: .posOrderSummary(outcome.bill.id), to: POSRoute.bill, outcome.nextBill, context, client)
+            let steps: [Step]
+            if outcome.bill.status == .paid {
+                // The bill screen shows the paid bill: the walk to the next one replaces it.
+                steps = try walk(from: .posOrderSummary(outcome.bill.id), to: POSRoute.bill, outcome.nextBill, context, client)
+            } else {
+                // Partly paid: the order summary stays, showing what is due.
+                steps = [try navigator.replace(POSRoute.orderSummary, inputs: inputs(outcome.bill), context: context, client: client)]
+            }
             return .json([
                 "payment": outcome.payment.json,
                 "bill": outcome.bill.json,

@@ -46,6 +46,10 @@ extension Bill {
             "totalMinor": .int(totalMinor),
             "currency": .string(currency.rawValue),
             "version": .int(Int64(version)),
+            // Split tender: what the payments paid and what is left, and the payments, oldest first.
+            "paidMinor": .int(paidMinor),
+            "dueMinor": .int(dueMinor),
+            "payments": .array(payments.map(\.json)),
         ]
         if let discount { object.append("discount", discount.json) }
         if let voiding { object.append("void", ["reason": .string(voiding.reason), "voidedAt": .string(voiding.voidedAt.wireText)]) }

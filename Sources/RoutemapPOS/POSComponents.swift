@@ -74,11 +74,26 @@ extension POSNavigation {
                 children: bill.lines.map { .row(title: "\($0.quantity) × \($0.name)", detail: "\(money($0.unitPriceMinor)) each", value: money($0.lineTotalMinor)) }),
             .divider,
             totals(of: bill, money),
-        ] + (bill.status == .checkedOut ? [
-            .button(title: "Pay \(money(bill.totalMinor))", action: "pay", style: .primary),
+        ] + paymentRows(of: bill, money) + (bill.status != .checkedOut ? [] : [
+            .button(title: "Pay \(money(bill.dueMinor))", action: "pay", style: .primary),
+            .button(title: "Pay part", action: "payPart", style: .secondary),
+        ] + (bill.isPartlyPaid ? [] : [
             .button(title: "Back to bill", action: "cancel", style: .secondary),
             .button(title: "Void bill", action: "void", style: .destructive),
-        ] : [])
+        ]))
+    }
+
+    /// A partly paid bill's payments (one row each: method, receipt number, amount) and what is
+    /// still due; nothing for a bill without payments.
+    private static func paymentRows(of bill: Bill, _ money: (Int64) -> String) -> [Component] {
+        guard !bill.payments.isEmpty else { return [] }
+        return [
+            .section(
+                title: "Paid",
+                children: bill.payments.map {
+                    .row(title: $0.method == .cash ? "Cash" : "Card", detail: "Receipt \($0.receiptNumber)", value: money($0.amountMinor))
+                } + [.row(title: "Due", value: money(bill.dueMinor))])
+        ]
     }
 
     private static func totals(of bill: Bill, _ money: (Int64) -> String) -> Component {

@@ -125,27 +125,45 @@ enum POSNavigation {
             "discountMinor": .int(bill.discountMinor),
             "taxMinor": .int(bill.taxMinor),
             "totalMinor": .int(bill.totalMinor),
+            // Split tender: what earlier payments paid, what is still due (what "pay" sends), and
+            // those payments, oldest first.
+            "paidMinor": .int(bill.paidMinor),
+            "dueMinor": .int(bill.dueMinor),
+            "payments": .array(bill.payments.map(\.json)),
             "currency": .string(bill.currency.rawValue),
             // Computed here so every client offers the same amounts, rounded as tax is.
             "suggestedTips": .array(bill.suggestedTips().map { ["percent": .int(Int64($0.percent)), "tipMinor": .int($0.tipMinor)] }),
         ]
         if let discount = bill.discount { payload.append("discount", discount.json) }
-        // The guard shows the summary only for a checked-out bill; its actions say so again.
-        let checkedOut = bill.status == .checkedOut
+        // The guard shows the summary only for a checked-out bill; its actions say so again. A
+        // partly paid bill is paid to the end: no cancel, no void (the server refuses both).
+        let actions = bill.status != .checkedOut ? [] : bill.isPartlyPaid ? payActions : payActions + orderSummaryExits
         return ScreenContent(
-            payload: .object(payload), actions: checkedOut ? orderSummaryActions : [], inputs: [POSInput.billId: bill.id],
+            payload: .object(payload), actions: actions, inputs: [POSInput.billId: bill.id],
             components: { orderSummaryComponents(bill) })
     }
 
-    private static let orderSummaryActions = [
+    /// Pay what is due, or a part of it the cashier enters (split tender: the bill stays on the
+    /// order summary until its payments make its total).
+    private static let payActions = [
         ScreenAction(
             name: "pay", method: "POST", path: "/v1/bills/{billId}/pay",
             // The tip is a value the cashier enters, as the tender is; left out (no tip) when none is.
             body: [
-                "method": "{value.method}", "amountMinor": "{payload.totalMinor}", "tenderedMinor": "{value.tenderedMinor}",
+                "method": "{value.method}", "amountMinor": "{payload.dueMinor}", "tenderedMinor": "{value.tenderedMinor}",
                 "tipMinor": "{value.tipMinor}",
             ],
             headers: keyed),
+        ScreenAction(
+            name: "payPart", method: "POST", path: "/v1/bills/{billId}/pay",
+            body: [
+                "method": "{value.method}", "amountMinor": "{value.amountMinor}", "partial": true, "tenderedMinor": "{value.tenderedMinor}",
+                "tipMinor": "{value.tipMinor}",
+            ],
+            headers: keyed),
+    ]
+
+    private static let orderSummaryExits = [
         ScreenAction(name: "cancel", method: "POST", path: "/v1/bills/{billId}/checkout/cancel", headers: keyed),
         voidAction,
     ]

@@ -31,6 +31,14 @@ extension PostgresTransaction {
         }
     }
 
+    /// Which payment `p` of bill `b` makes the bill a sale: the one that completed it (a paid
+    /// bill's last, by `payments_bill_id`, migration 0022). A split bill is one sale, made when
+    /// its last payment was; the earlier parts are takings of their own periods.
+    static let completingPayment = """
+        b.status = 'paid'
+        AND NOT EXISTS (SELECT 1 FROM payments later WHERE later.bill_id = p.bill_id AND later.receipt_number > p.receipt_number)
+        """
+
     private func sums(_ period: SalesPeriod) throws -> SalesFigures {
         let from = period.from, to = period.to
         var figures = SalesFigures()
@@ -54,7 +62,7 @@ extension PostgresTransaction {
                    coalesce(sum(b.total_minor), 0)::bigint, count(*) FILTER (WHERE b.discount_minor > 0),
                    coalesce(sum(b.discount_minor), 0)::bigint
             FROM payments p JOIN bills b ON b.id = p.bill_id
-            WHERE p.created_at >= \(from) AND p.created_at < \(to)
+            WHERE p.created_at >= \(from) AND p.created_at < \(to) AND \(unescaped: Self.completingPayment)
             """
         ).first.map { row -> (Int, Int64, Int64, Int64, Int, Int64) in try row.decode((Int, Int64, Int64, Int64, Int, Int64).self) }
             ?? (0, 0, 0, 0, 0, 0)
@@ -66,8 +74,8 @@ extension PostgresTransaction {
                 SELECT l.menu_item_id, l.name, l.quantity, l.quantity * l.unit_price_minor AS amount,
                        row_number() OVER (
                            PARTITION BY l.menu_item_id ORDER BY p.created_at DESC, p.id COLLATE "C" DESC, l.position DESC) AS recency
-                FROM payments p JOIN bill_lines l ON l.bill_id = p.bill_id
-                WHERE p.created_at >= \(from) AND p.created_at < \(to))
+                FROM payments p JOIN bills b ON b.id = p.bill_id JOIN bill_lines l ON l.bill_id = p.bill_id
+                WHERE p.created_at >= \(from) AND p.created_at < \(to) AND \(unescaped: Self.completingPayment))
             SELECT menu_item_id, max(CASE WHEN recency = 1 THEN name END), sum(quantity)::bigint, sum(amount)::bigint
             FROM sold GROUP BY menu_item_id
             """

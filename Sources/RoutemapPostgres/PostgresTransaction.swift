@@ -182,7 +182,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         b.id, b.status, b.currency, b.tax_rate_bps, b.subtotal_minor, b.tax_minor, b.total_minor, b.version, b.created_at,
         b.device_id, b.selected_at, b.void_reason, b.voided_at,
         l.line_id, l.menu_item_id, l.name, l.quantity, l.unit_price_minor,
-        b.discount_percent_bps, b.discount_amount_minor, b.discount_reason, b.discount_minor
+        b.discount_percent_bps, b.discount_amount_minor, b.discount_reason, b.discount_minor, b.paid_minor
         """
 
     func bill(id: String) throws -> Bill? {
@@ -190,7 +190,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         // Locked, then read by a statement of its own: the join then sees the bill and its lines
         // as the last transaction to change them left them.
         if isTransaction, known[id] == nil { session.enqueue("SELECT 1 FROM bills WHERE id = \(id) FOR UPDATE") }
-        let bill = try Self.bills(
+        let bill = try bills(
             in: session.rows(
                 PostgresQuery(
                     unsafeSQL: """
@@ -223,7 +223,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     func currentBill(deviceId: String) throws -> Bill? {
         // Which bill is current, and whether there is one, is decided by one transaction at a time.
         if isTransaction { lock(.currentBill, deviceId) }
-        let bill = try Self.bills(
+        let bill = try bills(
             in: session.rows(PostgresQuery(unsafeSQL: Self.currentBillSQL, binds: binds(deviceId)))
         ).first
         if let bill { known[bill.id] = bill }
@@ -277,7 +277,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             LEFT JOIN bill_lines l ON l.bill_id = b.id
             ORDER BY b.created_at DESC, b.id DESC, l.position
             """
-        return try Self.bills(in: session.rows(PostgresQuery(unsafeSQL: sql, binds: bindings)))
+        return try bills(in: session.rows(PostgresQuery(unsafeSQL: sql, binds: bindings)))
     }
 
     func insert(_ bill: Bill) throws {
@@ -285,12 +285,12 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             """
             INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
                                updated_at, device_id, selected_at, void_reason, voided_at, discount_percent_bps, discount_amount_minor,
-                               discount_reason, discount_minor, discount_version)
+                               discount_reason, discount_minor, discount_version, paid_minor)
             VALUES (\(bill.id), \(bill.status.rawValue), \(bill.currency.rawValue), \(bill.taxRate.basisPoints),
                     \(bill.discountedSubtotalMinor), \(bill.taxMinor), \(bill.totalMinor), \(bill.version), \(bill.createdAt), \(Date()),
                     \(bill.deviceId), \(bill.selectedAt), \(bill.voiding?.reason), \(bill.voiding?.voidedAt),
                     \(bill.discount?.percentBasisPoints), \(bill.discount?.amountMinor), \(bill.discount?.reason), \(bill.discountMinor),
-                    \(bill.discount.map { _ in bill.version }))
+                    \(bill.discount.map { _ in bill.version }), \(Self.paidMinor(of: bill)))
             """)
         insertLines(of: bill, from: 0)
         known[bill.id] = bill
@@ -309,7 +309,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
                 void_reason = \(bill.voiding?.reason), voided_at = \(bill.voiding?.voidedAt), device_id = \(bill.deviceId),
                 discount_percent_bps = \(bill.discount?.percentBasisPoints), discount_amount_minor = \(bill.discount?.amountMinor),
                 discount_reason = \(bill.discount?.reason), discount_minor = \(bill.discountMinor),
-                discount_version = \(bill.discount.map { _ in bill.version })
+                discount_version = \(bill.discount.map { _ in bill.version }), paid_minor = \(Self.paidMinor(of: bill))
             WHERE id = \(bill.id) AND version < \(bill.version)
             """
         ) { result in
@@ -340,10 +340,18 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             .first.map(Self.payment)
     }
 
-    /// The payment of bill `billId`, if it is paid.
+    /// The last payment of bill `billId`, if it has any (by `payments_bill_id`, migration 0022).
     func payment(billId: String) throws -> Payment? {
-        try session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.paymentColumns) FROM payments WHERE bill_id = $1", binds: binds(billId)))
-            .first.map(Self.payment)
+        try session.rows(
+            PostgresQuery(
+                unsafeSQL: "SELECT \(Self.paymentColumns) FROM payments WHERE bill_id = $1 ORDER BY receipt_number DESC LIMIT 1",
+                binds: binds(billId))
+        ).first.map(Self.payment)
+    }
+
+    /// What `paid_minor` holds for `bill`: Σ of its recorded payments.
+    static func paidMinor(of bill: Bill) -> Int64 {
+        bill.payments.reduce(0) { $0 + $1.amountMinor }
     }
 
     // MARK: Devices
@@ -485,7 +493,35 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     /// The bills in rows of `billColumns`, in the order they first appear.
-    static func bills(in rows: [PostgresRow]) throws -> [Bill] {
+    /// The bills in `rows` (``billColumns``, a bill's lines in order), each with its payments:
+    /// read by one more statement for those that have any (paid, or `paid_minor` > 0: migration
+    /// 0022), so a checked-out bill with none costs no round trip.
+    func bills(in rows: [PostgresRow]) throws -> [Bill] {
+        var paying: [String] = []
+        for row in rows {
+            let cells = row.makeRandomAccess()
+            let id = try cells[0].decode(String.self)
+            if paying.last != id, try cells[1].decode(String.self) == BillStatus.paid.rawValue || cells[22].decode(Int64.self) > 0 {
+                paying.append(id)
+            }
+        }
+        var payments: [String: [Payment]] = [:]
+        if !paying.isEmpty {
+            var bindings = PostgresBindings()
+            bindings.append(paying)
+            for row in try session.rows(
+                PostgresQuery(
+                    unsafeSQL: "SELECT \(Self.paymentColumns) FROM payments WHERE bill_id = ANY($1) ORDER BY bill_id, receipt_number",
+                    binds: bindings))
+            {
+                let payment = try Self.payment(row)
+                payments[payment.billId, default: []].append(payment)
+            }
+        }
+        return try Self.bills(in: rows, payments: payments)
+    }
+
+    static func bills(in rows: [PostgresRow], payments: [String: [Payment]]) throws -> [Bill] {
         var bills: [(id: String, row: PostgresRandomAccessRow, lines: [BillLine])] = []
         for row in rows {
             let cells = row.makeRandomAccess()
@@ -501,10 +537,10 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
                 throw StorageError.invalidRow(table: "bill_lines", id: lineId, reason: violation.description)
             }
         }
-        return try bills.map { try bill($0.row, lines: $0.lines) }
+        return try bills.map { try bill($0.row, lines: $0.lines, payments: payments[$0.id] ?? []) }
     }
 
-    private static func bill(_ cells: PostgresRandomAccessRow, lines: [BillLine]) throws -> Bill {
+    private static func bill(_ cells: PostgresRandomAccessRow, lines: [BillLine], payments: [Payment]) throws -> Bill {
         let id = try cells[0].decode(String.self)
         func invalid(_ reason: String) -> StorageError { StorageError.invalidRow(table: "bills", id: id, reason: reason) }
         let statusText = try cells[1].decode(String.self), currencyText = try cells[2].decode(String.self)
@@ -525,12 +561,28 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         if let reason = try cells[11].decode(String?.self), let voidedAt = try cells[12].decode(Date?.self) {
             voiding = BillVoiding(reason: reason, voidedAt: voidedAt.roundedToMilliseconds)
         }
+        // A paid bill's paid_minor may be 0 (paid before migration 0022, or by a binary from
+        // before it); a paid bill takes no more payments. An unsettled one's are those paid_minor
+        // sums: outside a transaction its payments are read by a statement after its row's, which
+        // may see payments committed since (a bill's payments are numbered in the order they
+        // commit, each under the bill's lock), so the oldest that make up paid_minor are its own.
+        var payments = payments
+        if status.isUnsettled {
+            let storedPaid = try cells[22].decode(Int64.self)
+            var sum: Int64 = 0, count = 0
+            while sum < storedPaid, count < payments.count {
+                sum = sum.addingReportingOverflow(payments[count].amountMinor).partialValue
+                count += 1
+            }
+            guard sum == storedPaid else { throw invalid("paid_minor \(storedPaid) is not the sum of its payments") }
+            payments = Array(payments.prefix(count))
+        }
         let bill: Bill
         do {
             bill = try Bill(
                 id: id, status: status, lines: lines, currency: currency, taxRate: taxRate, version: try cells[7].decode(Int.self),
                 createdAt: try cells[8].decode(Date.self).roundedToMilliseconds, selectedAt: try cells[10].decode(Date.self).roundedToMilliseconds,
-                voiding: voiding, deviceId: try cells[9].decode(String?.self), discount: discount)
+                voiding: voiding, deviceId: try cells[9].decode(String?.self), discount: discount, payments: payments)
         } catch let violation as InvariantViolation {
             throw invalid(violation.description)
         }

@@ -25,6 +25,7 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         static let discountAmountMinor = Column("discount_amount_minor")
         static let discountReason = Column("discount_reason")
         static let discountMinor = Column("discount_minor")
+        static let paidMinor = Column("paid_minor")
     }
 
     let id: String
@@ -46,6 +47,8 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
     let discountAmountMinor: Int64?
     let discountReason: String?
     let discountMinor: Int64
+    /// Σ of the bill's payments when last written (migration 0022; 0 before it).
+    let paidMinor: Int64
 
     init(row: Row) throws {
         id = try row.decode(forColumn: Columns.id)
@@ -66,6 +69,7 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         discountAmountMinor = try row.decode(forColumn: Columns.discountAmountMinor)
         discountReason = try row.decode(forColumn: Columns.discountReason)
         discountMinor = try row.decode(forColumn: Columns.discountMinor)
+        paidMinor = try row.decode(forColumn: Columns.paidMinor)
     }
 
     /// The row that stores `bill`, changed at `updatedAt`.
@@ -88,7 +92,16 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         discountAmountMinor = bill.discount?.amountMinor
         discountReason = bill.discount?.reason
         discountMinor = bill.discountMinor
+        paidMinor = Self.paidMinor(of: bill)
     }
+
+    /// What `paid_minor` holds for `bill`: Σ of its recorded payments.
+    static func paidMinor(of bill: Bill) -> Int64 {
+        bill.payments.reduce(0) { $0 + $1.amountMinor }
+    }
+
+    /// Whether the bill's payments are read with it: paid, or partly paid.
+    var hasPayments: Bool { status == BillStatus.paid.rawValue || paidMinor > 0 }
 
     /// Inserts the row. A cached statement: GRDB's record `insert` builds its SQL on every call,
     /// and bills are written on the hot path.
@@ -97,18 +110,21 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
             sql: """
                 INSERT INTO bills
                 (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at, updated_at, device_id,
-                 selected_at, void_reason, voided_at, discount_percent_bps, discount_amount_minor, discount_reason, discount_minor)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 selected_at, void_reason, voided_at, discount_percent_bps, discount_amount_minor, discount_reason, discount_minor,
+                 paid_minor)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             id, status, currency, taxRateBasisPoints, subtotalMinor, taxMinor, totalMinor, version, createdAt, updatedAt, deviceId,
-            selectedAt, voidReason, voidedAt, discountPercentBasisPoints, discountAmountMinor, discountReason, discountMinor,
+            selectedAt, voidReason, voidedAt, discountPercentBasisPoints, discountAmountMinor, discountReason, discountMinor, paidMinor,
         ])
     }
 
-    /// The domain's bill with `lines` (in order). Throws ``StorageError/invalidRow(table:id:reason:)``
-    /// when a value is out of the domain's range or the stored totals disagree with the lines.
-    func bill(lines: [BillLineRow]) throws -> Bill {
+    /// The domain's bill with `lines` (in order) and `payments` (oldest first; read when
+    /// ``hasPayments``). Throws ``StorageError/invalidRow(table:id:reason:)`` when a value is out
+    /// of the domain's range, the stored totals disagree with the lines, or an unsettled bill's
+    /// payments are not what `paid_minor` says.
+    func bill(lines: [BillLineRow], payments: [Payment] = []) throws -> Bill {
         func invalid(_ reason: String) -> StorageError {
             StorageError.invalidRow(table: Self.databaseTableName, id: id, reason: reason)
         }
@@ -132,9 +148,14 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         do {
             bill = try Bill(
                 id: id, status: status, lines: try lines.map { try $0.billLine() }, currency: currency, taxRate: taxRate,
-                version: version, createdAt: createdAt, selectedAt: selectedAt, voiding: voiding, deviceId: deviceId, discount: discount)
+                version: version, createdAt: createdAt, selectedAt: selectedAt, voiding: voiding, deviceId: deviceId, discount: discount,
+                payments: payments)
         } catch let violation as InvariantViolation {
             throw invalid(violation.description)
+        }
+        // A paid bill's paid_minor may be 0 (paid before migration 0022, or by a binary from before it).
+        if status.isUnsettled, Self.paidMinor(of: bill) != paidMinor {
+            throw invalid("paid_minor \(paidMinor) is not the sum of its payments")
         }
         guard let mismatch = bill.storedTotalsMismatch(
             subtotalMinor: subtotalMinor, discountMinor: discountMinor, taxMinor: taxMinor, totalMinor: totalMinor)

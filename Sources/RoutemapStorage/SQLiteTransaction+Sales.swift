@@ -10,7 +10,9 @@ extension SQLiteStore {
 }
 
 extension SQLiteTransaction {
-    /// The sums of a sales report, by aggregate queries. A bill's gross subtotal is its
+    /// The sums of a sales report, by aggregate queries. The takings and tips are every payment's
+    /// of the period; the sales, every bill whose completing payment is in it
+    /// (``completingPayment``). A bill's gross subtotal is its
     /// `subtotal_minor` (discounted, migration 0021) plus its `discount_minor`. Timestamps are fixed-width UTC text
     /// (``Timestamp``), so `>= from AND < to` on the text is the period [from, to). Payments are
     /// found by `payments_created_at`, voided bills by `bills_voided_at` (migration 0017), refunds by
@@ -39,7 +41,7 @@ extension SQLiteTransaction {
                     SELECT count(*), coalesce(sum(b.subtotal_minor + b.discount_minor), 0), coalesce(sum(b.tax_minor), 0),
                            coalesce(sum(b.total_minor), 0), count(*) FILTER (WHERE b.discount_minor > 0), coalesce(sum(b.discount_minor), 0)
                     FROM payments p JOIN bills b ON b.id = p.bill_id
-                    WHERE p.created_at >= ? AND p.created_at < ?
+                    WHERE p.created_at >= ? AND p.created_at < ? AND \(Self.completingPayment)
                     """, arguments: range)!
             // By menu item: the lines of the bills paid in the period, with the name of the latest
             // paid line (by payment time, then payment id, then position on the bill).
@@ -50,8 +52,8 @@ extension SQLiteTransaction {
                         SELECT l.menu_item_id, l.name, l.quantity, l.quantity * l.unit_price_minor AS amount,
                                row_number() OVER (
                                    PARTITION BY l.menu_item_id ORDER BY p.created_at DESC, p.id DESC, l.position DESC) AS recency
-                        FROM payments p JOIN bill_lines l ON l.bill_id = p.bill_id
-                        WHERE p.created_at >= ? AND p.created_at < ?)
+                        FROM payments p JOIN bills b ON b.id = p.bill_id JOIN bill_lines l ON l.bill_id = p.bill_id
+                        WHERE p.created_at >= ? AND p.created_at < ? AND \(Self.completingPayment))
                     SELECT menu_item_id, max(CASE WHEN recency = 1 THEN name END), sum(quantity), sum(amount)
                     FROM sold GROUP BY menu_item_id
                     """, arguments: range)
@@ -98,6 +100,14 @@ extension SQLiteTransaction {
         }
         return figures
     }
+
+    /// Which payment `p` of bill `b` makes the bill a sale: the one that completed it (a paid
+    /// bill's last, by `payments_bill_id`, migration 0022). A split bill is one sale, made when
+    /// its last payment was; the earlier parts are takings of their own periods.
+    static let completingPayment = """
+        b.status = 'paid'
+        AND NOT EXISTS (SELECT 1 FROM payments later WHERE later.bill_id = p.bill_id AND later.receipt_number > p.receipt_number)
+        """
 
     /// The payments of the period [`?1`, `?2`) by method: count and sums, then their tips: how
     /// many carried one, and their sum.

@@ -142,12 +142,12 @@ struct SQLiteTransaction: POSTransaction {
                     sql: """
                         UPDATE bills
                         SET subtotal_minor = ?, tax_minor = ?, total_minor = ?, version = ?, updated_at = ?, discount_percent_bps = ?,
-                            discount_amount_minor = ?, discount_reason = ?, discount_minor = ?
+                            discount_amount_minor = ?, discount_reason = ?, discount_minor = ?, paid_minor = ?
                         WHERE id = ? AND version < ?
                         """
                 ).execute(arguments: [
                     bill.discountedSubtotalMinor, bill.taxMinor, bill.totalMinor, bill.version, updatedAt, bill.discount?.percentBasisPoints,
-                    bill.discount?.amountMinor, bill.discount?.reason, bill.discountMinor, bill.id, bill.version,
+                    bill.discount?.amountMinor, bill.discount?.reason, bill.discountMinor, BillRow.paidMinor(of: bill), bill.id, bill.version,
                 ])
             } else {
                 try database.cachedStatement(
@@ -155,14 +155,14 @@ struct SQLiteTransaction: POSTransaction {
                         UPDATE bills
                         SET status = ?, subtotal_minor = ?, tax_minor = ?, total_minor = ?, version = ?, updated_at = ?,
                             selected_at = ?, void_reason = ?, voided_at = ?, device_id = ?, discount_percent_bps = ?,
-                            discount_amount_minor = ?, discount_reason = ?, discount_minor = ?
+                            discount_amount_minor = ?, discount_reason = ?, discount_minor = ?, paid_minor = ?
                         WHERE id = ? AND version < ?
                         """
                 ).execute(arguments: [
                     bill.status.rawValue, bill.discountedSubtotalMinor, bill.taxMinor, bill.totalMinor, bill.version, updatedAt,
                     Timestamp.format(bill.selectedAt), bill.voiding?.reason, bill.voiding.map { Timestamp.format($0.voidedAt) },
                     bill.deviceId, bill.discount?.percentBasisPoints, bill.discount?.amountMinor, bill.discount?.reason,
-                    bill.discountMinor, bill.id, bill.version,
+                    bill.discountMinor, BillRow.paidMinor(of: bill), bill.id, bill.version,
                 ])
             }
             guard database.changesCount == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
@@ -177,7 +177,10 @@ struct SQLiteTransaction: POSTransaction {
             if let old = previous.deviceId { writing.changes.note(current: .unknown, deviceId: old) }
             writing.changes.note(current: .unknown, deviceId: deviceId)
         } else if !bill.status.isUnsettled {
-            // Its device's current bill is now another unsettled one, or none: unknown without a query.
+            // Settling a bill other than the one known to be current leaves that one current (as
+            // paying does after taking up its next bill); settling the current one makes another
+            // unsettled one current, or none: unknown without a query.
+            if let known = try knownCurrentBill(deviceId: deviceId, writing), let current = known, current.id != bill.id { return }
             writing.changes.note(current: .unknown, deviceId: deviceId)
         } else if previous?.selectedAt != bill.selectedAt {
             // Resumed: the current bill now.
@@ -191,11 +194,21 @@ struct SQLiteTransaction: POSTransaction {
         }
     }
 
-    /// The payment of bill `billId`, if it is paid.
+    /// The last payment of bill `billId`, if it has any (by `payments_bill_id`, migration 0022).
     func payment(billId: String) throws -> Payment? {
         try StorageError.wrapping("reading the payment of bill \(billId)") {
-            try PaymentRow.filter(PaymentRow.Columns.billId == billId).fetchOne(database)?.payment()
+            try PaymentRow.fetchOne(
+                database.cachedStatement(sql: "SELECT * FROM payments WHERE bill_id = ? ORDER BY receipt_number DESC LIMIT 1"),
+                arguments: [billId]
+            )?.payment()
         }
+    }
+
+    /// The payments of bill `billId`, oldest first (by receipt number, given in commit order).
+    func payments(billId: String) throws -> [Payment] {
+        try PaymentRow.fetchAll(
+            database.cachedStatement(sql: "SELECT * FROM payments WHERE bill_id = ? ORDER BY receipt_number"), arguments: [billId]
+        ).map { try $0.payment() }
     }
 
     /// The payment with `id`, if any.
@@ -259,7 +272,8 @@ struct SQLiteTransaction: POSTransaction {
     private func decodedBill(_ row: BillRow) throws -> Bill {
         let lines = try BillLineRow.fetchAll(
             database.cachedStatement(sql: "SELECT * FROM bill_lines WHERE bill_id = ? ORDER BY position"), arguments: [row.id])
-        return try row.bill(lines: lines)
+        // Only a paid or partly paid bill has payments to read (migration 0022's paid_minor).
+        return try row.bill(lines: lines, payments: row.hasPayments ? payments(billId: row.id) : [])
     }
 
     /// Writes the lines of `bill` that differ from `previous` (its stored state, when known).

@@ -55,6 +55,7 @@ struct ReceiptAPITests {
             "chargedMinor": 1414,
             "currency": "USD",
             "payment": payment,
+            "payments": [payment],
             "refunds": [],
             "refundedMinor": 0,
         ]

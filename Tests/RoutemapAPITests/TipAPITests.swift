@@ -125,7 +125,7 @@ struct TipAPITests {
         #expect(checkout.status == 200, "\(checkout.text)")
         let actions = (checkout.json["navigation"]?.arrayValue ?? []).flatMap { $0["screen"]?["actions"]?.arrayValue ?? [] }
         let pay = try #require(actions.first { $0["name"] == "pay" }, "\(checkout.text)")
-        #expect(pay["body"]?["tipMinor"] == "{value.tipMinor}" && pay["body"]?["amountMinor"] == "{payload.totalMinor}", "\(pay)")
+        #expect(pay["body"]?["tipMinor"] == "{value.tipMinor}" && pay["body"]?["amountMinor"] == "{payload.dueMinor}", "\(pay)")
         // One latte (517): 10, 15 and 20 % are 51.7, 77.55 and 103.4, rounded half to even.
         let summary = try #require((checkout.json["navigation"]?.arrayValue ?? []).first { $0["route"] == "orderSummary" }, "\(checkout.text)")
         let suggested: JSON = [["percent": 10, "tipMinor": 52], ["percent": 15, "tipMinor": 78], ["percent": 20, "tipMinor": 103]]

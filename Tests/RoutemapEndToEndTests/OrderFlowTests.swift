@@ -79,7 +79,7 @@ struct OrderFlowTests {
         #expect(summary["billId"] == .string(billId))
         #expect(summary["totalMinor"] == total)
         #expect(summary["lines"] == checkout.json["bill"]!["lines"])
-        #expect(checkoutSteps[1]["screen"]?["actions"]?.array.map { $0["name"]!.string } == ["pay", "cancel", "void"])
+        #expect(checkoutSteps[1]["screen"]?["actions"]?.array.map { $0["name"]!.string } == ["pay", "payPart", "cancel", "void"])
 
         // Launch while checked out presents the summary on top of the initial UI.
         let relaunch = try server.get("/v1/launch").json["navigation"]!.array

@@ -53,8 +53,9 @@ struct DurabilityStorageTests {
                 billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: 517),
                 idempotency: Keys.payment("pay", fingerprint: "pay")
             ).performedValue)
-        // The payment last but the record: it is numbered just before it is inserted.
-        #expect(probe.log == ["update 2", "bill 2", "payment 2", "record 2"])
+        // The next bill first; then, once numbered, the paid bill holding its payment, and the
+        // payment last but the record.
+        #expect(probe.log == ["bill 2", "update 2", "payment 2", "record 2"])
 
         // The next edit is NORMAL again.
         probe.writes.withLock { $0.removeAll() }

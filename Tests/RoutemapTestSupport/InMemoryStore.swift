@@ -129,7 +129,7 @@ public final class InMemoryStore: POSStore {
 
     public func payment(id: String) throws -> Payment? { committed.payments.first { $0.id == id } }
 
-    public func payment(billId: String) throws -> Payment? { committed.payments.first { $0.billId == billId } }
+    public func payment(billId: String) throws -> Payment? { committed.payments.last { $0.billId == billId } }
 
     public func refunds(billId: String) throws -> [Refund] { committed.refunds(billId: billId) }
 
@@ -186,7 +186,10 @@ extension InMemoryStore.State {
                 figures[tips: payment.method] = Report.MethodTotals(
                     count: try add(tips.count, 1), amountMinor: try add(tips.amountMinor, payment.tipMinor))
             }
-            guard let bill = bills[payment.billId] else { continue }
+            // A bill is a sale once, with the payment that completed it (its last).
+            guard let bill = bills[payment.billId], bill.status == .paid,
+                !payments.contains(where: { $0.billId == payment.billId && $0.receiptNumber > payment.receiptNumber })
+            else { continue }
             sales = (
                 try add(sales.bills, 1), try add(sales.subtotal, bill.subtotalMinor), try add(sales.tax, bill.taxMinor),
                 try add(sales.total, bill.totalMinor)

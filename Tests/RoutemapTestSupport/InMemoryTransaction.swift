@@ -40,10 +40,13 @@ final class InMemoryTransaction: POSTransaction {
         state.bills[bill.id] = bill
     }
 
-    /// Refuses a second payment of a bill, or with a receipt number already given (the
-    /// database's UNIQUE constraints).
+    /// Refuses a payment with a receipt number already given (the database's UNIQUE), or one
+    /// that takes its bill's payments beyond the bill's total (migration 0022's trigger).
     func insert(_ payment: Payment) throws {
-        guard !state.payments.contains(where: { $0.billId == payment.billId || $0.receiptNumber == payment.receiptNumber }) else {
+        guard !state.payments.contains(where: { $0.receiptNumber == payment.receiptNumber }),
+            let bill = state.bills[payment.billId],
+            state.payments.filter({ $0.billId == payment.billId }).reduce(payment.amountMinor, { $0 + $1.amountMinor }) <= bill.totalMinor
+        else {
             throw Conflict()
         }
         state.payments.append(payment)
@@ -54,7 +57,7 @@ final class InMemoryTransaction: POSTransaction {
         (state.payments.map(\.receiptNumber).max() ?? 0) + 1
     }
 
-    func payment(billId: String) throws -> Payment? { state.payments.first { $0.billId == billId } }
+    func payment(billId: String) throws -> Payment? { state.payments.last { $0.billId == billId } }
 
     /// Refuses what the refunds table's constraints refuse: a second refund with one id, an
     /// amount below 1, a payment that does not exist.
