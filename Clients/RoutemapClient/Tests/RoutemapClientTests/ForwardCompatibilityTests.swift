@@ -108,6 +108,22 @@ struct ForwardCompatibilityTests {
         #expect(try JSONDecoder().decode(BillStatus.self, from: encoded) == .unknown("voided"))
     }
 
+    @Test("An old server's answers decode: a payment without tipMinor and chargedMinor (no tip, charged its amount), a bill without paidMinor, dueMinor and payments")
+    func oldServer() throws {
+        let payment = try decode(
+            Payment.self,
+            #"{"id":"pay_1","billId":"bill_1","receiptNumber":3,"method":"cash","amountMinor":1033,"tenderedMinor":2000,"changeMinor":967,"createdAt":"2026-01-01T10:00:00.000Z"}"#)
+        #expect(payment.tipMinor == 0 && payment.chargedMinor == 1033 && payment.changeMinor == 967)
+        let bill = #""lines":[],"subtotalMinor":950,"discountMinor":0,"taxMinor":83,"totalMinor":1033,"currency":"USD","version":4"#
+        let paid = try decode(Bill.self, #"{"id":"bill_1","status":"paid","# + bill + #"}"#)
+        #expect(paid.paidMinor == 1033 && paid.dueMinor == 0 && paid.payments.isEmpty)
+        let checkedOut = try decode(Bill.self, #"{"id":"bill_1","status":"checked_out","# + bill + #"}"#)
+        #expect(checkedOut.paidMinor == 0 && checkedOut.dueMinor == 1033 && checkedOut.payments.isEmpty)
+        // A new server's members are read as sent.
+        let split = try decode(Bill.self, #"{"id":"bill_1","status":"checked_out","paidMinor":33,"dueMinor":1000,"payments":[],"# + bill + #"}"#)
+        #expect(split.paidMinor == 33 && split.dueMinor == 1000)
+    }
+
     @Test("Unknown values encode back as they came")
     func unknownsRoundTrip() throws {
         let step = Step(op: .unknown("flip"), route: "bill", presentation: PresentationOptions(style: .unknown("halfSheet"), inNavigationContainer: false))

@@ -205,12 +205,16 @@ public actor APIClient {
     /// Like every change, one refund is one ``UserIntent``: its attempts send the same key, so a
     /// retry gets the recorded answer, never a second refund. Throws a ``Problem``:
     /// `bill_not_paid`, `refund_exceeds_payment` (with ``Problem/refundableMinor``),
-    /// `manager_only`, `not_found`.
-    public func refund(billId: String, amountMinor: Int64, reason: String, intent: UserIntent = UserIntent()) async throws
-        -> Replayable<RefundAnswer>
+    /// `manager_only`, `not_found`. A bill paid by several payments (split tender) is refunded
+    /// payment by payment: `paymentId` names one of its `payments` (else `payment_id_required`,
+    /// with ``Problem/paymentIds``; `unknown_payment` for one not the bill's).
+    public func refund(billId: String, paymentId: String? = nil, amountMinor: Int64, reason: String, intent: UserIntent = UserIntent())
+        async throws -> Replayable<RefundAnswer>
     {
         try await replayable(
-            send(.post, "/v1/bills/\(Self.segment(billId))/refund", body: RefundRequest(amountMinor: amountMinor, reason: reason), intent: intent))
+            send(
+                .post, "/v1/bills/\(Self.segment(billId))/refund",
+                body: RefundRequest(amountMinor: amountMinor, reason: reason, paymentId: paymentId), intent: intent))
     }
 
     /// `GET /v1/bills/{billId}/refunds` (managers only): the bill's refunds, oldest first, with

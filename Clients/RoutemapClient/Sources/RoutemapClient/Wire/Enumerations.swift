@@ -186,6 +186,10 @@ public enum ProblemCode: OpenEnumeration {
     case billNotPaid, refundExceedsPayment
     /// A discount larger than a till may give (``Problem/limitBps``, ``Problem/shareBps``): a manager gives it.
     case discountNeedsManager
+    /// Split tender: a partial payment of more than is due (``Problem/dueMinor``); cancelling or
+    /// voiding a partly paid bill (``Problem/paidMinor``); a refund of a split bill without
+    /// `paymentId` (``Problem/paymentIds``), or naming a payment not the bill's.
+    case amountExceedsDue, billPartlyPaid, paymentIdRequired, unknownPayment
     case unknown(String)
 
     public static let knownCases: [ProblemCode] = [
@@ -198,7 +202,7 @@ public enum ProblemCode: OpenEnumeration {
         .billSettled, .lineQuantityLimit, .tooManyLines,
         .questionAlreadyAnswered, .questionNotCurrent, .questionNotInGame, .answerNotAChoice, .gameNotFinished, .questionsAvailable,
         .overloaded, .timedOut, .shuttingDown, .databaseUnavailable, .deviceNotActive, .billNotPaid, .refundExceedsPayment,
-        .discountNeedsManager,
+        .discountNeedsManager, .amountExceedsDue, .billPartlyPaid, .paymentIdRequired, .unknownPayment,
     ]
 
     public var rawValue: String {
@@ -252,6 +256,10 @@ public enum ProblemCode: OpenEnumeration {
         case .billNotPaid: "bill_not_paid"
         case .refundExceedsPayment: "refund_exceeds_payment"
         case .discountNeedsManager: "discount_needs_manager"
+        case .amountExceedsDue: "amount_exceeds_due"
+        case .billPartlyPaid: "bill_partly_paid"
+        case .paymentIdRequired: "payment_id_required"
+        case .unknownPayment: "unknown_payment"
         case .unknown(let value): value
         }
     }

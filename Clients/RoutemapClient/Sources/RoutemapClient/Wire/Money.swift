@@ -47,11 +47,43 @@ public struct Bill: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var discount: Discount?
     /// A voided bill's reason and time.
     public var void: BillVoid?
-    /// A paid bill's payment (`GET /v1/bills/{billId}` only).
+    /// A paid bill's payment, the one that completed it (`GET /v1/bills/{billId}` only).
     public var payment: Payment?
+    /// What the bill's payments paid (split tender); its total once paid.
+    public var paidMinor: Int64
+    /// What is left to pay: what `pay` without `partial` must send. 0 once paid or voided.
+    public var dueMinor: Int64
+    /// The bill's payments, oldest first: none until it is paid or partly paid.
+    public var payments: [Payment]
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, status, lines, subtotalMinor, discountMinor, taxMinor, totalMinor, currency, version, discount, void, payment
+        case id, status, lines, subtotalMinor, discountMinor, taxMinor, totalMinor, currency, version, discount, void, payment, paidMinor,
+            dueMinor, payments
+    }
+}
+
+extension Bill {
+    /// Decodes a bill, also from a server from before split tender (a node not yet upgraded
+    /// during a rollout), which sends no `paidMinor`, `dueMinor` or `payments`: a paid bill then
+    /// has paid its total (by its `payment` when shown), any other nothing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        status = try container.decode(BillStatus.self, forKey: .status)
+        lines = try container.decode([BillLine].self, forKey: .lines)
+        subtotalMinor = try container.decode(Int64.self, forKey: .subtotalMinor)
+        discountMinor = try container.decode(Int64.self, forKey: .discountMinor)
+        taxMinor = try container.decode(Int64.self, forKey: .taxMinor)
+        totalMinor = try container.decode(Int64.self, forKey: .totalMinor)
+        currency = try container.decode(String.self, forKey: .currency)
+        version = try container.decode(Int.self, forKey: .version)
+        discount = try container.decodeIfPresent(Discount.self, forKey: .discount)
+        void = try container.decodeIfPresent(BillVoid.self, forKey: .void)
+        payment = try container.decodeIfPresent(Payment.self, forKey: .payment)
+        let paid = status == .paid
+        payments = try container.decodeIfPresent([Payment].self, forKey: .payments) ?? (paid ? payment.map { [$0] } ?? [] : [])
+        paidMinor = try container.decodeIfPresent(Int64.self, forKey: .paidMinor) ?? (paid ? totalMinor : 0)
+        dueMinor = try container.decodeIfPresent(Int64.self, forKey: .dueMinor) ?? (status == .open || status == .checkedOut ? totalMinor : 0)
     }
 }
 
@@ -126,7 +158,8 @@ public struct Payment: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// each, without gaps.
     public var receiptNumber: Int64
     public var method: PaymentMethod
-    /// The bill's total: the sale, and the most refunds may give back.
+    /// What this payment paid of the bill: its total, or a part of it (split tender); the most
+    /// its refunds may give back.
     public var amountMinor: Int64
     /// The customer's tip on top of the total; 0 for none.
     public var tipMinor: Int64
@@ -141,5 +174,24 @@ public struct Payment: Codable, Sendable, Hashable, WireObjectWithKeys {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, billId, receiptNumber, method, amountMinor, tipMinor, chargedMinor, tenderedMinor, changeMinor, createdAt
+    }
+}
+
+extension Payment {
+    /// Decodes a payment, also from a server from before tips (a node not yet upgraded during a
+    /// rollout), which sends no `tipMinor` or `chargedMinor`: no tip, charged its amount.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        billId = try container.decode(String.self, forKey: .billId)
+        receiptNumber = try container.decode(Int64.self, forKey: .receiptNumber)
+        method = try container.decode(PaymentMethod.self, forKey: .method)
+        amountMinor = try container.decode(Int64.self, forKey: .amountMinor)
+        tipMinor = try container.decodeIfPresent(Int64.self, forKey: .tipMinor) ?? 0
+        let (charge, overflow) = amountMinor.addingReportingOverflow(tipMinor)
+        chargedMinor = try container.decodeIfPresent(Int64.self, forKey: .chargedMinor) ?? (overflow ? .max : charge)
+        tenderedMinor = try container.decode(Int64.self, forKey: .tenderedMinor)
+        changeMinor = try container.decode(Int64.self, forKey: .changeMinor)
+        createdAt = try container.decode(String.self, forKey: .createdAt)
     }
 }

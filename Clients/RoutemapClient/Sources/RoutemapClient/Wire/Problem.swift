@@ -12,7 +12,7 @@ public struct Problem: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var menuItemId: String?
     /// `unknown_category`, `menu_category_exists`, `category_not_empty`: the category.
     public var category: String?
-    /// `amount_mismatch`: the bill's total.
+    /// `amount_mismatch`: what is due on the bill (its total when nothing is paid yet).
     public var expectedMinor: Int64?
     /// `payload_too_large`: the largest body accepted, in bytes; `line_quantity_limit`: the most
     /// a line holds; `too_many_lines`: the most lines a bill holds.
@@ -39,10 +39,18 @@ public struct Problem: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var limitBps: Int?
     /// For `discount_needs_manager`: the discount asked for, in basis points of the subtotal.
     public var shareBps: Int?
+    /// `amount_exceeds_due`: what is due on the bill.
+    public var dueMinor: Int64?
+    /// `bill_partly_paid`: what the bill's payments paid so far.
+    public var paidMinor: Int64?
+    /// `payment_id_required`: the bill's payments, oldest first.
+    public var paymentIds: [String]?
+    /// `unknown_payment`: the payment named.
+    public var paymentId: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, title, status, detail, code, field, menuItemId, category, expectedMinor, limit, retryAfterSeconds, input, route
         case routeGuard = "guard"
-        case questionId, currentQuestionId, deviceId, refundableMinor, limitBps, shareBps
+        case questionId, currentQuestionId, deviceId, refundableMinor, limitBps, shareBps, dueMinor, paidMinor, paymentIds, paymentId
     }
 }

@@ -20,15 +20,18 @@ public struct Receipt: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// What was charged in all: `totalMinor + tipMinor`.
     public var chargedMinor: Int64
     public var currency: String
+    /// The payment that completed the bill (its only one unless split).
     public var payment: Payment
+    /// Every payment of the bill, oldest first.
+    public var payments: [Payment]
     /// The refunds made on the bill since, oldest first.
     public var refunds: [Refund]
     /// Σ of the refunds' amounts.
     public var refundedMinor: Int64
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case receiptNumber, shop, billId, paidAt, lines, subtotalMinor, discount, discountMinor, tax, totalMinor, tipMinor, chargedMinor, currency, payment, refunds,
-            refundedMinor
+        case receiptNumber, shop, billId, paidAt, lines, subtotalMinor, discount, discountMinor, tax, totalMinor, tipMinor, chargedMinor, currency, payment, payments,
+            refunds, refundedMinor
     }
 }
 
@@ -56,4 +59,29 @@ public struct ReceiptTax: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var amountMinor: Int64
 
     enum CodingKeys: String, CodingKey, CaseIterable { case rateBps, amountMinor }
+}
+
+extension Receipt {
+    /// Decodes a receipt, also from a server from before split tender (a node not yet upgraded
+    /// during a rollout), which sends no `payments`: its one `payment`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        receiptNumber = try container.decode(Int64.self, forKey: .receiptNumber)
+        shop = try container.decode(Shop.self, forKey: .shop)
+        billId = try container.decode(String.self, forKey: .billId)
+        paidAt = try container.decode(String.self, forKey: .paidAt)
+        lines = try container.decode([BillLine].self, forKey: .lines)
+        subtotalMinor = try container.decode(Int64.self, forKey: .subtotalMinor)
+        discount = try container.decodeIfPresent(Discount.self, forKey: .discount)
+        discountMinor = try container.decode(Int64.self, forKey: .discountMinor)
+        tax = try container.decode(ReceiptTax.self, forKey: .tax)
+        totalMinor = try container.decode(Int64.self, forKey: .totalMinor)
+        tipMinor = try container.decode(Int64.self, forKey: .tipMinor)
+        chargedMinor = try container.decode(Int64.self, forKey: .chargedMinor)
+        currency = try container.decode(String.self, forKey: .currency)
+        payment = try container.decode(Payment.self, forKey: .payment)
+        payments = try container.decodeIfPresent([Payment].self, forKey: .payments) ?? [payment]
+        refunds = try container.decode([Refund].self, forKey: .refunds)
+        refundedMinor = try container.decode(Int64.self, forKey: .refundedMinor)
+    }
 }

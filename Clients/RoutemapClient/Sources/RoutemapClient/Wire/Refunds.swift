@@ -23,13 +23,17 @@ public struct RefundRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var amountMinor: Int64
     /// 1 to 200 characters, as a void's reason.
     public var reason: String
+    /// The payment to give back part of (one of the bill's `payments`): required for a bill paid
+    /// by several (split tender), optional with one.
+    public var paymentId: String?
 
-    public init(amountMinor: Int64, reason: String) {
+    public init(amountMinor: Int64, reason: String, paymentId: String? = nil) {
         self.amountMinor = amountMinor
         self.reason = reason
+        self.paymentId = paymentId
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case amountMinor, reason }
+    enum CodingKeys: String, CodingKey, CaseIterable { case amountMinor, reason, paymentId }
 }
 
 /// The answer to `POST /v1/bills/{billId}/refund`: the refund made, and the bill's refunds with it.

@@ -58,8 +58,9 @@ public struct TransferRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     enum CodingKeys: String, CodingKey, CaseIterable { case deviceId }
 }
 
-/// `POST /v1/bills/{billId}/pay`. `amountMinor` confirms the total the app showed; `tipMinor`
-/// is the customer's tip on top of it.
+/// `POST /v1/bills/{billId}/pay`. `amountMinor` confirms what is due that the app showed (the
+/// bill's `dueMinor`), or with `partial` is the part paid now (split tender); `tipMinor` is the
+/// customer's tip on top of it.
 public struct PayRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var method: PaymentMethod
     public var amountMinor: Int64
@@ -67,15 +68,19 @@ public struct PayRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var tenderedMinor: Int64?
     /// The tip, 0 to 10^13 minor units; nil (not sent) means none.
     public var tipMinor: Int64?
+    /// `true`: pay part of what is due (1 to `dueMinor`); the bill stays checked out until its
+    /// payments make its total. nil (not sent): the whole amount due.
+    public var partial: Bool?
 
-    public init(method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64? = nil, tipMinor: Int64? = nil) {
+    public init(method: PaymentMethod, amountMinor: Int64, tenderedMinor: Int64? = nil, tipMinor: Int64? = nil, partial: Bool? = nil) {
         self.method = method
         self.amountMinor = amountMinor
         self.tenderedMinor = tenderedMinor
         self.tipMinor = tipMinor
+        self.partial = partial
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case method, amountMinor, tenderedMinor, tipMinor }
+    enum CodingKeys: String, CodingKey, CaseIterable { case method, amountMinor, tenderedMinor, tipMinor, partial }
 }
 
 /// `POST /v1/navigate`: a walk from the app's stack.

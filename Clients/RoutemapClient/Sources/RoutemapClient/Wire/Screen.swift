@@ -106,13 +106,20 @@ public struct OrderSummaryPayload: Codable, Sendable, Hashable, WireObjectWithKe
     public var discountMinor: Int64
     public var taxMinor: Int64
     public var totalMinor: Int64
+    /// What earlier payments paid (split tender).
+    public var paidMinor: Int64
+    /// What is still due: what the `pay` action sends.
+    public var dueMinor: Int64
+    /// The bill's payments so far, oldest first.
+    public var payments: [Payment]
     public var currency: String
     /// The tips to offer (10, 15 and 20 % of the total, rounded by the server): send the one
     /// picked as the `pay` action's `tipMinor` value.
     public var suggestedTips: [SuggestedTip]
     public var components: [Component]
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case billId, lines, subtotalMinor, discount, discountMinor, taxMinor, totalMinor, currency, suggestedTips, components
+    enum CodingKeys: String, CodingKey, CaseIterable { case billId, lines, subtotalMinor, discount, discountMinor, taxMinor, totalMinor, paidMinor, dueMinor, payments, currency,
+        suggestedTips, components
     }
 }
 
@@ -150,4 +157,26 @@ public struct ScreenAction: Codable, Sendable, Hashable, WireObjectWithKeys {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case name, method, path, row, body, headers }
+}
+
+extension OrderSummaryPayload {
+    /// Decodes the payload, also from a server from before split tender (a node not yet
+    /// upgraded during a rollout), which sends no `paidMinor`, `dueMinor` or `payments`: nothing
+    /// paid, the total due.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        billId = try container.decode(String.self, forKey: .billId)
+        lines = try container.decode([BillLine].self, forKey: .lines)
+        subtotalMinor = try container.decode(Int64.self, forKey: .subtotalMinor)
+        discount = try container.decodeIfPresent(Discount.self, forKey: .discount)
+        discountMinor = try container.decode(Int64.self, forKey: .discountMinor)
+        taxMinor = try container.decode(Int64.self, forKey: .taxMinor)
+        totalMinor = try container.decode(Int64.self, forKey: .totalMinor)
+        paidMinor = try container.decodeIfPresent(Int64.self, forKey: .paidMinor) ?? 0
+        dueMinor = try container.decodeIfPresent(Int64.self, forKey: .dueMinor) ?? totalMinor
+        payments = try container.decodeIfPresent([Payment].self, forKey: .payments) ?? []
+        currency = try container.decode(String.self, forKey: .currency)
+        suggestedTips = try container.decode([SuggestedTip].self, forKey: .suggestedTips)
+        components = try container.decode([Component].self, forKey: .components)
+    }
 }

@@ -149,6 +149,29 @@ struct AdministrationTests {
         await #expect { _ = try await till.receipt(billId: open) } throws: { ($0 as? Problem)?.code == .billNotPaid }
     }
 
+    @Test("Split tender: a till pays a bill in two parts (the bill shows paid, due and its payments); a manager refunds it payment by payment")
+    func splitTender() async throws {
+        let (server, manager, till) = try await shop()
+        defer { server.stop() }
+        let (bill, total) = try await checkedOutBill(till, "latte", quantity: 2)
+        let part = try await till.pay(billId: bill, PayRequest(method: .card, amountMinor: 400, partial: true), intent: UserIntent()).answer
+        #expect(part.bill.status == .checkedOut && part.bill.paidMinor == 400 && part.bill.dueMinor == total - 400)
+        #expect(part.bill.payments == [part.payment] && part.nextBill.id == bill)
+        await #expect {
+            _ = try await till.pay(billId: bill, PayRequest(method: .card, amountMinor: total, partial: true), intent: UserIntent())
+        } throws: { ($0 as? Problem)?.code == .amountExceedsDue && ($0 as? Problem)?.dueMinor == total - 400 }
+        let rest = try await till.pay(billId: bill, PayRequest(method: .cash, amountMinor: total - 400), intent: UserIntent()).answer
+        #expect(rest.bill.status == .paid && rest.bill.dueMinor == 0 && rest.bill.payments == [part.payment, rest.payment])
+
+        await #expect { _ = try await manager.refund(billId: bill, amountMinor: 1, reason: "Cold") } throws: { problem in
+            (problem as? Problem)?.code == .paymentIdRequired && (problem as? Problem)?.paymentIds == [part.payment.id, rest.payment.id]
+        }
+        let refund = try await manager.refund(billId: bill, paymentId: rest.payment.id, amountMinor: 100, reason: "Cold").answer
+        #expect(refund.refund.method == .cash && refund.refund.paymentId == rest.payment.id && refund.refundableMinor == total - 100)
+        let receipt = try await till.receipt(billId: bill)
+        #expect(receipt.payments == [part.payment, rest.payment] && receipt.payment == rest.payment)
+    }
+
     @Test("Refunds: a manager refunds a till's paid bill in parts (a retried refund replays), lists them, reads them in the report; a till cannot")
     func refunds() async throws {
         let (server, manager, till) = try await shop()
