@@ -1450,7 +1450,7 @@
   function actionControl(view, action, title, style, { item, values: given = {} } = {}) {
     const names = valueNames(action).filter((name) => !Object.hasOwn(given, name));
     if (names.length === 0) return actionButton(view, action, title, style, { item, values: given });
-    const fields = names.map((name) => valueField(name, view));
+    const fields = names.map((name) => valueField(name, view, action));
     const submit = el('button', {
       type: 'submit', class: style, 'data-action': action.name, 'data-anchor': action.name,
       'data-focus-key': focusKey(view, action, item, title),
@@ -1480,8 +1480,12 @@
     return form;
   }
 
-  /** An input for `{value.NAME}`: choices for `method`, an amount for `…Minor`, a number for `quantity`. */
-  function valueField(name, view) {
+  /**
+   * An input for `{value.NAME}` of `action`: choices for `method`, an amount for `…Minor`, a
+   * number for `quantity`. `amountMinor` is a discount's amount, or the part a partial payment
+   * (split tender: `"partial": true` in the action's body) pays.
+   */
+  function valueField(name, view, action) {
     const id = uniqueId(`value-${name}`);
     const errorId = `${id}-error`;
     const error = el('span', { class: 'field-error', id: errorId, 'aria-live': 'polite' });
@@ -1526,7 +1530,8 @@
     }
     const currency = view.screen.payload?.currency ?? 'USD';
     const isAmount = name.endsWith('Minor');
-    const label = { tenderedMinor: 'Cash tendered (optional)', tipMinor: 'Tip (optional)', amountMinor: 'Discount amount', quantity: 'Quantity' }[name] ?? humanize(isAmount ? name.slice(0, -5) : name);
+    const amountLabel = action?.body?.partial === true ? 'Amount paid now' : 'Discount amount';
+    const label = { tenderedMinor: 'Cash tendered (optional)', tipMinor: 'Tip (optional)', amountMinor: amountLabel, quantity: 'Quantity' }[name] ?? humanize(isAmount ? name.slice(0, -5) : name);
     const input = el('input', {
       id, name, autocomplete: 'off', 'aria-describedby': errorId,
       inputmode: isAmount ? 'decimal' : name === 'quantity' ? 'numeric' : null,

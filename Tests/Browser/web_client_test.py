@@ -315,6 +315,24 @@ def run(page, server):
     check(summaries == 1, f"{summaries} order summaries are presented")
     summary = page.find('dialog[data-presented="orderSummary"]')
 
+    print("pay part by card (split tender): the summary stays, showing what is still due, without cancel or void")
+    part = summary.find_element(By.CSS_SELECTOR, 'form[data-action="payPart"]')
+    part.find_element(By.CSS_SELECTOR, 'input[name="method"][value="card"]').click()
+    check("Amount paid now" in part.text, f"the partial payment's amount is not labelled as such: {part.text}")
+    part.find_element(By.CSS_SELECTOR, 'input[name="amountMinor"]').send_keys("1.00")
+    part.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+    page.wait(lambda: server.get_json(f"/v1/bills/{bill['id']}", token)["paidMinor"] == 100, "the partial payment")
+    page.idle()
+    check(not page.find("#alert").is_displayed(), f"the partial payment was refused: {page.find('#alert-text').text!r}")
+    partly = server.get_json(f"/v1/bills/{bill['id']}", token)
+    check(partly["status"] == "checked_out" and partly["dueMinor"] == total - 100, f"the bill after paying part: {partly}")
+    summary = page.find('dialog[open][data-presented="orderSummary"]')
+    check(f"Pay {usd(total - 100)}" in summary.text, f"the summary does not offer to pay what is due: {summary.text}")
+    check(not summary.find_elements(By.CSS_SELECTOR, '[data-action="cancel"], [data-action="void"]'),
+          "a partly paid bill's summary still offers cancel or void")
+    page.screenshot("partly-paid")
+    total -= 100
+
     print("card takes no tender: the field is disabled and emptied while card is chosen")
     tendered = summary.find_element(By.CSS_SELECTOR, 'input[name="tenderedMinor"]')
     tendered.send_keys("5")
