@@ -120,6 +120,20 @@ extension POSError {
                 extensions: ["limitBps": .int(Int64(limit)), "shareBps": .int(Int64(share))])
         case .tenderNotAllowed:
             return .invalidField("tenderedMinor", "For card payments tenderedMinor must be omitted or equal amountMinor + tipMinor.")
+        case .unknownModifier(let item, let option):
+            return Problem(
+                status: .unprocessableContent, code: "unknown_modifier", title: "Unknown modifier",
+                detail: "The menu item '\(item)' has no modifier option '\(option.prefix(64))'.",
+                extensions: ["menuItemId": .string(item), "optionId": .string(String(option.prefix(64)))])
+        case .modifierChoiceInvalid(let item, let group, let name, let min, let max, let chosen):
+            let wanted = min == max ? "\(min)" : "\(min) to \(max)"
+            return Problem(
+                status: .unprocessableContent, code: "modifier_choice_invalid", title: "Modifier choice invalid",
+                detail: "\(name) takes \(wanted) choice\(max == 1 ? "" : "s"); \(chosen) \(chosen == 1 ? "was" : "were") chosen.",
+                extensions: [
+                    "menuItemId": .string(item), "groupId": .string(group), "minChoices": .int(Int64(min)), "maxChoices": .int(Int64(max)),
+                    "chosen": .int(Int64(chosen)),
+                ])
         }
     }
 }

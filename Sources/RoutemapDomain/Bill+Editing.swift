@@ -1,13 +1,15 @@
 extension Bill {
-    /// Adds `quantity` of `item`: a new line at the end, or, if the item is already on the bill,
-    /// that line's quantity raised (keeping the price captured when it was first added).
+    /// Adds `quantity` of `item` with the options `modifiers` (``MenuItem/chosenModifiers(_:)``):
+    /// a new line at the end, at the item's price plus the options', or, if a line of the same
+    /// item with the same options (in any order) is on the bill, that line's quantity raised
+    /// (keeping the prices captured when it was first added).
     ///
     /// Throws `billNotOpen`, `menuItemUnavailable` (unavailable, another currency or a negative
     /// price), `quantityOutOfRange` (for `quantity`), `lineQuantityLimit` (the merged quantity),
     /// `tooManyLines` or `amountOutOfRange`.
     /// - Parameter newLineId: the id a new line gets; unused when the item merges into a line.
     public mutating func add(
-        _ item: MenuItem, quantity: Int, limits: BillLimits = BillLimits(),
+        _ item: MenuItem, quantity: Int, modifiers: [BillLineModifier] = [], limits: BillLimits = BillLimits(),
         newLineId: String = Identifier.make(prefix: "line_")
     ) throws(POSError) {
         try requireOpen()
@@ -16,7 +18,8 @@ extension Bill {
             throw .quantityOutOfRange(quantity: quantity, limit: limits.maxQuantityPerLine)
         }
         var newLines = lines
-        if let index = lines.firstIndex(where: { $0.menuItemId == item.id }) {
+        let optionIds = Set(modifiers.map(\.optionId))
+        if let index = lines.firstIndex(where: { $0.holds(item.id, optionIds: optionIds) }) {
             let (merged, overflow) = lines[index].quantity.addingReportingOverflow(quantity)
             guard !overflow, limits.quantityRange.contains(merged) else {
                 throw .lineQuantityLimit(quantity: overflow ? Int.max : merged, limit: limits.maxQuantityPerLine)
@@ -26,9 +29,15 @@ extension Bill {
             try replaceLines(newLines, blamingQuantity: merged)
         } else {
             guard lines.count < limits.maxLines else { throw .tooManyLines(limit: limits.maxLines) }
+            var unitPrice = item.priceMinor
+            for modifier in modifiers {
+                let (sum, overflow) = unitPrice.addingReportingOverflow(modifier.priceMinor)
+                guard !overflow, modifier.priceMinor >= 0 else { throw .amountOutOfRange(quantity: quantity) }
+                unitPrice = sum
+            }
             guard let line = BillLine(
                 checkedLineId: newLineId, menuItemId: item.id, name: item.name, quantity: quantity,
-                unitPriceMinor: item.priceMinor)
+                unitPriceMinor: unitPrice, modifiers: modifiers)
             else { throw .amountOutOfRange(quantity: quantity) }
             newLines.append(line)
             try replaceLines(newLines, blamingQuantity: quantity)
@@ -37,7 +46,7 @@ extension Bill {
 
     /// Sets a line's quantity. Setting the quantity it already has changes nothing (no new version).
     ///
-    /// Raising it sells more of the line's item, so the item must still be sold, as ``add(_:quantity:limits:newLineId:)``
+    /// Raising it sells more of the line's item, so the item must still be sold, as ``add(_:quantity:modifiers:limits:newLineId:)``
     /// requires: no longer on the menu (retired) is `unknownMenuItem`, unavailable is
     /// `menuItemUnavailable`. Lowering it never looks at the item: a sold-out or retired item can
     /// always be taken down. The line keeps its price either way.

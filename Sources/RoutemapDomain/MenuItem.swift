@@ -10,13 +10,20 @@ public struct MenuItem: Sendable, Hashable, Identifiable {
     public let currency: Currency
     /// `false` while the item cannot be sold (sold out, seasonal): it stays on the menu.
     public let available: Bool
+    /// What the cashier chooses when adding it (milk, extras), in menu order; empty for most
+    /// items, which are added with one tap. See ``chosenModifiers(_:)``.
+    public let modifierGroups: [ModifierGroup]
 
-    public init(id: String, name: String, category: String, priceMinor: Int64, currency: Currency, available: Bool) {
+    public init(
+        id: String, name: String, category: String, priceMinor: Int64, currency: Currency, available: Bool,
+        modifierGroups: [ModifierGroup] = []
+    ) {
         self.id = id
         self.name = name
         self.category = category
         self.priceMinor = priceMinor
         self.currency = currency
         self.available = available
+        self.modifierGroups = modifierGroups
     }
 }

@@ -72,6 +72,11 @@ public enum POSError: StateConflict, Sendable, Equatable {
     /// A till may give a discount of at most `limitBasisPoints` of the bill's subtotal (the
     /// server's till discount limit); this one is `shareBasisPoints` of it: a manager gives it.
     case discountNeedsManager(limitBasisPoints: Int, shareBasisPoints: Int)
+    /// An add named an option that is not one of the item's modifier options.
+    case unknownModifier(menuItemId: String, optionId: String)
+    /// An add chose `chosen` options of a modifier group that takes `minChoices` to
+    /// `maxChoices` (a required group left out is 0 of at least 1).
+    case modifierChoiceInvalid(menuItemId: String, groupId: String, groupName: String, minChoices: Int, maxChoices: Int, chosen: Int)
 
     /// A conflict with the bill's current state (not with the request's content): a retry
     /// with the same key must get the same answer, so these outcomes are recorded.

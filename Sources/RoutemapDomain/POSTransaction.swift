@@ -6,10 +6,13 @@ public protocol POSTransaction: RecordedAnswers {
     func menuItem(id: String) throws -> MenuItem?
     /// Whether a menu item with `id` exists, retired or not.
     func menuItemExists(id: String) throws -> Bool
-    /// Adds `item` at the end of the menu.
+    /// Adds `item` at the end of the menu, with its modifier groups.
     func insertMenuItem(_ item: MenuItem) throws
-    /// Saves an existing item's name, category, price and availability.
+    /// Saves an existing item's name, category, price and availability (not its modifier groups).
     func updateMenuItem(_ item: MenuItem) throws
+    /// Replaces the modifier groups (and their options) of menu item `menuItemId`, on the menu,
+    /// with `groups` (`[]`: none). Bill lines keep the options they were added with.
+    func replaceModifierGroups(menuItemId: String, with groups: [ModifierGroup]) throws
     /// Takes item `id` off the menu at `date`, keeping its row for the bills that hold it.
     func retireMenuItem(id: String, at date: Date) throws
     /// The category with `id` on the menu, or `nil` (also when retired).

@@ -7,13 +7,18 @@ public struct MenuItemDraft: Sendable {
     public var category: String
     public var priceMinor: Int64
     public var available: Bool
+    /// Its modifier groups, in order (none: added with one tap).
+    public var modifierGroups: [ModifierGroup]
 
-    public init(id: String, name: String, category: String, priceMinor: Int64, available: Bool = true) {
+    public init(
+        id: String, name: String, category: String, priceMinor: Int64, available: Bool = true, modifierGroups: [ModifierGroup] = []
+    ) {
         self.id = id
         self.name = name
         self.category = category
         self.priceMinor = priceMinor
         self.available = available
+        self.modifierGroups = modifierGroups
     }
 }
 
@@ -23,12 +28,17 @@ public struct MenuItemPatch: Sendable {
     public var category: String?
     public var priceMinor: Int64?
     public var available: Bool?
+    /// The item's new modifier groups, replacing all it had (`[]`: none); `nil` keeps them.
+    public var modifierGroups: [ModifierGroup]?
 
-    public init(name: String? = nil, category: String? = nil, priceMinor: Int64? = nil, available: Bool? = nil) {
+    public init(
+        name: String? = nil, category: String? = nil, priceMinor: Int64? = nil, available: Bool? = nil, modifierGroups: [ModifierGroup]? = nil
+    ) {
         self.name = name
         self.category = category
         self.priceMinor = priceMinor
         self.available = available
+        self.modifierGroups = modifierGroups
     }
 }
 
@@ -48,8 +58,9 @@ extension MenuItem {
     func applying(_ patch: MenuItemPatch) -> MenuItem {
         MenuItem(
             id: id, name: patch.name ?? name, category: patch.category ?? category, priceMinor: patch.priceMinor ?? priceMinor,
-            currency: currency, available: patch.available ?? available)
+            currency: currency, available: patch.available ?? available, modifierGroups: patch.modifierGroups ?? modifierGroups)
     }
+
 }
 
 /// Managing the menu while the till runs. Bills keep the name and price each line had when it
@@ -81,9 +92,10 @@ extension Till {
         try DisplayName.checked(draft.name)
         try MenuSlug.checked(draft.category, field: "category")
         try MenuItem.checkedPrice(draft.priceMinor)
+        try ModifierGroup.checked(draft.modifierGroups)
         let item = MenuItem(
             id: draft.id, name: draft.name, category: draft.category, priceMinor: draft.priceMinor, currency: currency,
-            available: draft.available)
+            available: draft.available, modifierGroups: draft.modifierGroups)
         return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             guard try !transaction.menuItemExists(id: item.id) else { throw POSError.menuItemExists(item.id) }
             guard try transaction.menuCategory(id: item.category) != nil else { throw POSError.unknownCategory(item.category) }
@@ -92,21 +104,27 @@ extension Till {
         }
     }
 
-    /// Changes an item on the menu. Throws `menuItemNotFound` or, when moved to a category not on
-    /// the menu, `unknownCategory` (neither recorded).
+    /// Changes an item on the menu; modifier groups given replace all it had (bills keep the
+    /// options their lines were added with). Throws `menuItemNotFound` or, when moved to a
+    /// category not on the menu, `unknownCategory` (neither recorded).
     public func changeMenuItem(id: String, _ patch: MenuItemPatch, device: String, idempotency: IdempotencyKey<MenuItem>?)
         async throws -> IdempotentOutcome<MenuItem>
     {
         if let name = patch.name { try DisplayName.checked(name) }
         if let category = patch.category { try MenuSlug.checked(category, field: "category") }
         if let price = patch.priceMinor { try MenuItem.checkedPrice(price) }
+        if let groups = patch.modifierGroups { try ModifierGroup.checked(groups) }
         return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             let item = try Self.listedItem(id, in: transaction)
             let changed = item.applying(patch)
             if changed.category != item.category, try transaction.menuCategory(id: changed.category) == nil {
                 throw POSError.unknownCategory(changed.category)
             }
-            if changed != item { try transaction.updateMenuItem(changed) }
+            // The item's own row, then its groups: each only when it changed.
+            if changed.withModifierGroups([]) != item.withModifierGroups([]) { try transaction.updateMenuItem(changed) }
+            if changed.modifierGroups != item.modifierGroups {
+                try transaction.replaceModifierGroups(menuItemId: id, with: changed.modifierGroups)
+            }
             return changed
         }
     }

@@ -80,23 +80,28 @@ public struct Till: Sendable {
         }
     }
 
-    /// Adds `quantity` of a menu item, capturing its name and price now.
-    /// Throws `billNotFound`, `billNotOpen`, `unknownMenuItem`, `menuItemUnavailable`,
-    /// `quantityOutOfRange`, `lineQuantityLimit`, `tooManyLines` or `amountOutOfRange`.
-    public func addItem(billId: String, device: String, menuItemId: String, quantity: Int) async throws -> Bill {
-        try performed(await addItem(billId: billId, device: device, menuItemId: menuItemId, quantity: quantity, idempotency: nil))
+    /// Adds `quantity` of a menu item with the options `modifiers` names (ids of its modifier
+    /// options; none for an item without groups), capturing its name and price, and the options'
+    /// names and prices, now. Throws `billNotFound`, `billNotOpen`, `unknownMenuItem`,
+    /// ``InvalidInput`` (an option named twice), `unknownModifier`, `modifierChoiceInvalid`,
+    /// `menuItemUnavailable`, `quantityOutOfRange`, `lineQuantityLimit`, `tooManyLines` or
+    /// `amountOutOfRange`.
+    public func addItem(billId: String, device: String, menuItemId: String, quantity: Int, modifiers: [String] = []) async throws -> Bill {
+        try performed(
+            await addItem(billId: billId, device: device, menuItemId: menuItemId, quantity: quantity, modifiers: modifiers, idempotency: nil))
     }
 
-    /// ``addItem(billId:device:menuItemId:quantity:)`` under an idempotency key.
-    public func addItem(billId: String, device: String, menuItemId: String, quantity: Int, idempotency: IdempotencyKey<Bill>?)
-        async throws -> IdempotentOutcome<Bill>
-    {
+    /// ``addItem(billId:device:menuItemId:quantity:modifiers:)`` under an idempotency key.
+    public func addItem(
+        billId: String, device: String, menuItemId: String, quantity: Int, modifiers: [String] = [], idempotency: IdempotencyKey<Bill>?
+    ) async throws -> IdempotentOutcome<Bill> {
         try await changeBill(billId, device: device, idempotency: idempotency) { bill, transaction in
             try bill.requireOpen()
             guard let item = try transaction.menuItem(id: menuItemId) else {
                 throw POSError.unknownMenuItem(menuItemId)
             }
-            try bill.add(item, quantity: quantity, limits: limits)
+            let chosen = try item.chosenModifiers(modifiers)
+            try bill.add(item, quantity: quantity, modifiers: chosen, limits: limits)
         }
     }
 

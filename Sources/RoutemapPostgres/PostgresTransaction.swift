@@ -68,17 +68,25 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     func menuItem(id: String) throws -> MenuItem? {
         guard Self.storable(id) else { return nil }
-        let item = try session.rows("SELECT id, name, category, price_minor, currency, available FROM menu_items WHERE id = \(id) AND retired_at IS NULL")
-            .first.map(Self.menuItem)
+        let item = try Self.menuItems(
+            in: session.rows(
+                PostgresQuery(
+                    unsafeSQL: "SELECT \(Self.menuItemColumns) FROM menu_items i \(Self.modifiersJoin) WHERE i.id = $1 AND i.retired_at IS NULL ORDER BY g.position, o.position",
+                    binds: binds(id)))
+        ).first
         if isTransaction, let item { knownItems[id] = item }
         return item
     }
 
     /// Every menu item on the menu (not retired), in menu order.
     func menuItems() throws -> [MenuItem] {
-        try session.rows(
-            "SELECT id, name, category, price_minor, currency, available FROM menu_items WHERE retired_at IS NULL ORDER BY position, id"
-        ).map(Self.menuItem)
+        try Self.menuItems(
+            in: session.rows(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT \(Self.menuItemColumns) FROM menu_items i \(Self.modifiersJoin)
+                        WHERE i.retired_at IS NULL ORDER BY i.position, i.id, g.position, o.position
+                        """)))
     }
 
     func menuItemExists(id: String) throws -> Bool {
@@ -93,6 +101,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             VALUES (\(item.id), \(item.name), \(item.category), \(item.priceMinor), \(item.currency.rawValue), \(item.available),
                     (SELECT coalesce(max(position), 0) + 10 FROM menu_items))
             """)
+        insertModifierGroups(item.modifierGroups, menuItemId: item.id)
     }
 
     func updateMenuItem(_ item: MenuItem) throws {
@@ -176,13 +185,22 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     // MARK: Bills
 
-    /// A bill's columns then its lines' (`NULL`s for a bill without lines), over `bills b` and
-    /// `bill_lines l`: one row per line, in order.
+    /// A bill's columns then its lines' (`NULL`s for a bill without lines) and their modifiers'
+    /// (`NULL`s for a line without any), over `bills b`, `bill_lines l` and `bill_line_modifiers
+    /// m` (``linesJoin``): one row per line and modifier, in order.
     private static let billColumns = """
         b.id, b.status, b.currency, b.tax_rate_bps, b.subtotal_minor, b.tax_minor, b.total_minor, b.version, b.created_at,
         b.device_id, b.selected_at, b.void_reason, b.voided_at,
         l.line_id, l.menu_item_id, l.name, l.quantity, l.unit_price_minor,
-        b.discount_percent_bps, b.discount_amount_minor, b.discount_reason, b.discount_minor, b.paid_minor
+        b.discount_percent_bps, b.discount_amount_minor, b.discount_reason, b.discount_minor, b.paid_minor,
+        m.option_id, m.name, m.price_minor
+        """
+
+    /// A bill's lines and their modifiers, joined to `bills b` (a line without modifiers is one
+    /// row, found by one more probe of the modifiers' key).
+    private static let linesJoin = """
+        LEFT JOIN bill_lines l ON l.bill_id = b.id
+        LEFT JOIN bill_line_modifiers m ON m.bill_id = l.bill_id AND m.line_id = l.line_id
         """
 
     func bill(id: String) throws -> Bill? {
@@ -195,8 +213,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
                 PostgresQuery(
                     unsafeSQL: """
                         SELECT \(Self.billColumns)
-                        FROM bills b LEFT JOIN bill_lines l ON l.bill_id = b.id
-                        WHERE b.id = $1 ORDER BY l.position
+                        FROM bills b \(Self.linesJoin)
+                        WHERE b.id = $1 ORDER BY l.position, m.position
                         """, binds: binds(id)))
         ).first
         if let bill { known[bill.id] = bill }
@@ -216,8 +234,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         SELECT \(billColumns)
         FROM (SELECT * FROM bills WHERE device_id = $1 AND \(unsettled)
               ORDER BY \(currentFirst) LIMIT 1) b
-        LEFT JOIN bill_lines l ON l.bill_id = b.id
-        ORDER BY l.position
+        \(linesJoin)
+        ORDER BY l.position, m.position
         """
 
     func currentBill(deviceId: String) throws -> Bill? {
@@ -274,8 +292,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         let sql = """
             SELECT \(Self.billColumns)
             FROM (SELECT * FROM bills WHERE \(page) ORDER BY created_at DESC, id DESC LIMIT $\(bindings.count)) b
-            LEFT JOIN bill_lines l ON l.bill_id = b.id
-            ORDER BY b.created_at DESC, b.id DESC, l.position
+            \(Self.linesJoin)
+            ORDER BY b.created_at DESC, b.id DESC, l.position, m.position
             """
         return try bills(in: session.rows(PostgresQuery(unsafeSQL: sql, binds: bindings)))
     }
@@ -465,11 +483,20 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             zip(previous.lines, bill.lines).allSatisfy({ $0.lineId == $1.lineId })
         else {
             session.enqueue("DELETE FROM bill_lines WHERE bill_id = \(bill.id)")
+            // Their modifiers too, when the stored lines had any or are unknown.
+            if previous.map({ $0.lines.contains { !$0.modifiers.isEmpty } }) ?? true {
+                session.enqueue("DELETE FROM bill_line_modifiers WHERE bill_id = \(bill.id)")
+            }
             insertLines(of: bill, from: 0)
             return
         }
+        // modifier_stamp: written by a binary that knows modifiers (migration 0023's guard).
         for (position, (old, new)) in zip(previous.lines, bill.lines).enumerated() where old != new {
-            session.enqueue("UPDATE bill_lines SET quantity = \(new.quantity) WHERE bill_id = \(bill.id) AND position = \(position)")
+            session.enqueue(
+                """
+                UPDATE bill_lines SET quantity = \(new.quantity), modifier_stamp = \(new.quantity)
+                WHERE bill_id = \(bill.id) AND position = \(position)
+                """)
         }
         insertLines(of: bill, from: previous.lines.count)
     }
@@ -480,9 +507,17 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             let line = bill.lines[position]
             session.enqueue(
                 """
-                INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor)
-                VALUES (\(bill.id), \(position), \(line.lineId), \(line.menuItemId), \(line.name), \(line.quantity), \(line.unitPriceMinor))
+                INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor, modifier_stamp)
+                VALUES (\(bill.id), \(position), \(line.lineId), \(line.menuItemId), \(line.name), \(line.quantity), \(line.unitPriceMinor),
+                        \(line.quantity))
                 """)
+            for (index, modifier) in line.modifiers.enumerated() {
+                session.enqueue(
+                    """
+                    INSERT INTO bill_line_modifiers (bill_id, line_id, position, option_id, name, price_minor)
+                    VALUES (\(bill.id), \(line.lineId), \(index), \(modifier.optionId), \(modifier.name), \(modifier.priceMinor))
+                    """)
+            }
         }
     }
 
@@ -492,7 +527,6 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         return bindings
     }
 
-    /// The bills in rows of `billColumns`, in the order they first appear.
     /// The bills in `rows` (``billColumns``, a bill's lines in order), each with its payments:
     /// read by one more statement for those that have any (paid, or `paid_minor` > 0: migration
     /// 0022), so a checked-out bill with none costs no round trip.
@@ -523,20 +557,34 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     static func bills(in rows: [PostgresRow], payments: [String: [Payment]]) throws -> [Bill] {
         var bills: [(id: String, row: PostgresRandomAccessRow, lines: [BillLine])] = []
-        for row in rows {
-            let cells = row.makeRandomAccess()
-            let id = try cells[0].decode(String.self)
-            if bills.last?.id != id { bills.append((id, cells, [])) }
-            guard let lineId = try cells[13].decode(String?.self) else { continue }
+        /// The line being read (its rows are consecutive): its cells and modifiers so far.
+        var pending: (cells: PostgresRandomAccessRow, lineId: String, modifiers: [BillLineModifier])?
+        func finishLine() throws {
+            guard let (cells, lineId, modifiers) = pending else { return }
+            pending = nil
             do {
                 bills[bills.count - 1].lines.append(
                     try BillLine(
                         lineId: lineId, menuItemId: try cells[14].decode(String.self), name: try cells[15].decode(String.self),
-                        quantity: try cells[16].decode(Int.self), unitPriceMinor: try cells[17].decode(Int64.self)))
+                        quantity: try cells[16].decode(Int.self), unitPriceMinor: try cells[17].decode(Int64.self), modifiers: modifiers))
             } catch let violation as InvariantViolation {
                 throw StorageError.invalidRow(table: "bill_lines", id: lineId, reason: violation.description)
             }
         }
+        for row in rows {
+            let cells = row.makeRandomAccess()
+            let id = try cells[0].decode(String.self)
+            let lineId = try cells[13].decode(String?.self)
+            if bills.last?.id != id || pending?.lineId != lineId { try finishLine() }
+            if bills.last?.id != id { bills.append((id, cells, [])) }
+            guard let lineId else { continue }
+            if pending == nil { pending = (cells, lineId, []) }
+            if let optionId = try cells[23].decode(String?.self) {
+                pending?.modifiers.append(
+                    BillLineModifier(optionId: optionId, name: try cells[24].decode(String.self), priceMinor: try cells[25].decode(Int64.self)))
+            }
+        }
+        try finishLine()
         return try bills.map { try bill($0.row, lines: $0.lines, payments: payments[$0.id] ?? []) }
     }
 
@@ -594,12 +642,14 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         return bill
     }
 
-    private static func menuItem(_ row: PostgresRow) throws -> MenuItem {
-        let (id, name, category, price, currencyText, available) = try row.decode((String, String, String, Int64, String, Bool).self)
+    static func menuItem(_ cells: PostgresRandomAccessRow, modifierGroups: [ModifierGroup]) throws -> MenuItem {
+        let id = try cells[0].decode(String.self), currencyText = try cells[4].decode(String.self)
         guard let currency = Currency(rawValue: currencyText) else {
             throw StorageError.invalidRow(table: "menu_items", id: id, reason: "currency '\(currencyText)'")
         }
-        return MenuItem(id: id, name: name, category: category, priceMinor: price, currency: currency, available: available)
+        return MenuItem(
+            id: id, name: try cells[1].decode(String.self), category: try cells[2].decode(String.self), priceMinor: try cells[3].decode(Int64.self),
+            currency: currency, available: try cells[5].decode(Bool.self), modifierGroups: modifierGroups)
     }
 
     private static func menuCategory(_ row: PostgresRow) throws -> MenuCategory {

@@ -22,6 +22,8 @@ struct BillLineRow: FetchableRecord, TableRecord, Sendable {
     let quantity: Int
     let unitPriceMinor: Int64
     let position: Int
+    /// The line's modifiers (`bill_line_modifiers`), in order: read apart from the row.
+    var modifiers: [BillLineModifier] = []
 
     init(row: Row) throws {
         lineId = try row.decode(forColumn: Columns.lineId)
@@ -42,6 +44,7 @@ struct BillLineRow: FetchableRecord, TableRecord, Sendable {
         quantity = line.quantity
         unitPriceMinor = line.unitPriceMinor
         self.position = position
+        modifiers = line.modifiers
     }
 
     /// Inserts the row, with a cached statement (see ``BillRow/insert(_:)``).
@@ -52,12 +55,19 @@ struct BillLineRow: FetchableRecord, TableRecord, Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [lineId, billId, menuItemId, name, quantity, unitPriceMinor, position])
+        // Only a line with modifiers writes more (none on the common path).
+        for (index, modifier) in modifiers.enumerated() {
+            try database.cachedStatement(
+                sql: "INSERT INTO bill_line_modifiers (bill_id, line_id, position, option_id, name, price_minor) VALUES (?, ?, ?, ?, ?, ?)"
+            ).execute(arguments: [billId, lineId, index, modifier.optionId, modifier.name, modifier.priceMinor])
+        }
     }
 
     /// The domain's line. Throws ``StorageError/invalidRow(table:id:reason:)``.
     func billLine() throws -> BillLine {
         do {
-            return try BillLine(lineId: lineId, menuItemId: menuItemId, name: name, quantity: quantity, unitPriceMinor: unitPriceMinor)
+            return try BillLine(
+                lineId: lineId, menuItemId: menuItemId, name: name, quantity: quantity, unitPriceMinor: unitPriceMinor, modifiers: modifiers)
         } catch {
             throw StorageError.invalidRow(table: Self.databaseTableName, id: lineId, reason: error.description)
         }

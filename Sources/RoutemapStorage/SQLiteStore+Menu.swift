@@ -26,6 +26,7 @@ extension SQLiteTransaction {
                     VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 10 FROM menu_items))
                     """,
                 arguments: [item.id, item.name, item.category, item.priceMinor, item.currency.rawValue, item.available])
+            try insertModifierGroups(item.modifierGroups, menuItemId: item.id)
         }
     }
 

@@ -26,19 +26,23 @@ struct SQLiteTransaction: POSTransaction {
 
     func menuItem(id: String) throws -> MenuItem? {
         if let items = writing?.menu.items { return items[id] }
-        return try StorageError.wrapping("reading menu item \(id)") {
+        let item = try StorageError.wrapping("reading menu item \(id)") {
             try MenuItemRow.fetchOne(
                 database.cachedStatement(sql: "SELECT * FROM menu_items WHERE id = ?" + (try onMenuOnly())), arguments: [id]
             )?.menuItem()
         }
+        guard let item, let groups = try modifierGroups(menuItemId: id)[id] else { return item }
+        return item.withModifierGroups(groups)
     }
 
     /// Every menu item on the menu (not retired), in menu order.
     func menuItems() throws -> [MenuItem] {
-        try StorageError.wrapping("reading the menu") {
+        let items = try StorageError.wrapping("reading the menu") {
             try MenuItemRow.fetchAll(database.cachedStatement(sql: "SELECT * FROM menu_items WHERE 1" + (try onMenuOnly()) + " ORDER BY position, id"))
                 .map { try $0.menuItem() }
         }
+        let groups = try modifierGroups()
+        return groups.isEmpty ? items : items.map { item in groups[item.id].map { item.withModifierGroups($0) } ?? item }
     }
 
     /// The condition that leaves retired items out: none before migration 0011 added
@@ -270,10 +274,8 @@ struct SQLiteTransaction: POSTransaction {
     // MARK: Helpers
 
     private func decodedBill(_ row: BillRow) throws -> Bill {
-        let lines = try BillLineRow.fetchAll(
-            database.cachedStatement(sql: "SELECT * FROM bill_lines WHERE bill_id = ? ORDER BY position"), arguments: [row.id])
         // Only a paid or partly paid bill has payments to read (migration 0022's paid_minor).
-        return try row.bill(lines: lines, payments: row.hasPayments ? payments(billId: row.id) : [])
+        try row.bill(lines: try billLineRows(billId: row.id), payments: row.hasPayments ? payments(billId: row.id) : [])
     }
 
     /// Writes the lines of `bill` that differ from `previous` (its stored state, when known).
@@ -284,6 +286,7 @@ struct SQLiteTransaction: POSTransaction {
             zip(previous.lines, bill.lines).allSatisfy({ $0.lineId == $1.lineId })
         else {
             try database.cachedStatement(sql: "DELETE FROM bill_lines WHERE bill_id = ?").execute(arguments: [bill.id])
+            try deleteLineModifiers(of: bill, previous: previous)
             try insertLines(of: bill, from: 0)
             return
         }

@@ -216,11 +216,23 @@ struct BackupInputTests {
     func damagedDatabase() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try migratedDatabase()
-        // Overwrite pages in the middle of the file: b-tree pages integrity_check cannot walk.
+        // Overwrite pages of a table's b-tree: pages integrity_check cannot walk. The pages of a
+        // table, not the middle of the file: which pages are there changes with every migration,
+        // and a damaged schema page makes a file SQLite cannot open at all (66, not this test).
+        // Found on a copy elsewhere: opening the database itself would leave files beside it.
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("routemap-pages-\(UUID().uuidString).sqlite").path
+        try FileManager.default.copyItem(atPath: database, toPath: copy)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let (pageSize, pages) = try DatabaseQueue(path: copy).read { db in
+            (
+                try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096,
+                try Int.fetchAll(db, sql: "SELECT pageno FROM dbstat WHERE name = 'trivia_questions' AND pagetype = 'leaf' ORDER BY pageno")
+            )
+        }
+        let page = try #require(pages.dropFirst(pages.count / 2).first)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: database))
-        let size = try handle.seekToEnd()
-        try handle.seek(toOffset: size / 2)
-        try handle.write(contentsOf: Data(repeating: 0xFF, count: 12_288))
+        try handle.seek(toOffset: UInt64((page - 1) * pageSize))
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: pageSize))
         try handle.close()
         let listing = try files()
         let damaged = try runRoutemap(["backup", path("copy.sqlite"), "--db", database])

@@ -40,6 +40,9 @@ extension ForwardingTransaction {
     func menuItemExists(id: String) throws -> Bool { try forwarded.menuItemExists(id: id) }
     func insertMenuItem(_ item: MenuItem) throws { try forwarded.insertMenuItem(item) }
     func updateMenuItem(_ item: MenuItem) throws { try forwarded.updateMenuItem(item) }
+    func replaceModifierGroups(menuItemId: String, with groups: [ModifierGroup]) throws {
+        try forwarded.replaceModifierGroups(menuItemId: menuItemId, with: groups)
+    }
     func retireMenuItem(id: String, at date: Date) throws { try forwarded.retireMenuItem(id: id, at: date) }
     func menuCategory(id: String) throws -> MenuCategory? { try forwarded.menuCategory(id: id) }
     func menuCategoryExists(id: String) throws -> Bool { try forwarded.menuCategoryExists(id: id) }

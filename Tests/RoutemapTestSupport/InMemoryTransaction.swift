@@ -127,7 +127,19 @@ extension InMemoryTransaction {
 
     func updateMenuItem(_ item: MenuItem) throws {
         guard let index = state.menu.firstIndex(where: { $0.id == item.id }) else { throw Conflict() }
-        state.menu[index] = item
+        // The item's own fields only, as the stores' updates: its groups stay.
+        state.menu[index] = MenuItem(
+            id: item.id, name: item.name, category: item.category, priceMinor: item.priceMinor, currency: item.currency,
+            available: item.available, modifierGroups: state.menu[index].modifierGroups)
+        state.menuRevision += 1
+    }
+
+    func replaceModifierGroups(menuItemId: String, with groups: [ModifierGroup]) throws {
+        guard let index = state.menu.firstIndex(where: { $0.id == menuItemId }) else { throw Conflict() }
+        let item = state.menu[index]
+        state.menu[index] = MenuItem(
+            id: item.id, name: item.name, category: item.category, priceMinor: item.priceMinor, currency: item.currency,
+            available: item.available, modifierGroups: groups)
         state.menuRevision += 1
     }
 
