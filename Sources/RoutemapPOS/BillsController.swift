@@ -59,16 +59,25 @@ struct BillsController {
         return .json(.object(object))
     }
 
+    /// An add with `modifiers` (even `[]`) is the modifier sheet's "Add": its answer dismisses the
+    /// sheet, then shows the bill; without, the menu's one tap: the bill is replaced.
     @Sendable func addItem(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
-        let client = try supported(request, [POSRoute.bill], [.replace])
-        let body = try RequestBody(request, allowed: ["menuItemId", "quantity"])
+        let oneTap = try supported(request, [POSRoute.bill], [.replace])
+        let body = try RequestBody(request, allowed: ["menuItemId", "quantity", "modifiers"])
+        let modifiers = try body.modifierIds()
+        let client = modifiers == nil ? oneTap : try supported(request, [POSRoute.bill], [.dismiss, .replace])
         let menuItemId = try body.string("menuItemId")
         let quantity = try body.integer("quantity", in: quantityRange)
         let billId = try request.parameter("billId")
         return try await app.idempotency.perform(request, body: body, device: device) { key in
-            try await till.addItem(billId: billId, device: device.id, menuItemId: menuItemId, quantity: Int(quantity), idempotency: key)
+            try await till.addItem(
+                billId: billId, device: device.id, menuItemId: menuItemId, quantity: Int(quantity), modifiers: modifiers ?? [], idempotency: key)
         } answer: { bill in
-            .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
+            .json(
+                try billAndSteps(bill, device) { context in
+                    guard modifiers != nil else { return [try replaceBill(bill, context, client)] }
+                    return try walk(from: .posModifierSheet(billId: bill.id, menuItemId: menuItemId), to: POSRoute.bill, bill, context, client)
+                })
         }
     }
 

@@ -10,7 +10,7 @@ extension MenuCategory {
 
 extension MenuItem {
     var json: JSON {
-        [
+        let object: JSONObject = [
             "id": .string(id),
             "name": .string(name),
             "category": .string(category),
@@ -18,12 +18,13 @@ extension MenuItem {
             "currency": .string(currency.rawValue),
             "available": .bool(available),
         ]
+        return withModifierGroups(object)
     }
 }
 
 extension BillLine {
     var json: JSON {
-        [
+        let object: JSONObject = [
             "lineId": .string(lineId),
             "menuItemId": .string(menuItemId),
             "name": .string(name),
@@ -31,6 +32,7 @@ extension BillLine {
             "unitPriceMinor": .int(unitPriceMinor),
             "lineTotalMinor": .int(lineTotalMinor),
         ]
+        return withModifiers(object)
     }
 }
 

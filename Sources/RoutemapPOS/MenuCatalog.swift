@@ -20,6 +20,8 @@ final class MenuCatalog: Sendable {
     }
 
     let items: [MenuItem]
+    /// `items` by id (the modifier sheet's item).
+    private let itemsById: [String: MenuItem]
     /// The categories on the menu, in menu order.
     let categories: [MenuCategory]
     /// `GET /v1/menu/categories`.
@@ -36,11 +38,14 @@ final class MenuCatalog: Sendable {
 
     init(items: [MenuItem], categories: [MenuCategory] = [], generation: Int = 0) {
         self.items = items
+        itemsById = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.categories = categories
         self.generation = generation
         categoryListing = Listing(bytes: (["categories": .array(categories.map(\.json))] as JSON).encoded())
         let allPayload = JSONFragment(MenuCatalog.listingJSON(items))
-        screenPayload = .fragment(allPayload)
+        // The screen's rows name the action a tap sends when it is not the menu's `addItem`
+        // (an item with modifier groups presents them first); without such items, the listing.
+        screenPayload = items.contains(where: \.hasModifiers) ? .fragment(JSONFragment(MenuCatalog.screenJSON(items))) : .fragment(allPayload)
         let components = POSNavigation.menuComponents(
             items, names: Dictionary(categories.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first }))
         screenComponents = { components }
@@ -59,8 +64,25 @@ final class MenuCatalog: Sendable {
         return byCategory[category] ?? emptyListing
     }
 
+    /// The menu item with `id` in this version of the menu, if it is on it.
+    func item(id: String) -> MenuItem? {
+        itemsById[id]
+    }
+
     private static func listingJSON(_ items: [MenuItem]) -> JSON {
         ["items": .array(items.map(\.json))]
+    }
+
+    /// ``listingJSON(_:)`` with `"action": "chooseModifiers"` on the rows of items with modifier groups.
+    private static func screenJSON(_ items: [MenuItem]) -> JSON {
+        [
+            "items": .array(
+                items.map { item in
+                    guard item.hasModifiers, case .object(var object) = item.json else { return item.json }
+                    object.append("action", .string(POSNavigation.chooseModifiers))
+                    return .object(object)
+                })
+        ]
     }
 }
 

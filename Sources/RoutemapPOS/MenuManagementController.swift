@@ -4,7 +4,7 @@ import RoutemapHTTP
 import RoutemapJSON
 
 /// The menu, for a manager: `POST /v1/menu/items` creates an item, `PATCH /v1/menu/items/{itemId}`
-/// changes its name, category, price or availability, `DELETE /v1/menu/items/{itemId}` retires it
+/// changes its name, category, price, availability or modifier groups (a list given replaces them all), `DELETE /v1/menu/items/{itemId}` retires it
 /// (off the menu; bills that hold it keep it, and its id is never reused); likewise
 /// `/v1/menu/categories` creates, renames and retires (empty) categories. Each takes an
 /// optional `Idempotency-Key`. Once a change commits, the menu every till gets is the new one:
@@ -53,10 +53,11 @@ struct MenuManagementController {
     }
 
     @Sendable func create(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
-        let body = try RequestBody(request, allowed: ["id", "name", "category", "priceMinor", "available"])
+        let body = try RequestBody(request, allowed: ["id", "name", "category", "priceMinor", "available", "modifierGroups"])
         let draft = MenuItemDraft(
             id: try Self.slug(body, "id"), name: try Self.name(body), category: try Self.slug(body, "category"),
-            priceMinor: try body.integer("priceMinor", in: MenuItem.priceRange), available: try Self.optionalBool(body, "available") ?? true)
+            priceMinor: try body.integer("priceMinor", in: MenuItem.priceRange), available: try Self.optionalBool(body, "available") ?? true,
+            modifierGroups: try body.modifierGroups() ?? [])
         return await changed(
             try await app.idempotency.perform(
                 request, body: body, device: device,
@@ -66,11 +67,12 @@ struct MenuManagementController {
 
     @Sendable func change(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let id = try request.parameter("itemId")
-        let body = try RequestBody(request, allowed: ["name", "category", "priceMinor", "available"])
+        let body = try RequestBody(request, allowed: ["name", "category", "priceMinor", "available", "modifierGroups"])
         let patch = MenuItemPatch(
             name: body.value("name") == nil ? nil : try Self.name(body),
             category: body.value("category") == nil ? nil : try Self.slug(body, "category"),
-            priceMinor: try body.optionalInteger("priceMinor", in: MenuItem.priceRange), available: try Self.optionalBool(body, "available"))
+            priceMinor: try body.optionalInteger("priceMinor", in: MenuItem.priceRange), available: try Self.optionalBool(body, "available"),
+            modifierGroups: try body.modifierGroups())
         return await changed(
             try await app.idempotency.perform(
                 request, body: body, device: device,

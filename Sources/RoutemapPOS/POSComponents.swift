@@ -18,9 +18,10 @@ extension POSNavigation {
                 title: names[category] ?? category.prefix(1).uppercased() + category.dropFirst(),
                 children: items.filter { $0.category == category }.map { item in
                     guard item.available else { return .row(title: item.name, value: "Unavailable") }
+                    // An item with modifier groups presents them first.
                     return .button(
-                        title: "\(item.name) · \(MoneyText.format(item.priceMinor, item.currency))", action: "addItem",
-                        style: .secondary, item: ["id": .string(item.id)])
+                        title: "\(item.name) · \(MoneyText.format(item.priceMinor, item.currency))\(item.hasModifiers ? " …" : "")",
+                        action: item.hasModifiers ? chooseModifiers : "addItem", style: .secondary, item: ["id": .string(item.id)])
                 })
         }
     }
@@ -34,7 +35,7 @@ extension POSNavigation {
         let open = bill.status == .open
         var lines: [Component] = []
         for line in bill.lines {
-            lines.append(.row(title: "\(line.quantity) × \(line.name)", detail: "\(money(line.unitPriceMinor)) each", value: money(line.lineTotalMinor)))
+            lines.append(lineRow(line, money))
             guard open else { continue }
             let item: JSONObject = ["lineId": .string(line.lineId)]
             if line.quantity > 1 {
@@ -71,7 +72,7 @@ extension POSNavigation {
         return [
             .section(
                 title: "Items",
-                children: bill.lines.map { .row(title: "\($0.quantity) × \($0.name)", detail: "\(money($0.unitPriceMinor)) each", value: money($0.lineTotalMinor)) }),
+                children: bill.lines.map { lineRow($0, money) }),
             .divider,
             totals(of: bill, money),
         ] + paymentRows(of: bill, money) + (bill.status != .checkedOut ? [] : [
@@ -94,6 +95,12 @@ extension POSNavigation {
                     .row(title: $0.method == .cash ? "Cash" : "Card", detail: "Receipt \($0.receiptNumber)", value: money($0.amountMinor))
                 } + [.row(title: "Due", value: money(bill.dueMinor))])
         ]
+    }
+
+    /// A line: `2 × Latte`, its options (if any) and unit price, its total.
+    private static func lineRow(_ line: BillLine, _ money: (Int64) -> String) -> Component {
+        let options = line.modifiers.map { "\($0.name) +\(money($0.priceMinor)) · " }.joined()
+        return .row(title: "\(line.quantity) × \(line.name)", detail: "\(options)\(money(line.unitPriceMinor)) each", value: money(line.lineTotalMinor))
     }
 
     private static func totals(of bill: Bill, _ money: (Int64) -> String) -> Component {

@@ -21,7 +21,14 @@ enum POSNavigation {
             RouteNode(POSRoute.splitContainer, .tab, screenType: "splitView", title: "Order", slots: ["primary", "secondary"]) {
                 RouteNode(
                     POSRoute.menu, .embed(slot: "primary"), screenType: "menu", title: "Menu", offersDeclarative: true,
-                    deepLinks: ["routemap://menu"], payload: menuScreen)
+                    deepLinks: ["routemap://menu"], payload: menuScreen
+                ) {
+                    RouteNode(
+                        POSRoute.modifierSheet, .present(PresentationOptions(style: .sheet, inNavigationContainer: false)),
+                        screenType: "modifierSheet", title: "Options", offersDeclarative: true,
+                        requires: [POSInput.billId, POSInput.menuItemId], callerSupplied: [POSInput.billId, POSInput.menuItemId],
+                        payload: modifierSheetScreen)
+                }
                 RouteNode(
                     POSRoute.bill, .embed(slot: "secondary"), screenType: "bill", title: "Bill", offersDeclarative: true,
                     requires: [POSInput.billId], callerSupplied: [POSInput.billId], provides: [POSInput.billId],
@@ -52,8 +59,19 @@ enum POSNavigation {
     private static let menuActions = [
         ScreenAction(
             name: "addItem", method: "POST", path: "/v1/bills/{billId}/items", row: "items",
-            body: ["menuItemId": "{item.id}", "quantity": 1], headers: keyed)
+            body: ["menuItemId": "{item.id}", "quantity": 1], headers: keyed),
+        // The rows that name it (`"action": "chooseModifiers"`: items with modifier groups)
+        // present their options first, for the bill beside the menu.
+        ScreenAction(
+            name: chooseModifiers, method: "POST", path: navigatePath, row: "items",
+            body: [
+                "from": [.string(POSRoute.tabBar.rawValue), .string(POSRoute.splitContainer.rawValue), .string(POSRoute.menu.rawValue)],
+                "to": .string(POSRoute.modifierSheet.rawValue), "input": ["billId": "{billId}", "menuItemId": "{item.id}"],
+            ]),
     ]
+
+    /// The menu's action for an item with modifier groups, which its row names.
+    static let chooseModifiers = "chooseModifiers"
 
     /// The bill; while it is open, controls to change or remove a line and to check out.
     @Sendable static func billScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {

@@ -8,11 +8,15 @@ public enum POSRoute {
     public static let bill: RouteID = "bill"
     public static let orderSummary: RouteID = "orderSummary"
     public static let billList: RouteID = "billList"
+    /// The options of one menu item (milk, extras), presented over the menu before adding it.
+    public static let modifierSheet: RouteID = "modifierSheet"
 }
 
 /// Names of the navigation inputs POS routes require and provide.
 enum POSInput {
     static let billId = "billId"
+    /// The menu item whose options the modifier sheet shows.
+    static let menuItemId = "menuItemId"
 }
 
 extension NavigationStack {
@@ -27,6 +31,15 @@ extension NavigationStack {
     /// resuming starts.
     static var posBillList: NavigationStack {
         NavigationStack([StackEntry(POSRoute.tabBar), StackEntry(POSRoute.splitContainer), StackEntry(POSRoute.bill), StackEntry(POSRoute.billList)])
+    }
+
+    /// The modifier sheet of item `menuItemId`, for bill `billId`, over the menu: where an add
+    /// with modifiers starts.
+    static func posModifierSheet(billId: String, menuItemId: String) -> NavigationStack {
+        NavigationStack([
+            StackEntry(POSRoute.tabBar), StackEntry(POSRoute.splitContainer), StackEntry(POSRoute.menu),
+            StackEntry(POSRoute.modifierSheet, inputs: [POSInput.billId: billId, POSInput.menuItemId: menuItemId]),
+        ])
     }
 
     /// The order summary of bill `billId` over that bill: where cancel and pay start.

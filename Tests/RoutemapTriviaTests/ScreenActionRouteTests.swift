@@ -148,6 +148,22 @@ struct ScreenActionRouteTests {
         rendered.note(await server.send("POST", "/v1/bills/\(voided)/void", json: ["reason": "a test"], headers: keyed()), "void")
         await showBill(voided)
 
+        // An item with modifier groups (given by the store, then served again so the menu is
+        // read at once): its sheet, walked to as the menu's chooseModifiers does, and its add.
+        let milk = ModifierGroup(id: "milk", name: "Milk", minChoices: 0, maxChoices: 1, options: [ModifierOption(id: "oat", name: "Oat", priceMinor: 50)])
+        _ = try await Till(store: server.store, taxRate: TaxRate(basisPoints: 875)!, currency: .usd)
+            .changeMenuItem(id: "latte", MenuItemPatch(modifierGroups: [milk]), device: "dev_tests", idempotency: nil)
+        try server.reopen()
+        let sheetBill = try #require(await server.send("POST", "/v1/bills", headers: keyed()).json["bill"]?["id"]?.stringValue)
+        rendered.note(
+            await server.send(
+                "POST", navigate,
+                json: ["from": ["tabBar", "splitContainer", "menu"], "to": "modifierSheet", "input": ["billId": .string(sheetBill), "menuItemId": "latte"]]),
+            "the modifier sheet")
+        rendered.note(
+            await server.send("POST", "/v1/bills/\(sheetBill)/items", json: ["menuItemId": "latte", "quantity": 1, "modifiers": ["oat"]], headers: keyed()),
+            "an add with modifiers")
+
         #expect(rendered.billStatuses == Set(BillStatus.allCases.map(\.rawValue)), "a bill screen in every state")
         return rendered
     }
