@@ -7,9 +7,12 @@ import RoutemapNavigation
 /// sheet and shows the bill: `BillsController.addItem`).
 extension POSNavigation {
     /// The item (as the menu has it now, with its groups and options) and the bill it is added to.
-    /// An item no longer on the menu is `unknown_menu_item` (422), as adding it would be.
+    /// An item no longer on the menu is `unknown_menu_item` (422), as adding it would be; a bill
+    /// that is not the device's is 404, as for the bill screen.
     @Sendable static func modifierSheetScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {
-        let billId = try required(POSInput.billId, in: inputs), itemId = try required(POSInput.menuItemId, in: inputs)
+        // The bill as the endpoints read it: another device's or an unknown one is 404.
+        let billId = try context.bill(id: try required(POSInput.billId, in: inputs)).id
+        let itemId = try required(POSInput.menuItemId, in: inputs)
         guard let item = context.menu.item(id: itemId) else { throw POSError.unknownMenuItem(itemId) }
         let payload: JSONObject = [
             "billId": .string(billId),
