@@ -253,14 +253,16 @@ public actor APIClient {
     }
 
     /// `POST /v1/bills/{billId}/items`. Every attempt of one tap sends the same `intent`, so a
-    /// retry never adds twice (its answer is then `replayed`).
-    public func addItem(billId: String, menuItemId: String, quantity: Int = 1, intent: UserIntent = UserIntent()) async throws
-        -> Replayable<BillAndNavigation>
-    {
+    /// retry never adds twice (its answer is then `replayed`). `modifiers`: the ids of the item's
+    /// options chosen, as the modifier sheet sends them (its answer dismisses the sheet); `nil`
+    /// for the menu's one tap.
+    public func addItem(
+        billId: String, menuItemId: String, quantity: Int = 1, modifiers: [String]? = nil, intent: UserIntent = UserIntent()
+    ) async throws -> Replayable<BillAndNavigation> {
         try await replayable(
             send(
-                .post, "/v1/bills/\(Self.segment(billId))/items", body: AddItemRequest(menuItemId: menuItemId, quantity: quantity),
-                intent: intent))
+                .post, "/v1/bills/\(Self.segment(billId))/items",
+                body: AddItemRequest(menuItemId: menuItemId, quantity: quantity, modifiers: modifiers), intent: intent))
     }
 
     /// `PATCH /v1/bills/{billId}/items/{lineId}`: sets a line's quantity.

@@ -52,16 +52,21 @@ public struct CreateMenuItemRequest: Codable, Sendable, Hashable, WireObjectWith
     public var priceMinor: Int64
     /// `true` when absent.
     public var available: Bool?
+    /// Its modifier groups, in order (none when absent).
+    public var modifierGroups: [ModifierGroup]?
 
-    public init(id: String, name: String, category: String, priceMinor: Int64, available: Bool? = nil) {
+    public init(
+        id: String, name: String, category: String, priceMinor: Int64, available: Bool? = nil, modifierGroups: [ModifierGroup]? = nil
+    ) {
         self.id = id
         self.name = name
         self.category = category
         self.priceMinor = priceMinor
         self.available = available
+        self.modifierGroups = modifierGroups
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, available }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, available, modifierGroups }
 }
 
 /// `PATCH /v1/menu/items/{itemId}`: the members to change.
@@ -70,15 +75,20 @@ public struct ChangeMenuItemRequest: Codable, Sendable, Hashable, WireObjectWith
     public var category: String?
     public var priceMinor: Int64?
     public var available: Bool?
+    /// Replaces all the item's modifier groups (`[]` removes them); `nil` keeps them.
+    public var modifierGroups: [ModifierGroup]?
 
-    public init(name: String? = nil, category: String? = nil, priceMinor: Int64? = nil, available: Bool? = nil) {
+    public init(
+        name: String? = nil, category: String? = nil, priceMinor: Int64? = nil, available: Bool? = nil, modifierGroups: [ModifierGroup]? = nil
+    ) {
         self.name = name
         self.category = category
         self.priceMinor = priceMinor
         self.available = available
+        self.modifierGroups = modifierGroups
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, category, priceMinor, available }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, category, priceMinor, available, modifierGroups }
 }
 
 /// The answer of creating or changing a menu item.

@@ -62,12 +62,12 @@ public enum Renderer: OpenEnumeration {
 /// The screen types the server sends: the point of sale's, then the trivia app's. The app names
 /// the native ones it implements in `Navigation-Screens`; others arrive as declarative screens.
 public enum ScreenType: OpenEnumeration {
-    case tabBar, splitView, menu, bill, orderSummary, billList
+    case tabBar, splitView, menu, bill, orderSummary, billList, modifierSheet
     case navigationStack, landing, triviaOptions, difficultyMenu, categoryPicker, triviaGame, triviaResults, noData
     case unknown(String)
 
     public static let knownCases: [ScreenType] = [
-        .tabBar, .splitView, .menu, .bill, .orderSummary, .billList,
+        .tabBar, .splitView, .menu, .bill, .orderSummary, .billList, .modifierSheet,
         .navigationStack, .landing, .triviaOptions, .difficultyMenu, .categoryPicker, .triviaGame, .triviaResults, .noData,
     ]
 
@@ -79,6 +79,7 @@ public enum ScreenType: OpenEnumeration {
         case .bill: "bill"
         case .orderSummary: "orderSummary"
         case .billList: "billList"
+        case .modifierSheet: "modifierSheet"
         case .navigationStack: "navigationStack"
         case .landing: "landing"
         case .triviaOptions: "triviaOptions"
@@ -190,6 +191,10 @@ public enum ProblemCode: OpenEnumeration {
     /// voiding a partly paid bill (``Problem/paidMinor``); a refund of a split bill without
     /// `paymentId` (``Problem/paymentIds``), or naming a payment not the bill's.
     case amountExceedsDue, billPartlyPaid, paymentIdRequired, unknownPayment
+    /// An add named an option that is not the item's (``Problem/optionId``).
+    case unknownModifier
+    /// An add chose a modifier group too few or too many times (``Problem/groupId``).
+    case modifierChoiceInvalid
     case unknown(String)
 
     public static let knownCases: [ProblemCode] = [
@@ -202,7 +207,8 @@ public enum ProblemCode: OpenEnumeration {
         .billSettled, .lineQuantityLimit, .tooManyLines,
         .questionAlreadyAnswered, .questionNotCurrent, .questionNotInGame, .answerNotAChoice, .gameNotFinished, .questionsAvailable,
         .overloaded, .timedOut, .shuttingDown, .databaseUnavailable, .deviceNotActive, .billNotPaid, .refundExceedsPayment,
-        .discountNeedsManager, .amountExceedsDue, .billPartlyPaid, .paymentIdRequired, .unknownPayment,
+        .discountNeedsManager, .amountExceedsDue, .billPartlyPaid, .paymentIdRequired, .unknownPayment, .unknownModifier,
+        .modifierChoiceInvalid,
     ]
 
     public var rawValue: String {
@@ -260,6 +266,8 @@ public enum ProblemCode: OpenEnumeration {
         case .billPartlyPaid: "bill_partly_paid"
         case .paymentIdRequired: "payment_id_required"
         case .unknownPayment: "unknown_payment"
+        case .unknownModifier: "unknown_modifier"
+        case .modifierChoiceInvalid: "modifier_choice_invalid"
         case .unknown(let value): value
         }
     }

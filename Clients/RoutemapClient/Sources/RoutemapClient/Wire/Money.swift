@@ -9,8 +9,25 @@ public struct MenuItem: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var currency: String
     /// Unavailable items cannot be added to a bill.
     public var available: Bool
+    /// What the cashier chooses when adding it, in order; empty when it has none (the server
+    /// leaves the member out then, as a server from before modifiers does: both decode to none).
+    public var modifierGroups: [ModifierGroup] = []
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, currency, available }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, currency, available, modifierGroups }
+}
+
+extension MenuItem {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        category = try container.decode(String.self, forKey: .category)
+        priceMinor = try container.decode(Int64.self, forKey: .priceMinor)
+        currency = try container.decode(String.self, forKey: .currency)
+        available = try container.decode(Bool.self, forKey: .available)
+        modifierGroups = try container.decodeIfPresent([ModifierGroup].self, forKey: .modifierGroups) ?? []
+    }
+
 }
 
 /// One line of a bill.
@@ -20,11 +37,28 @@ public struct BillLine: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// The menu item's name.
     public var name: String
     public var quantity: Int
-    /// The item's price when the line was added.
+    /// The item's price when the line was added, plus its modifiers'.
     public var unitPriceMinor: Int64
     public var lineTotalMinor: Int64
+    /// The options the line was added with, their names and prices then; empty when none (the
+    /// server leaves the member out then, as a server from before modifiers does: both decode to none).
+    public var modifiers: [LineModifier] = []
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case lineId, menuItemId, name, quantity, unitPriceMinor, lineTotalMinor }
+    enum CodingKeys: String, CodingKey, CaseIterable { case lineId, menuItemId, name, quantity, unitPriceMinor, lineTotalMinor, modifiers }
+}
+
+extension BillLine {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        lineId = try container.decode(String.self, forKey: .lineId)
+        menuItemId = try container.decode(String.self, forKey: .menuItemId)
+        name = try container.decode(String.self, forKey: .name)
+        quantity = try container.decode(Int.self, forKey: .quantity)
+        unitPriceMinor = try container.decode(Int64.self, forKey: .unitPriceMinor)
+        lineTotalMinor = try container.decode(Int64.self, forKey: .lineTotalMinor)
+        modifiers = try container.decodeIfPresent([LineModifier].self, forKey: .modifiers) ?? []
+    }
+
 }
 
 /// A bill; money in minor units of `currency`, totals computed by the server.

@@ -47,10 +47,18 @@ public struct Problem: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var paymentIds: [String]?
     /// `unknown_payment`: the payment named.
     public var paymentId: String?
+    /// For `unknown_modifier`: the option id that is not the item's.
+    public var optionId: String?
+    /// For `modifier_choice_invalid`: the group chosen wrongly, its bounds, and how many were chosen.
+    public var groupId: String?
+    public var minChoices: Int?
+    public var maxChoices: Int?
+    public var chosen: Int?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, title, status, detail, code, field, menuItemId, category, expectedMinor, limit, retryAfterSeconds, input, route
         case routeGuard = "guard"
         case questionId, currentQuestionId, deviceId, refundableMinor, limitBps, shareBps, dueMinor, paidMinor, paymentIds, paymentId
+        case optionId, groupId, minChoices, maxChoices, chosen
     }
 }

@@ -18,13 +18,17 @@ public struct EnrollRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
 public struct AddItemRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var menuItemId: String
     public var quantity: Int
+    /// The ids of the item's modifier options chosen; `nil` for the menu's one tap. Sent (even
+    /// `[]`) by the modifier sheet, whose answer then dismisses it.
+    public var modifiers: [String]?
 
-    public init(menuItemId: String, quantity: Int) {
+    public init(menuItemId: String, quantity: Int, modifiers: [String]? = nil) {
         self.menuItemId = menuItemId
         self.quantity = quantity
+        self.modifiers = modifiers
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case menuItemId, quantity }
+    enum CodingKeys: String, CodingKey, CaseIterable { case menuItemId, quantity, modifiers }
 }
 
 /// `PATCH /v1/bills/{billId}/items/{lineId}`.

@@ -52,6 +52,8 @@ public struct Screen: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// The bill screen's payload: the bill (also from a declarative bill screen, whose
     /// `components` it leaves out).
     public var billPayload: Bill { get throws { try payload.decode(Bill.self) } }
+    /// The modifier sheet's payload.
+    public var modifierSheetPayload: ModifierSheetPayload { get throws { try payload.decode(ModifierSheetPayload.self) } }
     /// The order summary's payload.
     public var orderSummaryPayload: OrderSummaryPayload { get throws { try payload.decode(OrderSummaryPayload.self) } }
     /// The declarative component tree (`payload.components`), empty when there is none.
@@ -60,7 +62,7 @@ public struct Screen: Codable, Sendable, Hashable, WireObjectWithKeys {
 
 /// The menu screen's payload.
 public struct MenuPayload: Codable, Sendable, Hashable, WireObjectWithKeys {
-    public var items: [MenuItem]
+    public var items: [MenuScreenItem]
     /// The component tree, only when the screen is declarative (the app has no native menu).
     public var components: [Component]?
 
