@@ -30,12 +30,14 @@ extension RequestBody {
     }
 
     /// `modifiers` of an add: option ids, `nil` when absent or `null` (an add from the menu's
-    /// one tap), else an array of at most ``MenuItem/maxChosenModifiers`` strings of 1 to 64 bytes.
+    /// one tap), else an array of at most ``MenuItem/maxChosenModifiers`` strings of 1 to 64
+    /// characters (as JSON Schema's `maxLength` counts them; any such string that names no option
+    /// is the domain's `unknown_modifier`).
     func modifierIds() throws -> [String]? {
         guard let value = value("modifiers") else { return nil }
         return try Self.array(value, "modifiers", max: MenuItem.maxChosenModifiers, of: "option ids").map { id in
-            guard case .string(let text) = id, (1...64).contains(text.utf8.count) else {
-                throw Problem.invalidField("modifiers", "'modifiers' must hold option ids: strings of 1 to 64 bytes.")
+            guard case .string(let text) = id, (1...64).contains(text.unicodeScalars.count) else {
+                throw Problem.invalidField("modifiers", "'modifiers' must hold option ids: strings of 1 to 64 characters.")
             }
             return text
         }
