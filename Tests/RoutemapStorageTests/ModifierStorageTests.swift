@@ -124,7 +124,7 @@ struct ModifierStorageTests {
         if let url {
             let database = try #require(DatabaseURL(url))
             let old = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations().filter(before), connections: 2)
-            #expect(old.appliedMigrationIDs.last == "0021_pos_discounts")
+            #expect(old.appliedMigrationIDs.last == "0022_pos_split_tender")
             old.close()
             _ = try TestPostgres.psql(url, rows)
             let migrated = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations(), connections: 4)
@@ -132,7 +132,7 @@ struct ModifierStorageTests {
             store = migrated
         } else {
             let old = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations().filter(before))
-            #expect(old.appliedMigrationIDs.last == "0021_pos_discounts")
+            #expect(old.appliedMigrationIDs.last == "0022_pos_split_tender")
             try old.onWriter("writing rows from before 0023") { try $0.execute(sql: rows) }
             #expect(try old.bill(id: "bill_1")?.lines.count == 1, "a store reads bills before 0023's tables exist")
             try old.close()
