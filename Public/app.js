@@ -630,8 +630,21 @@
     }
     if (unanswered && (unanswered.signature === request.signature || unanswered.tap < request.tap)) unanswered = null;
     if (answer.status === 409 || answer.status === 404) enqueue(reread, { quiet: true });
-    if (answer.status === 422 && ['unknown_menu_item', 'menu_item_unavailable'].includes(answer.json?.code)) refreshMenu({ now: true });
+    if (answer.status === 422 && MENU_CHANGED.includes(answer.json?.code)) {
+      // The menu changed under the screen: the menu on display is read again; a presented screen
+      // (the modifier sheet) is read again as a whole, so it offers what the menu has now (or goes,
+      // with its item).
+      if (presentsRoute(request.route)) enqueue(reread, { quiet: true }); else refreshMenu({ now: true });
+    }
     handleAnswer(answer, trigger);
+  }
+
+  /** Refusals saying the menu is not what the screen showed: an item retired or sold out, an option or group changed. */
+  const MENU_CHANGED = ['unknown_menu_item', 'menu_item_unavailable', 'unknown_modifier', 'modifier_choice_invalid'];
+
+  /** Whether a presented layer (not the root's) shows `route`. */
+  function presentsRoute(route) {
+    return navigation.layers.slice(1).some((layer) => navigation.shownIn(layer).some((view) => view.route === route));
   }
 
   /**
@@ -1223,7 +1236,10 @@
     },
 
     menu(view) {
+      // A row naming an action sends that one (an item with modifier groups: `chooseModifiers`,
+      // which presents its sheet); the others the rows' first action (`addItem`).
       const addItem = rowAction(view, 'items');
+      const actionOf = (item) => (item.action ? actionNamed(view, item.action) : addItem);
       const categories = new Map();
       for (const item of view.screen.payload.items ?? []) {
         if (!categories.has(item.category)) categories.set(item.category, []);
@@ -1232,15 +1248,17 @@
       const sections = [...categories].map(([category, items]) => {
         const titleId = uniqueId('category');
         const buttons = items.map((item) => {
+          const action = actionOf(item);
           const price = formatMoney(item.priceMinor, item.currency);
+          const choices = item.modifierGroups?.length ? ', with options' : '';
           const button = el('button', {
             type: 'button', class: 'menu-item', 'data-item-id': item.id, 'data-focus-key': `item:${item.id}`,
-            'data-anchor': `item:${item.id}`, disabled: !addItem || !item.available,
-            'aria-label': `${item.name}, ${price}${item.available ? '' : ', unavailable'}`,
-          }, el('span', { class: 'name' }, item.name), el('span', { class: 'price' }, item.available ? price : 'Unavailable'));
-          if (addItem) {
-            trackBusy(button, busyKeyOf(view, addItem, item), view.route);
-            button.addEventListener('click', () => performAction(view, addItem, { item }, button));
+            'data-anchor': `item:${item.id}`, 'data-action': item.action ?? null, disabled: !action || !item.available,
+            'aria-label': `${item.name}, ${price}${choices}${item.available ? '' : ', unavailable'}`,
+          }, el('span', { class: 'name' }, item.name), el('span', { class: 'price' }, item.available ? `${price}${choices ? ' …' : ''}` : 'Unavailable'));
+          if (action) {
+            trackBusy(button, busyKeyOf(view, action, item), view.route);
+            button.addEventListener('click', () => performAction(view, action, { item }, button));
           }
           return el('li', {}, button);
         });
@@ -1263,12 +1281,20 @@
       // last), for the focus to go to when its line is removed; − names its +, for when it is disabled.
       const neighbour = (index) => bill.lines[index + 1] ?? bill.lines[index - 1];
       const lines = (bill.lines ?? []).map((line, index) => {
+        // A line's options (and so its unit price) under its name; its controls name them too,
+        // since two lines of one item differ only by them.
+        const modifiers = line.modifiers ?? [];
+        const label = modifiers.length ? `${line.name} (${modifiers.map((modifier) => modifier.name).join(', ')})` : line.name;
+        const options = modifiers.length ? el('ul', { class: 'line-modifiers', 'aria-label': `Options of ${label}` },
+          ...modifiers.map((modifier) => el('li', { class: 'line-modifier', 'data-option-id': modifier.optionId, 'data-minor': modifier.priceMinor },
+            `${modifier.name} +${money(modifier.priceMinor)}`)),
+          el('li', { class: 'line-unit', 'data-minor': line.unitPriceMinor }, `${money(line.unitPriceMinor)} each`)) : null;
         const quantity = el('span', { class: 'quantity', 'aria-label': `quantity ${line.quantity}` }, `× ${line.quantity}`);
         const controls = el('span', { class: 'line-controls' });
         if (setQuantity) {
-          for (const [label, change, text] of [['Fewer', -1, '−'], ['More', 1, '+']]) {
+          for (const [verb, change, text] of [['Fewer', -1, '−'], ['More', 1, '+']]) {
             const button = el('button', {
-              type: 'button', class: 'stepper', 'aria-label': `${label} ${line.name}`, disabled: line.quantity + change < 1,
+              type: 'button', class: 'stepper', 'aria-label': `${verb} ${label}`, disabled: line.quantity + change < 1,
               'data-focus-key': `line:${line.lineId}:${change}`,
               'data-focus-next': [change < 0 ? `line:${line.lineId}:1` : null, neighbour(index) ? `line:${neighbour(index).lineId}:${change}` : null].filter(Boolean).join(' '),
             }, text);
@@ -1279,15 +1305,17 @@
         }
         if (removeLine) {
           const button = el('button', {
-            type: 'button', class: 'remove', 'aria-label': `Remove ${line.name}`, 'data-focus-key': `line:${line.lineId}:remove`,
+            type: 'button', class: 'remove', 'aria-label': `Remove ${label}`, 'data-focus-key': `line:${line.lineId}:remove`,
             'data-focus-next': neighbour(index) ? `line:${neighbour(index).lineId}:remove` : null,
           }, 'Remove');
           trackBusy(button, busyKeyOf(view, removeLine, line), view.route);
           button.addEventListener('click', () => performAction(view, removeLine, { item: line }, button));
           controls.append(button);
         }
-        return el('li', { class: 'line', 'data-line-id': line.lineId, 'data-menu-item-id': line.menuItemId, 'data-quantity': line.quantity },
-          el('span', { class: 'line-name' }, line.name), quantity, controls,
+        return el('li', {
+          class: options ? 'line has-modifiers' : 'line', 'data-line-id': line.lineId, 'data-menu-item-id': line.menuItemId,
+          'data-quantity': line.quantity, 'data-unit-minor': line.unitPriceMinor,
+        }, el('span', { class: 'line-name' }, line.name), options, quantity, controls,
           el('span', { class: 'line-total', 'data-minor': line.lineTotalMinor }, money(line.lineTotalMinor)));
       });
 
@@ -1309,7 +1337,89 @@
         checkout ? actionButton(view, checkout, `Check out ${money(bill.totalMinor)}`, 'primary checkout') : null,
         otherActions(view, [checkout?.name]));
     },
+
+    /**
+     * The modifier sheet: the item, each of its groups with how many of its options it takes
+     * (radio buttons when at most one, with "None" when it may be left out; else checkboxes, the
+     * rest disabled once the group has its most), and "Add", which sends the options chosen as
+     * `{value.modifiers}` and stays disabled, saying what is missing, until every group's count
+     * is within its bounds. The server checks again: a refusal is shown like any other. Cancel
+     * asks the server for `parent`, as Escape does.
+     */
+    modifierSheet(view) {
+      const sheet = view.screen.payload;
+      const money = (minor) => formatMoney(minor, sheet.currency);
+      const addItem = actionNamed(view, 'addItem');
+      const groups = (sheet.modifierGroups ?? []).map((group) => {
+        const single = group.maxChoices === 1;
+        const name = uniqueId(`group-${group.id}`);
+        const ruleId = uniqueId('rule');
+        const choice = (input, ...text) => el('label', { class: 'choice modifier-option' }, input, ...text);
+        const inputs = group.options.map((option) => el('input', {
+          type: single ? 'radio' : 'checkbox', name, value: option.id, 'data-option-id': option.id,
+          'data-focus-key': `option:${group.id}:${option.id}`,
+        }));
+        const none = single && group.minChoices === 0
+          ? el('input', { type: 'radio', name, value: '', checked: true, 'data-option-id': '', 'data-focus-key': `option:${group.id}:` }) : null;
+        const fieldset = el('fieldset', {
+          class: 'field modifier-group', 'data-group-id': group.id, 'data-min': group.minChoices, 'data-max': group.maxChoices, 'aria-describedby': ruleId,
+        },
+        el('legend', {}, group.name, ' ', el('span', { class: 'group-rule', id: ruleId }, `(${choiceRule(group)})`)),
+        none ? choice(none, el('span', { class: 'option-name' }, 'None')) : null,
+        ...group.options.map((option, index) => choice(inputs[index], el('span', { class: 'option-name' }, option.name), ' ',
+          el('span', { class: 'option-price', 'data-minor': option.priceMinor }, `+${money(option.priceMinor)}`))));
+        const chosen = () => group.options.filter((option, index) => inputs[index].checked);
+        return { group, single, inputs, fieldset, chosen };
+      });
+
+      const hintId = uniqueId('hint');
+      const hint = el('p', { class: 'sheet-hint', id: hintId, 'aria-live': 'polite' });
+      const submit = addItem ? el('button', {
+        type: 'submit', class: 'primary', 'data-action': addItem.name, 'data-anchor': addItem.name,
+        'data-focus-key': focusKey(view, addItem, undefined, 'Add'), 'aria-describedby': hintId,
+      }) : null;
+      const chosenIds = () => groups.flatMap(({ chosen }) => chosen().map((option) => option.id));
+      /** The groups' counts against their bounds: Add's price, whether it may be sent, what is missing. */
+      const update = () => {
+        for (const { group, single, inputs, chosen } of groups) {
+          if (single) continue;
+          const full = chosen().length >= group.maxChoices;
+          for (const input of inputs) input.disabled = full && !input.checked;
+        }
+        const wrong = groups.filter(({ group, chosen }) => chosen().length < group.minChoices || chosen().length > group.maxChoices);
+        hint.textContent = wrong.map(({ group }) => `${group.name}: ${choiceRule(group)}.`).join(' ');
+        if (!submit) return;
+        const price = groups.reduce((sum, { chosen }) => sum + chosen().reduce((total, option) => total + option.priceMinor, 0), sheet.priceMinor);
+        submit.textContent = `Add ${money(price)}`;
+        submit.disabled = wrong.length > 0;
+      };
+
+      const cancel = trackBusy(el('button', { type: 'button', class: 'secondary', 'data-focus-key': `${view.route}:cancel` }, 'Cancel'), 'navigate');
+      cancel.addEventListener('click', () => goBack(cancel));
+      const form = el('form', { class: 'action-form modifier-form', 'data-action': addItem?.name ?? null, novalidate: true },
+        ...groups.map(({ fieldset }) => fieldset),
+        sheet.available ? hint : el('p', { class: 'empty' }, `${sheet.name} is not available right now.`),
+        el('div', { class: 'actions' }, submit, cancel));
+      form.addEventListener('change', update);
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        if (!submit || submit.disabled || isBusy(submit)) return;
+        performAction(view, addItem, { values: { modifiers: chosenIds() } }, submit);
+      });
+      if (submit) trackBusy(submit, busyKeyOf(view, addItem, undefined, 'Add'), view.route);
+      view.element.dataset.menuItemId = sheet.menuItemId;
+      add(view.element, heading(view),
+        el('p', { class: 'sheet-item' }, el('span', { class: 'name' }, sheet.name), ' ', el('span', { class: 'price' }, money(sheet.priceMinor))),
+        form, otherActions(view, [addItem?.name]));
+      update();
+    },
   };
+
+  /** How many of its options a modifier group takes, as the sheet says it: "choose 1", "up to 2", "choose 1 to 3". */
+  function choiceRule({ minChoices, maxChoices }) {
+    if (minChoices === 0) return `up to ${maxChoices}`;
+    return minChoices === maxChoices ? `choose ${minChoices}` : `choose ${minChoices} to ${maxChoices}`;
+  }
 
   // The trivia app's screens: a navigation stack whose first screen is the landing, the options
   // embedded in it, the game (a question and its four choices) and the results.

@@ -9,7 +9,8 @@ then a game of trivia on the same device (`/?app=trivia`: the difficulty popover
 game and a walk from the options it uncovers, a game to its results, play again, both options'
 Change tapped quickly, the no-data screen through the category sheet), then
 double-clicks on a slow network (Void, +, Pay, Play, an answer: each sends the request it showed,
-once), then a server that answers late, not at all or 429 (a change held up by a locked database, answers
+once), then modifiers (a latte given groups by a manager: its sheet, Add held back until a size
+is chosen, the options on the bill's lines and the summary, a refusal shown in the sheet), then a server that answers late, not at all or 429 (a change held up by a locked database, answers
 lost on their way back, a bill paid elsewhere, quick taps over the rate limit, a refusal among
 them that must stay on screen, a menu changed by a manager, an item named with 100 characters and no space), and checks what the page shows after each step. A screenshot of each state goes to
 --screenshots. Exits 1 on the first failed check, with a screenshot, the page's HTML and the
@@ -797,6 +798,232 @@ def run_double_taps(page, server):
     check(answers == [{"questionId": question, "answer": choice}], f"a double-click on an answer sent {answers}")
 
 
+# ---- modifiers: the sheet of an item with modifier groups ------------------------------------
+
+
+def modifier_sheet(page):
+    """What the modifier sheet on display shows: its item, each group's legend and options (the
+    label, the input's type, whether it is checked or disabled), Add's title and state, the hint."""
+    return page.script("""
+        const sheet = document.querySelector('dialog[open][data-presented="modifierSheet"]');
+        if (!sheet) return null;
+        const add = sheet.querySelector('button[data-action="addItem"]');
+        return {
+          item: sheet.querySelector('.sheet-item')?.textContent,
+          groups: [...sheet.querySelectorAll('fieldset.modifier-group')].map((group) => ({
+            legend: group.querySelector('legend').textContent,
+            options: [...group.querySelectorAll('label')].map((label) => {
+              const input = label.querySelector('input');
+              return { text: label.textContent.trim(), type: input.type, checked: input.checked, disabled: input.disabled };
+            }),
+          })),
+          add: add && { text: add.textContent, disabled: add.disabled },
+          hint: sheet.querySelector('.sheet-hint')?.textContent ?? null,
+        };""")
+
+
+def bill_lines(page):
+    """The bill pane's lines in order: item, name, quantity, unit price and total (minor units), the options' texts."""
+    return page.script("""
+        return [...document.querySelectorAll('[data-route="bill"] .line')].map((line) => ({
+          item: line.dataset.menuItemId, name: line.querySelector('.line-name').textContent, quantity: Number(line.dataset.quantity),
+          unit: Number(line.dataset.unitMinor), total: Number(line.querySelector('.line-total').dataset.minor),
+          modifiers: [...line.querySelectorAll('.line-modifier')].map((modifier) => modifier.textContent),
+          each: line.querySelector('.line-unit')?.textContent ?? null,
+        }));""")
+
+
+def run_modifiers(page, server):
+    """A manager gives the latte a milk (none or one) and a size (exactly one): a tap on Latte
+    presents its sheet, whose Add stays disabled until a size is chosen and sends the options
+    chosen; the bill's line shows them and their price, and the same choices again raise it. A
+    refusal the page could not foresee (the milk made required meanwhile) is shown in the sheet,
+    which is read again; Cancel adds nothing."""
+    driver = page.driver
+    token = page.script("return localStorage.getItem('routemap.token')")
+    driver.get_log("browser")  # what the scenarios before this one logged
+    manager = server.send_json("POST", "/v1/devices", None, {"name": "manager", "enrollmentCode": MANAGER_ENROLLMENT_CODE, "role": "manager"})["token"]
+    latte = next(item for item in server.get_json("/v1/menu/items", token)["items"] if item["id"] == "latte")
+    check(latte["priceMinor"] == 475, f"the demo menu's latte costs {latte['priceMinor']}, not 475")
+    milk = {"id": "milk", "name": "Milk", "minChoices": 0, "maxChoices": 1,
+            "options": [{"id": "oat", "name": "Oat", "priceMinor": 50}, {"id": "almond", "name": "Almond", "priceMinor": 50}]}
+    size = {"id": "size", "name": "Size", "minChoices": 1, "maxChoices": 1,
+            "options": [{"id": "regular", "name": "Regular", "priceMinor": 0}, {"id": "large", "name": "Large", "priceMinor": 80}]}
+    server.send_json("PATCH", "/v1/menu/items/latte", manager, {"modifierGroups": [milk, size]})
+
+    print("modifiers: tapping Latte presents its sheet (chooseModifiers), and adds nothing")
+    driver.get(server.url + "/")
+    page.wait(lambda: page.bill() is not None, "the bill")
+    page.idle()
+    before = page.bill()["id"]
+    page.find('[data-route="bill"] button[data-action="newBill"]').click()
+    page.wait(lambda: page.bill()["id"] != before, "a new bill")
+    page.idle()
+    bill_id = page.bill()["id"]
+    tile = '[data-route="menu"] button[data-item-id="latte"]'
+    check(page.find(tile).get_attribute("data-action") == "chooseModifiers", "the latte's tile does not send its row's chooseModifiers")
+    page.network()
+
+    def open_sheet():
+        page.find(tile).click()
+        page.wait(lambda: modifier_sheet(page) is not None, "the latte's modifier sheet")
+        page.idle()
+        page.wait(lambda: page.script("return document.getAnimations().every((animation) => animation.playState !== 'running')"),
+                  "the sheet's animation to finish")
+
+    def choose(option):
+        page.find(f'dialog[data-presented="modifierSheet"] input[data-option-id="{option}"]').click()
+
+    def add():
+        page.find('dialog[data-presented="modifierSheet"] button[data-action="addItem"]').click()
+        page.wait(lambda: not page.find_all('dialog[data-presented="modifierSheet"]'), "the sheet to be dismissed after Add")
+        page.idle()
+
+    open_sheet()
+    check(page.script("return document.querySelector('dialog[data-presented=\"modifierSheet\"]').matches('.layer-sheet:modal')"),
+          "the modifier sheet is not presented as a modal sheet")
+    check(page.bill()["lines"] == {} and not page.sent("POST", r"/items$"), "tapping Latte added it without its options")
+    walks = [json.loads(walk["body"]) for walk in page.sent("POST", r"/navigate$")]
+    check([(walk["to"], walk["input"]) for walk in walks] == [("modifierSheet", {"billId": bill_id, "menuItemId": "latte"})],
+          f"tapping Latte sent the walks {walks}")
+    shown = modifier_sheet(page)
+    check(shown["item"] == "Latte $4.75", f"the sheet's item reads {shown['item']!r}")
+    check(shown["groups"] == [
+        {"legend": "Milk (up to 1)", "options": [
+            {"text": "None", "type": "radio", "checked": True, "disabled": False},
+            {"text": "Oat +$0.50", "type": "radio", "checked": False, "disabled": False},
+            {"text": "Almond +$0.50", "type": "radio", "checked": False, "disabled": False}]},
+        {"legend": "Size (choose 1)", "options": [
+            {"text": "Regular +$0.00", "type": "radio", "checked": False, "disabled": False},
+            {"text": "Large +$0.80", "type": "radio", "checked": False, "disabled": False}]},
+    ], f"the sheet's groups: {shown['groups']}")
+    check(shown["add"] == {"text": "Add $4.75", "disabled": True} and shown["hint"] == "Size: choose 1.",
+          f"with no size chosen, Add is {shown['add']} and the hint reads {shown['hint']!r}")
+
+    print("modifiers: Oat alone leaves Add disabled; Large enables it; Add sends both and the bill shows the line")
+    choose("oat")
+    shown = modifier_sheet(page)
+    check(shown["add"] == {"text": "Add $5.25", "disabled": True} and shown["hint"] == "Size: choose 1.",
+          f"with only Oat chosen, Add is {shown['add']} and the hint reads {shown['hint']!r}")
+    page.find('dialog[data-presented="modifierSheet"] button[data-action="addItem"]').click()  # disabled: does nothing
+    check(not page.sent("POST", r"/items$"), "a click on the disabled Add sent an add")
+    choose("large")
+    shown = modifier_sheet(page)
+    check(shown["add"] == {"text": "Add $6.05", "disabled": False} and shown["hint"] == "",
+          f"with Oat and Large chosen, Add is {shown['add']} and the hint reads {shown['hint']!r}")
+    page.screenshot("modifier-sheet")
+    add()
+    adds = [json.loads(request["body"]) for request in page.sent("POST", r"/items$")]
+    check(adds == [{"menuItemId": "latte", "quantity": 1, "modifiers": ["oat", "large"]}], f"Add sent {adds}")
+    line = {"item": "latte", "name": "Latte", "quantity": 1, "unit": 605, "total": 605,
+            "modifiers": ["Oat +$0.50", "Large +$0.80"], "each": "$6.05 each"}
+    check(bill_lines(page) == [line], f"the bill's lines after Add: {bill_lines(page)}")
+    subtotal, tax, total = expected_totals({"latte": 605}, {"latte": 1})
+    bill = page.bill()
+    check(bill["id"] == bill_id and (bill["subtotal"], bill["tax"], bill["total"]) == (subtotal, tax, total),
+          f"the bill shows {bill['subtotal']}+{bill['tax']}={bill['total']}, not {subtotal}+{tax}={total}")
+    check(page.script("return document.activeElement.dataset.focusKey") == "item:latte", "focus did not come back to the Latte tile")
+
+    print("modifiers: Latte again with the same options (chosen the other way round) raises that line to 2")
+    open_sheet()
+    choose("large")
+    choose("oat")
+    add()
+    check(bill_lines(page) == [{**line, "quantity": 2, "total": 1210}], f"the bill's lines after the same options again: {bill_lines(page)}")
+    subtotal, tax, total = expected_totals({"latte": 605}, {"latte": 2})
+    bill = page.bill()
+    check((bill["subtotal"], bill["tax"], bill["total"]) == (subtotal, tax, total) and bill["totalText"] == money(total),
+          f"the bill shows {bill['subtotal']}+{bill['tax']}={bill['total']} ({bill['totalText']}), not {subtotal}+{tax}={total}")
+    served = server.get_json(f"/v1/bills/{bill_id}", token)["lines"]
+    check([(entry["quantity"], entry["unitPriceMinor"], [option["optionId"] for option in entry["modifiers"]]) for entry in served] == [(2, 605, ["oat", "large"])],
+          f"the server's lines: {served}")
+
+    print("modifiers: Latte with Regular only is a line of its own; None leaves the milk out")
+    open_sheet()
+    choose("oat")
+    choose("")  # None again
+    choose("regular")
+    add()
+    check(json.loads(page.sent("POST", r"/items$")[-1]["body"])["modifiers"] == ["regular"], "None did not leave the milk out")
+    check(bill_lines(page)[1] == {"item": "latte", "name": "Latte", "quantity": 1, "unit": 475, "total": 475,
+                                  "modifiers": ["Regular +$0.00"], "each": "$4.75 each"}, f"the bill's lines: {bill_lines(page)}")
+    subtotal, tax, total = expected_totals({"oat-large": 605, "regular": 475}, {"oat-large": 2, "regular": 1})
+    bill = page.bill()
+    check((bill["subtotal"], bill["tax"], bill["total"]) == (subtotal, tax, total), f"the bill shows {bill['subtotal']}+{bill['tax']}={bill['total']}")
+    page.screenshot("modifier-lines")
+
+    print("modifiers: Cancel dismisses the sheet (a walk to its parent) and adds nothing")
+    adds = len(page.sent("POST", r"/items$"))
+    open_sheet()
+    choose("almond")
+    page.find('dialog[data-presented="modifierSheet"] button[data-focus-key="modifierSheet:cancel"]').click()
+    page.wait(lambda: not page.find_all("dialog"), "the sheet to be dismissed by Cancel")
+    page.idle()
+    check(json.loads(page.sent("POST", r"/navigate$")[-1]["body"]).get("mode") == "parent", "Cancel did not ask for the sheet's parent")
+    check(len(page.sent("POST", r"/items$")) == adds and len(bill_lines(page)) == 2, "Cancel added the latte")
+
+    print("modifiers: a group of up to 2 is checkboxes; with two chosen the third is disabled")
+    extras = {"id": "extras", "name": "Extras", "minChoices": 0, "maxChoices": 2, "options": [
+        {"id": "shot", "name": "Extra shot", "priceMinor": 60}, {"id": "syrup", "name": "Syrup", "priceMinor": 40},
+        {"id": "cream", "name": "Cream", "priceMinor": 30}]}
+    server.send_json("PATCH", "/v1/menu/items/cappuccino", manager, {"modifierGroups": [extras]})
+    time.sleep(5)  # the page reads the menu at most every 5 s
+    page.script("window.dispatchEvent(new Event('focus'))")
+    page.wait(lambda: page.find(tile.replace("latte", "cappuccino")).get_attribute("data-action") == "chooseModifiers",
+              "the cappuccino's tile to open its options once the menu was read again")
+    page.idle()
+    page.find(tile.replace("latte", "cappuccino")).click()
+    page.wait(lambda: modifier_sheet(page) is not None, "the cappuccino's modifier sheet")
+    page.idle()
+    page.wait(lambda: page.script("return document.getAnimations().every((animation) => animation.playState !== 'running')"),
+              "the sheet's animation to finish")
+    boxes = lambda: [(option["type"], option["checked"], option["disabled"]) for option in modifier_sheet(page)["groups"][0]["options"]]
+    check(modifier_sheet(page)["groups"][0]["legend"] == "Extras (up to 2)" and boxes() == [("checkbox", False, False)] * 3,
+          f"the extras: {modifier_sheet(page)['groups']}")
+    check(modifier_sheet(page)["add"] == {"text": "Add $4.50", "disabled": False}, f"with no extras Add is {modifier_sheet(page)['add']}")
+    choose("shot")
+    choose("cream")
+    check(boxes() == [("checkbox", True, False), ("checkbox", False, True), ("checkbox", True, False)], f"with two extras chosen: {boxes()}")
+    check(modifier_sheet(page)["add"] == {"text": "Add $5.40", "disabled": False}, f"with two extras Add is {modifier_sheet(page)['add']}")
+    choose("shot")
+    check(boxes() == [("checkbox", False, False), ("checkbox", False, False), ("checkbox", True, False)], f"with one extra left: {boxes()}")
+    page.press(Keys.ESCAPE)
+    page.wait(lambda: not page.find_all("dialog"), "the sheet to be dismissed by Escape")
+    page.idle()
+    check(len(page.sent("POST", r"/items$")) == adds and len(bill_lines(page)) == 2, "Escape added the cappuccino")
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    check(not errors, f"browser errors: {errors}")
+
+    print("modifiers: the milk made required meanwhile: the server's refusal is shown in the sheet, which is read again")
+    open_sheet()
+    server.send_json("PATCH", "/v1/menu/items/latte", manager, {"modifierGroups": [{**milk, "minChoices": 1}, size]})
+    choose("large")
+    page.find('dialog[data-presented="modifierSheet"] button[data-action="addItem"]').click()
+    page.wait(lambda: page.alert_text() is not None, "the refusal")
+    page.wait(lambda: page.script("return !document.body.hasAttribute('aria-busy')"), "the page to read the sheet again")
+    check(page.alert_text() == "Modifier choice invalid: Milk takes 1 choice; 0 were chosen.", f"the alert reads {page.alert_text()!r}")
+    check(page.script("return document.getElementById('alert').closest('dialog')?.dataset.presented") == "modifierSheet",
+          "the refusal is not shown in the sheet")
+    shown = modifier_sheet(page)
+    check(shown is not None and shown["groups"][0]["legend"] == "Milk (choose 1)" and shown["groups"][0]["options"][0]["text"] == "Oat +$0.50",
+          f"the sheet read again shows {shown and shown['groups']}")
+    check(len(bill_lines(page)) == 2, f"the refused add changed the bill: {bill_lines(page)}")
+    page.screenshot("modifier-refused")
+    page.find("#alert-close").click()
+    choose("almond")
+    choose("large")
+    add()
+    check(bill_lines(page)[2]["modifiers"] == ["Almond +$0.50", "Large +$0.80"], f"the bill's lines: {bill_lines(page)}")
+
+    print("modifiers: the order summary shows each line's options")
+    page.find('[data-route="bill"] button[data-action="checkout"]').click()
+    page.wait(lambda: page.find_all('dialog[open][data-presented="orderSummary"]'), "the order summary")
+    page.idle()
+    details = page.script("return [...document.querySelectorAll('dialog[data-presented=\"orderSummary\"] .row-detail')].map((detail) => detail.textContent)")
+    check(details[:3] == ["Oat +0.50 USD · Large +0.80 USD · 6.05 USD each", "Regular +0.00 USD · 4.75 USD each",
+                          "Almond +0.50 USD · Large +0.80 USD · 6.05 USD each"], f"the summary's lines read {details}")
+
+
 # ---- a server that answers late or not at all -----------------------------------------------
 
 
@@ -1057,7 +1284,7 @@ def main():
 
     started = time.monotonic()
     seam = tempfile.TemporaryDirectory(prefix="routemap-browser-seam-")
-    server = Server(arguments.binary)
+    server = Server(arguments.binary, arguments=["--manager-enrollment-code", MANAGER_ENROLLMENT_CODE])
     driver = None
     try:
         driver = start_browser()
@@ -1065,6 +1292,7 @@ def main():
         run(page, server)
         run_trivia(page, server)
         run_double_taps(page, server)
+        run_modifiers(page, server)
         server.cleanup()
         server = Server(arguments.binary, arguments=[
             "--request-timeout", "1", "--rate-limit", "4", "--manager-enrollment-code", MANAGER_ENROLLMENT_CODE])
