@@ -62,13 +62,15 @@ extension Bill {
     /// offers.
     public static let suggestedTipPercents = [10, 15, 20]
 
-    /// The tips to offer on this bill: each of `percents` (0 to 100) of ``totalMinor``, rounded
-    /// half to even to the minor unit as tax is (``TaxRate/tax(onMinor:)``), leaving out any
-    /// that pay would refuse (outside ``PaymentRequest/tipRange``).
+    /// The tips to offer on this bill: each of `percents` (0 to 100) of ``dueMinor`` (the total,
+    /// less what earlier payments of a split bill paid: the tip is on what is still to pay),
+    /// rounded half to even to the minor unit as tax is (``TaxRate/tax(onMinor:)``), leaving out
+    /// any that pay would refuse (outside ``PaymentRequest/tipRange``).
     public func suggestedTips(percents: [Int] = Bill.suggestedTipPercents) -> [SuggestedTip] {
-        percents.compactMap { percent in
+        let due = dueMinor
+        return percents.compactMap { percent in
             guard percent <= 100, let rate = TaxRate(basisPoints: percent * 100) else { return nil }
-            let tip = rate.tax(onMinor: totalMinor)
+            let tip = rate.tax(onMinor: due)
             return PaymentRequest.tipRange.contains(tip) ? SuggestedTip(percent: percent, tipMinor: tip) : nil
         }
     }

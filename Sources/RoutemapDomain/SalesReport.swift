@@ -154,11 +154,13 @@ public struct SalesReport: Sendable, Hashable {
         }
     }
 
-    /// The bills still open or checked out; a checked-out bill's total is money expected but
-    /// not yet taken.
+    /// The bills still open or checked out; what a checked-out bill has due is money expected
+    /// but not yet taken.
     public struct Unsettled: Sendable, Hashable {
         public let open: Int
         public let checkedOut: Int
+        /// Σ of the checked-out bills' ``Bill/dueMinor``: their totals, less what partial
+        /// payments of split bills already took (which the takings count).
         public let checkedOutTotalMinor: Int64
 
         public init(open: Int, checkedOut: Int, checkedOutTotalMinor: Int64) {

@@ -107,7 +107,7 @@ extension PostgresTransaction {
         var open = 0, checkedOut = 0, checkedOutTotal: Int64 = 0
         // The WHERE clause is the partial index's (bills_unsettled_by_device_selected_at).
         for row in try session.rows(
-            "SELECT status, count(*), coalesce(sum(total_minor), 0)::bigint FROM bills WHERE \(unescaped: Self.unsettled) GROUP BY status")
+            "SELECT status, count(*), coalesce(sum(total_minor - paid_minor), 0)::bigint FROM bills WHERE \(unescaped: Self.unsettled) GROUP BY status")
         {
             let (status, count, total) = try row.decode((String, Int, Int64).self)
             if status == BillStatus.open.rawValue {

@@ -82,7 +82,7 @@ extension SQLiteTransaction {
             let rows = try Row.fetchAll(
                 database,
                 sql: """
-                    SELECT status, count(*), coalesce(sum(total_minor), 0) FROM bills
+                    SELECT status, count(*), coalesce(sum(total_minor - paid_minor), 0) FROM bills
                     WHERE status IN ('open', 'checked_out')
                     GROUP BY status
                     """)

@@ -22,6 +22,8 @@ struct SplitTenderTests {
         var bill = try partly(paying: [200, 17])
         #expect(bill.status == .checkedOut && bill.paidMinor == 217 && bill.dueMinor == 300 && bill.isPartlyPaid)
         #expect(bill.payments.map(\.id) == ["pay_0", "pay_1"])
+        // The summary's tips are on what is still due (300), not on the whole total (517).
+        #expect(bill.suggestedTips().map(\.tipMinor) == [30, 45, 60])
         let checked = try bill.check(PaymentRequest(method: .cash, amountMinor: 300, tenderedMinor: 500))
         #expect(checked.completesBill && checked.changeMinor == 200)
         try bill.record(checked.payment(id: "pay_2", receiptNumber: 3, createdAt: Fixtures.createdAt))
