@@ -167,19 +167,6 @@ struct TriviaIdempotencyEndToEndTests {
 /// must play one game to the end, be refused an answer given twice, and meet the no-data screen.
 @Suite("README: the trivia walkthrough")
 struct TriviaWalkthroughTests {
-    static let readme = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
-
-    /// The first `sh` block of the README's section "A second app: trivia".
-    static func walkthrough() throws -> String {
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        let section = try #require(text.range(of: "\n## A second app: trivia\n"))
-        let rest = text[section.upperBound...]
-        let start = try #require(rest.range(of: "```sh\n"))
-        let end = try #require(rest[start.upperBound...].range(of: "\n```\n"))
-        return String(rest[start.upperBound..<end.lowerBound])
-    }
-
     @Test("the walkthrough plays a game to the end, is refused a second answer, and meets the no-data screen")
     func walkthroughPlaysAGame() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else {
@@ -187,19 +174,12 @@ struct TriviaWalkthroughTests {
             return
         }
         let server = try Server()
-        let script = try Self.walkthrough().replacingOccurrences(of: "localhost:8080", with: "localhost:\(server.process.port)")
+        let script = try Readme.shellBlock(inSection: "## A second app: trivia")
+            .replacingOccurrences(of: "localhost:8080", with: "localhost:\(server.process.port)")
         #expect(script.contains("/v1/trivia/games"), "the walkthrough was not found")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "set -eu\nAUTH=\"Authorization: Bearer $ROUTEMAP_TOKEN\"\n" + script]
-        process.environment = ["ROUTEMAP_TOKEN": try server.process.token(), "PATH": "/usr/bin:/bin"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let (status, output) = try Readme.run(
+            "AUTH=\"Authorization: Bearer $ROUTEMAP_TOKEN\"\n" + script, environment: ["ROUTEMAP_TOKEN": try server.process.token()])
+        #expect(status == 0, "\(output)")
         let lines = output.split(separator: "\n")
         #expect(lines.count { $0.hasPrefix("{\"result\":") } == 5, "\(output)")
         #expect(lines.contains { $0.hasPrefix("{\"id\":\"game_") && $0.contains("\"status\":\"finished\"") && $0.contains("\"answeredCount\":5") })
