@@ -58,9 +58,32 @@ public struct SuggestedTip: Sendable, Hashable {
 }
 
 extension Bill {
-    /// The percentages of the total a café's customers usually tip, which the order summary
-    /// offers.
+    /// The percentages a café's customers usually tip, which the order summary offers unless the
+    /// shop chose others (``Till/suggestedTipPercents``).
     public static let suggestedTipPercents = [10, 15, 20]
+
+    /// The most percentages a shop may have the order summary offer: one row of buttons.
+    public static let maxSuggestedTips = 5
+
+    /// `text` as the shop's suggested tips: `none` (no suggestions), or 1 to ``maxSuggestedTips``
+    /// distinct whole percentages from 1 to 100, comma-separated without spaces (`10,15,20`), in
+    /// the order given. `nil` for anything else.
+    public static func suggestedTipPercents(from text: String) -> [Int]? {
+        if text == "none" { return [] }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count <= maxSuggestedTips else { return nil }
+        var percents: [Int] = []
+        for part in parts {
+            // Digits only: `Int` would also take a sign.
+            guard part.allSatisfy(\.isWholeNumber), part.allSatisfy(\.isASCII), let percent = Int(part), (1...100).contains(percent),
+                !percents.contains(percent)
+            else {
+                return nil
+            }
+            percents.append(percent)
+        }
+        return percents
+    }
 
     /// The tips to offer on this bill: each of `percents` (0 to 100) of ``dueMinor`` (the total,
     /// less what earlier payments of a split bill paid: the tip is on what is still to pay),

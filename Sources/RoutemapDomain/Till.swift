@@ -16,6 +16,9 @@ public struct Till: Sendable {
     /// The largest discount a till may give a bill it holds, in basis points of the bill's
     /// subtotal (0 to 10 000); 0: only a manager gives discounts. See ``setDiscount(billId:caller:_:idempotency:)``.
     public let tillDiscountLimitBasisPoints: Int
+    /// The tips the order summary offers, as percentages (1 to 100) of what a bill has due:
+    /// ``Bill/suggestedTipPercents`` unless the shop chose others; empty offers none.
+    public let suggestedTipPercents: [Int]
     let store: any POSStore
     private let now: @Sendable () -> Date
 
@@ -25,10 +28,12 @@ public struct Till: Sendable {
     /// - Parameter now: the clock, for bills' and payments' timestamps (kept to the millisecond).
     public init(
         store: any POSStore, taxRate: TaxRate, currency: Currency, limits: BillLimits = BillLimits(), shop: ShopDetails = ShopDetails(),
-        tillDiscountLimitBasisPoints: Int = 0, now: @escaping @Sendable () -> Date = Date.init
+        tillDiscountLimitBasisPoints: Int = 0, suggestedTipPercents: [Int] = Bill.suggestedTipPercents,
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
         self.tillDiscountLimitBasisPoints = tillDiscountLimitBasisPoints
+        self.suggestedTipPercents = suggestedTipPercents
         self.taxRate = taxRate
         self.currency = currency
         self.limits = limits

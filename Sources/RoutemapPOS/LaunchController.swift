@@ -50,7 +50,8 @@ struct LaunchController {
 
     /// The whole launch answer for `bill`.
     private func answer(_ bill: Bill, menu: MenuCatalog, device: AuthenticatedDevice, client: ClientCapabilities) throws -> JSON {
-        let context = ScreenContext(bills: till.reader(for: device.id), menu: menu, known: [bill])
+        let context = ScreenContext(
+            bills: till.reader(for: device.id), menu: menu, known: [bill], suggestedTipPercents: till.suggestedTipPercents)
         let inputs = [POSInput.billId: bill.id]
         var navigation = try navigator.launch(inputs: inputs, context: context, client: client)
         if bill.status == .checkedOut {

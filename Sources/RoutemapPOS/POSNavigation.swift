@@ -150,7 +150,7 @@ enum POSNavigation {
             "payments": .array(bill.payments.map(\.json)),
             "currency": .string(bill.currency.rawValue),
             // Computed here so every client offers the same amounts, rounded as tax is.
-            "suggestedTips": .array(bill.suggestedTips().map { ["percent": .int(Int64($0.percent)), "tipMinor": .int($0.tipMinor)] }),
+            "suggestedTips": .array(bill.suggestedTips(percents: context.suggestedTipPercents).map { ["percent": .int(Int64($0.percent)), "tipMinor": .int($0.tipMinor)] }),
         ]
         if let discount = bill.discount { payload.append("discount", discount.json) }
         // The guard shows the summary only for a checked-out bill; its actions say so again. A

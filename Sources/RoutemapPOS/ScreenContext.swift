@@ -8,15 +8,18 @@ package struct ScreenContext: Sendable {
     /// The calling device's bills; builders see no other device's.
     let bills: BillReader
     let menu: MenuCatalog
+    /// The tips the order summary offers, as percentages of what is due (``Till/suggestedTipPercents``).
+    let suggestedTipPercents: [Int]
     /// The device's bills among those the endpoint passed: one or two, so a list searched in
     /// order costs less than hashing into a dictionary.
     let knownBills: [Bill]
     /// `knownBills` encoded once each: an answer holds a bill both as data and in its screen.
     private let encodedBills: [JSONFragment]
 
-    init(bills: BillReader, menu: MenuCatalog, known: [Bill] = []) {
+    init(bills: BillReader, menu: MenuCatalog, known: [Bill] = [], suggestedTipPercents: [Int] = Bill.suggestedTipPercents) {
         self.bills = bills
         self.menu = menu
+        self.suggestedTipPercents = suggestedTipPercents
         knownBills = known.filter { $0.deviceId == bills.device }
         encodedBills = knownBills.map { JSONFragment($0.json) }
     }

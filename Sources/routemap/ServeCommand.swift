@@ -33,6 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: Settings.checkpointPages.name, parsing: .unconditional, help: Settings.checkpointPages.help) var checkpointPages: String?
     @Option(name: Settings.taxRate.name, parsing: .unconditional, help: Settings.taxRate.help) var taxRateBps: String?
     @Option(name: Settings.tillDiscountLimit.name, parsing: .unconditional, help: Settings.tillDiscountLimit.help) var tillDiscountLimitBps: String?
+    @Option(name: Settings.suggestedTips.name, parsing: .unconditional, help: Settings.suggestedTips.help) var suggestedTips: String?
     @Option(name: Settings.currency.name, parsing: .unconditional, help: Settings.currency.help) var currency: String?
     @Option(name: Settings.shopName.name, parsing: .unconditional, help: Settings.shopName.help) var shopName: String?
     @Option(name: Settings.shopAddress.name, parsing: .unconditional, help: Settings.shopAddress.help) var shopAddress: String?
@@ -113,7 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let till = Till(
             store: database.store, taxRate: settings.taxRate, currency: settings.currency, shop: settings.shop,
-            tillDiscountLimitBasisPoints: settings.tillDiscountLimit)
+            tillDiscountLimitBasisPoints: settings.tillDiscountLimit, suggestedTipPercents: settings.suggestedTipPercents)
         do {
             try Self.checkMenuCurrency(of: till, settings.currency)
         } catch {
@@ -215,6 +216,8 @@ struct ServeSettings: Sendable {
     var taxRate: TaxRate
     /// The largest discount a till may give, in basis points of a bill's subtotal.
     var tillDiscountLimit: Int
+    /// The tips the order summary offers, as percentages of what is due.
+    var suggestedTipPercents: [Int]
     var currency: Currency
     /// What every receipt says of the shop.
     var shop: ShopDetails
@@ -257,6 +260,7 @@ struct ServeSettings: Sendable {
         http.raisesOpenFileLimit = true
         taxRate = try Settings.taxRate.resolve(command.taxRateBps)
         tillDiscountLimit = try Settings.tillDiscountLimit.resolve(command.tillDiscountLimitBps)
+        suggestedTipPercents = try Settings.suggestedTips.resolve(command.suggestedTips)
         currency = try Settings.currency.resolve(command.currency)
         // Each detail was checked by its setting, by the rule `ShopDetails` checks again.
         shop = try ShopDetails(

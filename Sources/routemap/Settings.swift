@@ -49,6 +49,11 @@ enum Settings {
         "till-discount-limit-bps", "ROUTEMAP_TILL_DISCOUNT_LIMIT_BPS", default: 0, in: 0...TaxRate.maximumBasisPoints,
         note: "0 = only a manager discounts",
         "Largest discount a till may give a bill it holds, in basis points of the bill's subtotal (1000 = 10%; an amount counts as its share of the subtotal when given); a manager device gives any.")
+    static let suggestedTips = Setting<[Int]>(
+        flag: "suggested-tips", environment: "ROUTEMAP_SUGGESTED_TIPS", defaultText: "`10,15,20`",
+        allowed: "`none`, or 1 to \(Bill.maxSuggestedTips) distinct whole percentages from 1 to 100, comma-separated",
+        summary: "The tips the order summary offers (`suggestedTips`), as percentages of what the bill has due, in this order; `none` offers none.",
+        defaultValue: { Bill.suggestedTipPercents }, parse: Bill.suggestedTipPercents(from:))
     static let currency = Setting<Currency>(
         flag: "currency", environment: "ROUTEMAP_CURRENCY", defaultText: "`USD`", allowed: "an ISO 4217 code such as USD",
         summary: "Currency of new bills; every item on the menu must be priced in it (start-up stops otherwise).", defaultValue: { Currency(rawValue: "USD")! }, parse: Currency.init(rawValue:))
@@ -126,7 +131,7 @@ enum Settings {
 
     /// Every setting, in the order of the README's table.
     static let all: [any SettingDescription] = [
-        host, port, database, databaseURL, databaseConnections, databaseWait, checkpointPages, migrations, publicDirectory, threads, taxRate, tillDiscountLimit, currency, shopName, shopAddress, shopTaxId,
+        host, port, database, databaseURL, databaseConnections, databaseWait, checkpointPages, migrations, publicDirectory, threads, taxRate, tillDiscountLimit, suggestedTips, currency, shopName, shopAddress, shopTaxId,
         connectionTimeout, maxBodyBytes, requestTimeout,
         maxRequestsInFlight, connectionLimit, perAddressConnectionLimit, trustedProxy, tlsCertificate, tlsKey, logLevel, logFormat,
         accessLog, enrollmentCode, managerEnrollmentCode, rateLimit, metricsToken,

@@ -76,6 +76,17 @@ struct TipTests {
         ])
     }
 
+    @Test("a shop's suggested tips, as serve's setting gives them: none, or 1 to 5 distinct percentages from 1 to 100, in its order; anything else refused")
+    func suggestedTipPercentsFromText() {
+        #expect(Bill.suggestedTipPercents(from: "10,15,20") == [10, 15, 20])
+        #expect(Bill.suggestedTipPercents(from: "25,5") == [25, 5])
+        #expect(Bill.suggestedTipPercents(from: "1,2,3,4,100") == [1, 2, 3, 4, 100])
+        #expect(Bill.suggestedTipPercents(from: "none") == [])
+        for refused in ["", "0", "101", "10,10", "1,2,3,4,5,6", "10,", ",10", "10, 15", "+10", "-5", "ten", "１０", "none,10", "None"] {
+            #expect(Bill.suggestedTipPercents(from: refused) == nil, "\(refused)")
+        }
+    }
+
     @Test("a tipped payment leaves the bill's tax and total alone; the report keeps tips out of the takings and sales; a refund gives back the amount at most")
     func notASale() async throws {
         let clock = TestClock()

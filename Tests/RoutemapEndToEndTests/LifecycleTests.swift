@@ -248,6 +248,10 @@ struct LifecycleTests {
             (["--per-address-connection-limit=-1"], "--per-address-connection-limit must be 0 to 1000000 (0 = no limit), not '-1'"),
             (["--connection-limit", "0"], "--connection-limit must be 1 to 1000000, not '0'"),
             (["--request-timeout", "100000"], "--request-timeout must be 0 to 86400 (0 = off), not '100000'"),
+            (
+                ["--suggested-tips", "10,10"],
+                "--suggested-tips must be `none`, or 1 to 5 distinct whole percentages from 1 to 100, comma-separated, not '10,10'"
+            ),
         ] {
             let refused = try runRoutemap(["serve", "--port", "0"] + arguments)
             #expect(refused.status != 0)

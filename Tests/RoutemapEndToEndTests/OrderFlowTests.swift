@@ -168,6 +168,22 @@ struct OrderFlowTests {
         #expect(bill["taxMinor"] == .int(halfEvenTax(subtotal, basisPoints: 1000)))
     }
 
+    @Test("the tips the order summary suggests are configurable, in the shop's order, or none")
+    func suggestedTipsFlag() throws {
+        func summaryTips(_ arguments: [String]) throws -> JSON? {
+            let server = try Server(arguments: arguments)
+            let billId = try server.newBill()["id"]!.string
+            try server.add("latte", to: billId)  // 517 with the default tax
+            let checkout = try server.send("POST", "/v1/bills/\(billId)/checkout")
+            #expect(checkout.status == 200, "\(checkout.text)")
+            let summary = checkout.json["navigation"]?.arrayValue?.first { $0["route"] == "orderSummary" }
+            return summary?["screen"]?["payload"]?["suggestedTips"]
+        }
+        // 25 % of 517 is 129.25 → 129; 5 % is 25.85 → 26.
+        #expect(try summaryTips(["--suggested-tips", "25,5"]) == [["percent": 25, "tipMinor": 129], ["percent": 5, "tipMinor": 26]])
+        #expect(try summaryTips(["--suggested-tips", "none"]) == [])
+    }
+
     @Test("menu: ETag, 304 on If-None-Match, category filter")
     func menu() throws {
         let server = try Server()
