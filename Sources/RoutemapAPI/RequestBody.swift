@@ -79,7 +79,9 @@ package struct RequestBody {
         return integer
     }
 
-    private static func integer(_ value: JSON) -> Int64? {
+    /// `value` as an integer, by the rule of ``optionalInteger(_:in:)`` (an exact `2.0` is 2), or
+    /// `nil`: for integers nested in a member.
+    package static func integer(_ value: JSON) -> Int64? {
         switch value {
         case .int(let integer):
             return integer

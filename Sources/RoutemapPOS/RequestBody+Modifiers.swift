@@ -21,7 +21,7 @@ extension RequestBody {
                 options: try options.enumerated().map { optionIndex, option in
                     let optionField = "\(field).options[\(optionIndex)]"
                     let object = try Self.object(option, optionField, allowed: ["id", "name", "priceMinor"])
-                    guard let price = try Self.member(object, "priceMinor", optionField).int64Value else {
+                    guard let price = Self.integer(try Self.member(object, "priceMinor", optionField)) else {
                         throw Problem.invalidField("\(optionField).priceMinor", "'\(optionField).priceMinor' must be an integer.")
                     }
                     return ModifierOption(id: try Self.string(object, "id", optionField), name: try Self.string(object, "name", optionField), priceMinor: price)
@@ -71,7 +71,7 @@ extension RequestBody {
 
     /// A choice count: an integer from 0 to the most options a group has.
     private static func count(_ object: JSONObject, _ name: String, _ field: String) throws -> Int {
-        guard let count = try member(object, name, field).int64Value, (0...Int64(ModifierGroup.maxOptions)).contains(count) else {
+        guard let count = integer(try member(object, name, field)), (0...Int64(ModifierGroup.maxOptions)).contains(count) else {
             throw Problem.invalidField("\(field).\(name)", "'\(field).\(name)' must be an integer from 0 to \(ModifierGroup.maxOptions).")
         }
         return Int(count)

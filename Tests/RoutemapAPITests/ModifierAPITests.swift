@@ -104,6 +104,15 @@ struct ModifierAPITests {
         expectProblem(await api.send("PATCH", "/v1/menu/items/latte", json: ["modifierGroups": []]), 403, "manager_only")
         let after = await api.get("/v1/menu/items")
         #expect(after.header("ETag") == before.header("ETag") && after.body == before.body, "a refused change changed the menu")
+        // An exact number with a zero fraction is an integer (JSON Schema's rule), nested as on the item itself.
+        // Sent as written: an encoded JSON value would print 1.0 as 1.
+        let written = #"{"modifierGroups": [{"id": "g", "name": "Group", "minChoices": 1.0, "maxChoices": 2e0, "options": ["#
+            + #"{"id": "a", "name": "Option", "priceMinor": 50.0}, {"id": "b", "name": "Option", "priceMinor": 10}]}]}"#
+        let exact = await api.send(
+            "PATCH", "/v1/menu/items/latte", headers: manager + [("Content-Type", "application/json")], rawBody: Array(written.utf8))
+        #expect(exact.status == 200, "\(exact.text)")
+        #expect(exact.json["item"]?["modifierGroups"]?.array.first?["minChoices"] == 1, "\(exact.text)")
+        #expect(exact.json["item"]?["modifierGroups"]?.array.first?["options"]?.array.first?["priceMinor"] == 50, "\(exact.text)")
     }
 
     @Test("the menu's chooseModifiers presents the sheet over the menu; its add dismisses it and shows the bill; the steps end where the stack says")
