@@ -29,13 +29,7 @@ extension Bill {
             try replaceLines(newLines, blamingQuantity: merged)
         } else {
             guard lines.count < limits.maxLines else { throw .tooManyLines(limit: limits.maxLines) }
-            var unitPrice = item.priceMinor
-            for modifier in modifiers {
-                let (sum, overflow) = unitPrice.addingReportingOverflow(modifier.priceMinor)
-                guard !overflow, modifier.priceMinor >= 0 else { throw .amountOutOfRange(quantity: quantity) }
-                unitPrice = sum
-            }
-            guard let line = BillLine(
+            guard let unitPrice = item.unitPriceMinor(with: modifiers), let line = BillLine(
                 checkedLineId: newLineId, menuItemId: item.id, name: item.name, quantity: quantity,
                 unitPriceMinor: unitPrice, modifiers: modifiers)
             else { throw .amountOutOfRange(quantity: quantity) }

@@ -103,6 +103,18 @@ extension MenuItem {
         MenuItem(id: id, name: name, category: category, priceMinor: priceMinor, currency: currency, available: available, modifierGroups: groups)
     }
 
+    /// One of the item with `modifiers`: its price plus theirs, or `nil` when an option's price
+    /// is negative or the sum would not fit (neither can happen to options the menu checked).
+    public func unitPriceMinor(with modifiers: [BillLineModifier]) -> Int64? {
+        var price = priceMinor
+        for modifier in modifiers {
+            let (sum, overflow) = price.addingReportingOverflow(modifier.priceMinor)
+            guard !overflow, modifier.priceMinor >= 0 else { return nil }
+            price = sum
+        }
+        return price
+    }
+
     /// Whether adding the item needs the cashier to choose: it has modifier groups.
     public var hasModifiers: Bool { !modifierGroups.isEmpty }
 

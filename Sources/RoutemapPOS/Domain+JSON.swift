@@ -10,7 +10,7 @@ extension MenuCategory {
 
 extension MenuItem {
     var json: JSON {
-        let object: JSONObject = [
+        var object: JSONObject = [
             "id": .string(id),
             "name": .string(name),
             "category": .string(category),
@@ -18,13 +18,15 @@ extension MenuItem {
             "currency": .string(currency.rawValue),
             "available": .bool(available),
         ]
-        return withModifierGroups(object)
+        // Absent when there are none: an item without modifiers encodes as before they existed.
+        if !modifierGroups.isEmpty { object.append("modifierGroups", .array(modifierGroups.map(\.json))) }
+        return .object(object)
     }
 }
 
 extension BillLine {
     var json: JSON {
-        let object: JSONObject = [
+        var object: JSONObject = [
             "lineId": .string(lineId),
             "menuItemId": .string(menuItemId),
             "name": .string(name),
@@ -32,7 +34,9 @@ extension BillLine {
             "unitPriceMinor": .int(unitPriceMinor),
             "lineTotalMinor": .int(lineTotalMinor),
         ]
-        return withModifiers(object)
+        // Each option's id, name and price as added; absent on a line without any.
+        if !modifiers.isEmpty { object.append("modifiers", .array(modifiers.map(\.json))) }
+        return .object(object)
     }
 }
 

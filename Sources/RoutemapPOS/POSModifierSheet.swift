@@ -49,8 +49,7 @@ extension POSNavigation {
         guard item.available else { return sections + [.text("\(item.name) is not available right now.")] }
         let choices = [[String]()] + item.modifierGroups.flatMap { $0.options.map { [$0.id] } }
         let buttons: [Component] = choices.compactMap { ids in
-            guard let chosen = try? item.chosenModifiers(ids) else { return nil }
-            let price = chosen.reduce(item.priceMinor) { $0 + $1.priceMinor }
+            guard let chosen = try? item.chosenModifiers(ids), let price = item.unitPriceMinor(with: chosen) else { return nil }
             let title = ([item.name] + chosen.map(\.name)).joined(separator: " · ") + " · " + money(price)
             return .button(title: "Add \(title)", action: "addItem", style: .primary, values: ["modifiers": .array(ids.map { .string($0) })])
         }
