@@ -13,6 +13,10 @@ extension Bill {
         status == .paid ? totalMinor : Self.sum(of: payments) ?? totalMinor
     }
 
+    /// The payment that paid what was left (its only one unless split), or `nil` while the bill
+    /// is not paid.
+    public var completingPayment: Payment? { status == .paid ? payments.last : nil }
+
     /// What is left to pay: the total less ``paidMinor`` while the bill is open or checked out;
     /// 0 once it is paid or voided.
     public var dueMinor: Int64 {

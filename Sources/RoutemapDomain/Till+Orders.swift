@@ -81,11 +81,4 @@ extension BillReader {
         let page = Array(bills.prefix(limit))
         return BillPage(bills: page, nextCursor: bills.count > limit ? page.last?.id : nil)
     }
-
-    /// The payment of `bill` (one of the device's) that completed it, or `nil` when it is not
-    /// paid. The bill holds its payments: nothing is read.
-    public func payment(of bill: Bill) throws -> Payment? {
-        guard bill.status == .paid, bill.deviceId == device else { return nil }
-        return bill.payments.last
-    }
 }

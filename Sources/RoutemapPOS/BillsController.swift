@@ -50,9 +50,7 @@ struct BillsController {
     /// A till reads its own bills only; a manager any device's.
     @Sendable func getBill(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
         let bill = try till.bill(id: try request.parameter("billId"), caller: Self.caller(device))
-        // Its payment is read as its own device's (a manager's read of another's bill included).
-        let owner = bill.deviceId ?? device.id
-        guard let payment = try till.reader(for: owner).payment(of: bill), case .object(var object) = bill.json else {
+        guard let payment = bill.completingPayment, case .object(var object) = bill.json else {
             return .json(bill.json)
         }
         object.append("payment", payment.json)
@@ -170,7 +168,7 @@ struct BillsController {
             }
             return .json([
                 "payment": outcome.payment.json,
-                "bill": outcome.bill.json,
+                "bill": context.json(of: outcome.bill),
                 "nextBill": context.json(of: outcome.nextBill),
                 "navigation": steps.json,
             ])

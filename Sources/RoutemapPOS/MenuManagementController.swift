@@ -56,7 +56,7 @@ struct MenuManagementController {
         let body = try RequestBody(request, allowed: ["id", "name", "category", "priceMinor", "available", "modifierGroups"])
         let draft = MenuItemDraft(
             id: try Self.slug(body, "id"), name: try Self.name(body), category: try Self.slug(body, "category"),
-            priceMinor: try body.integer("priceMinor", in: MenuItem.priceRange), available: try Self.optionalBool(body, "available") ?? true,
+            priceMinor: try body.integer("priceMinor", in: MenuItem.priceRange), available: try body.optionalBool("available") ?? true,
             modifierGroups: try body.modifierGroups() ?? [])
         return await changed(
             try await app.idempotency.perform(
@@ -71,7 +71,7 @@ struct MenuManagementController {
         let patch = MenuItemPatch(
             name: body.value("name") == nil ? nil : try Self.name(body),
             category: body.value("category") == nil ? nil : try Self.slug(body, "category"),
-            priceMinor: try body.optionalInteger("priceMinor", in: MenuItem.priceRange), available: try Self.optionalBool(body, "available"),
+            priceMinor: try body.optionalInteger("priceMinor", in: MenuItem.priceRange), available: try body.optionalBool("available"),
             modifierGroups: try body.modifierGroups())
         return await changed(
             try await app.idempotency.perform(
@@ -105,11 +105,5 @@ struct MenuManagementController {
 
     private static func name(_ body: RequestBody) throws -> String {
         try body.displayName("name")
-    }
-
-    private static func optionalBool(_ body: RequestBody, _ name: String) throws -> Bool? {
-        guard let value = body.value(name) else { return nil }
-        guard case .bool(let flag) = value else { throw Problem.invalidField(name, "'\(name)' must be true or false.") }
-        return flag
     }
 }

@@ -172,9 +172,8 @@ struct OpenOrdersTests {
         let checkedOut = try await till.checkout(billId: bill.id, device: device)
         let outcome = try await till.pay(
             billId: bill.id, device: device, PaymentRequest(method: .cash, amountMinor: checkedOut.totalMinor, tenderedMinor: 2_000))
-        let reader = till.reader(for: device)
-        #expect(try reader.payment(of: outcome.bill) == outcome.payment)
-        #expect(try reader.payment(of: outcome.nextBill) == nil)
+        #expect(outcome.bill.completingPayment == outcome.payment)
+        #expect(outcome.nextBill.completingPayment == nil)
         #expect(try till.payment(id: outcome.payment.id, device: device) == outcome.payment)
         #expect(throws: POSError.paymentNotFound(outcome.payment.id)) { try till.payment(id: outcome.payment.id, device: Fixtures.otherDevice) }
         #expect(throws: POSError.paymentNotFound("pay_nope")) { try till.payment(id: "pay_nope", device: device) }
