@@ -99,9 +99,11 @@ extension Bill {
     /// `nil` when they are. A store keeps the discounted subtotal (``discountedSubtotalMinor``)
     /// and what the discount took off (``discountMinor``) apart.
     public func storedTotalsMismatch(subtotalMinor: Int64, discountMinor: Int64, taxMinor: Int64, totalMinor: Int64) -> String? {
-        let stored = [subtotalMinor, discountMinor, taxMinor, totalMinor]
-        guard stored != [discountedSubtotalMinor, self.discountMinor, self.taxMinor, self.totalMinor] else { return nil }
-        return "stored totals \(stored.map(String.init).joined(separator: "/")) (subtotal less discount/discount/tax/total) "
+        // Every bill read asks: compared in place, the message built only for a mismatch.
+        guard subtotalMinor != discountedSubtotalMinor || discountMinor != self.discountMinor || taxMinor != self.taxMinor
+            || totalMinor != self.totalMinor
+        else { return nil }
+        return "stored totals \(subtotalMinor)/\(discountMinor)/\(taxMinor)/\(totalMinor) (subtotal less discount/discount/tax/total) "
             + "do not match its lines and discount"
     }
 }

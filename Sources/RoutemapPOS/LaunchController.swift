@@ -50,8 +50,7 @@ struct LaunchController {
 
     /// The whole launch answer for `bill`.
     private func answer(_ bill: Bill, menu: MenuCatalog, device: AuthenticatedDevice, client: ClientCapabilities) throws -> JSON {
-        let context = ScreenContext(
-            bills: till.reader(for: device.id), menu: menu, known: [bill], suggestedTipPercents: till.suggestedTipPercents)
+        let context = ScreenContext(till: till, device: device.id, menu: menu, known: [bill])
         let inputs = [POSInput.billId: bill.id]
         var navigation = try navigator.launch(inputs: inputs, context: context, client: client)
         if bill.status == .checkedOut {

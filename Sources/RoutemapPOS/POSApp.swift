@@ -71,8 +71,7 @@ package struct POSApp: App {
 
     /// The payload builders' context for one request of `device`, holding the bills it already loaded.
     func screenContext(_ device: AuthenticatedDevice, _ bills: Bill...) -> ScreenContext {
-        ScreenContext(
-            bills: till.reader(for: device.id), menu: menu.current, known: bills, suggestedTipPercents: till.suggestedTipPercents)
+        ScreenContext(till: till, device: device.id, menu: menu.current, known: bills)
     }
 }
 

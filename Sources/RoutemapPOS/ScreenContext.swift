@@ -16,11 +16,13 @@ package struct ScreenContext: Sendable {
     /// `knownBills` encoded once each: an answer holds a bill both as data and in its screen.
     private let encodedBills: [JSONFragment]
 
-    init(bills: BillReader, menu: MenuCatalog, known: [Bill] = [], suggestedTipPercents: [Int] = Bill.suggestedTipPercents) {
-        self.bills = bills
+    /// The context of a request of `device` on `till`: its bills and the shop's choices come
+    /// from the till, so no builder sees a default the shop did not choose.
+    init(till: Till, device: String, menu: MenuCatalog, known: [Bill] = []) {
+        self.bills = till.reader(for: device)
         self.menu = menu
-        self.suggestedTipPercents = suggestedTipPercents
-        knownBills = known.filter { $0.deviceId == bills.device }
+        self.suggestedTipPercents = till.suggestedTipPercents
+        knownBills = known.filter { $0.deviceId == device }
         encodedBills = knownBills.map { JSONFragment($0.json) }
     }
 
