@@ -18,8 +18,9 @@ enum Readme {
     }
 
     /// Runs `script` with bash (`-euo pipefail`: a step that fails stops it, as the container
-    /// test runs it), with `environment`; its exit status and everything it printed.
-    static func run(_ script: String, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    /// test runs it), with `environment`; its exit status and everything it printed. Killed past
+    /// `timeout` seconds (a curl that hangs on a wedged server), as ``runRoutemap(_:environment:timeout:)`` is.
+    static func run(_ script: String, environment: [String: String] = [:], timeout: TimeInterval = 120) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-euo", "pipefail", "-c", script]
@@ -28,8 +29,11 @@ enum Readme {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
+        let deadline = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        deadline.cancel()
         return (process.terminationStatus, output)
     }
 }
