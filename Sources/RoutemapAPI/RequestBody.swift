@@ -31,11 +31,13 @@ package struct RequestBody {
         self.object = object
     }
 
-    /// A required non-empty string member.
+    /// A required non-empty string member of at most `maxLength` characters, counted as JSON
+    /// Schema's `maxLength` counts them (Unicode scalars, so an accent is one): an id or a code,
+    /// which the spec bounds that way, so any string it allows reaches the handler.
     package func string(_ name: String, maxLength: Int = 200) throws -> String {
         let string = try anyString(name)
-        guard !string.isEmpty, string.utf8.count <= maxLength else {
-            throw Problem.invalidField(name, "'\(name)' must be 1 to \(maxLength) bytes long.")
+        guard !string.isEmpty, string.unicodeScalars.count <= maxLength else {
+            throw Problem.invalidField(name, "'\(name)' must be 1 to \(maxLength) characters long.")
         }
         return string
     }

@@ -48,6 +48,27 @@ struct ErrorTests {
         #expect(try await server.bill(billId)["lines"] == [])
     }
 
+    @Test("ids and codes are bounded in characters, as openapi.yaml's maxLength counts: 200 accented letters reach the handler; 201 are 400 naming the member")
+    func idLengthInCharacters() async throws {
+        let server = try await InProcessAPI()
+        let billId = try await server.newBill()["id"]!.string
+        let longest = String(repeating: "é", count: 200)  // 400 UTF-8 bytes
+        let unknown = await server.send("POST", "/v1/bills/\(billId)/items", json: ["menuItemId": .string(longest), "quantity": 1])
+        expectProblem(unknown, 422, "unknown_menu_item")
+        let tooLong = await server.send("POST", "/v1/bills/\(billId)/items", json: ["menuItemId": .string(longest + "é"), "quantity": 1])
+        expectProblem(tooLong, 400, "invalid_field")
+        #expect(tooLong.json["field"] == "menuItemId")
+        #expect(tooLong.json["detail"] == "'menuItemId' must be 1 to 200 characters long.", "\(tooLong.text)")
+
+        let wrongCode = await DeviceRoleTests.enroll(server, name: "Till", code: longest)
+        expectProblem(wrongCode, 401, "unauthorized")
+        let codeTooLong = await DeviceRoleTests.enroll(server, name: "Till", code: longest + "é", from: "192.0.2.2")
+        expectProblem(codeTooLong, 400, "invalid_field")
+        #expect(codeTooLong.json["field"] == "enrollmentCode")
+        #expect(try await server.bill(billId)["lines"] == [])
+        #expect(server.store.snapshot.devices.count == 1)
+    }
+
     @Test("400 invalid_field for a body that is not an object, or members where none are taken")
     func invalidShapes() async throws {
         let server = try await InProcessAPI()

@@ -120,6 +120,12 @@ struct SplitTenderAPITests {
         let unknown = await api.send(
             "POST", "/v1/bills/\(bill)/refund", json: ["amountMinor": 10, "reason": "Cold", "paymentId": "pay_nope"], headers: manager)
         expectProblem(unknown, 422, "unknown_payment")
+        // 150 accented letters are within the spec's 200 characters (though 300 UTF-8 bytes): a
+        // payment it does not name, not a bad member.
+        let accented = await api.send(
+            "POST", "/v1/bills/\(bill)/refund", json: ["amountMinor": 10, "reason": "Cold", "paymentId": .string(String(repeating: "é", count: 150))],
+            headers: manager)
+        expectProblem(accented, 422, "unknown_payment")
         let beyond = await api.send(
             "POST", "/v1/bills/\(bill)/refund", json: ["amountMinor": 415, "reason": "Cold", "paymentId": cashId], headers: manager)
         expectProblem(beyond, 422, "refund_exceeds_payment")
