@@ -171,6 +171,14 @@ struct DiscountTests {
         let given = try await till.setDiscount(billId: bill.id, caller: manager, try Self.percent(10_000, "On the house"), idempotency: nil)
         #expect(try given.performedWithoutKey().totalMinor == 0)
         #expect(try till.bill(id: bill.id, device: Fixtures.device).discount?.reason == "On the house")
+
+        // The till re-sending the discount the manager gave changes nothing and is not refused
+        // (no money moves); a different one past its limit still is.
+        let resent = try await till.setDiscount(billId: bill.id, caller: .till(Fixtures.device), try Self.percent(10_000, "On the house"), idempotency: nil)
+        #expect(try resent.performedWithoutKey().version == given.performedWithoutKey().version)
+        await #expect(throws: POSError.discountNeedsManager(limitBasisPoints: 0, shareBasisPoints: 10_000)) {
+            try await till.setDiscount(billId: bill.id, caller: .till(Fixtures.device), try Self.percent(10_000, "Free"), idempotency: nil)
+        }
     }
 
     @Test("another till gets billNotFound; a checked-out bill is billNotOpen, even for a manager")
