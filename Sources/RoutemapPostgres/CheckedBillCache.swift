@@ -181,19 +181,25 @@ final class VersionCheck: Sendable {
         var closed = false
     }
 
-    /// How long the check waits for its statement before it gives the connection up (the
-    /// server's `statement_timeout` on it is under this, as on the store's connections).
+    /// The server's `statement_timeout` on the check's connection, under ``deadline``.
     static let timeout: Duration = .seconds(5)
 
-    /// - Parameter reconnected: called with each connection after the first, before its first
-    ///   statement (the store empties its cache then: the database may not be the one it was).
+    /// How long a batch waits for its answer, connecting included (``defaultDeadline`` but in
+    /// tests).
+    private let deadline: Duration
+
+    /// - Parameters:
+    ///   - deadline: how long a batch waits for its answer, connecting included.
+    ///   - reconnected: called with each connection after the first, before its first statement
+    ///     (the store empties its cache then: the database may not be the one it was).
     init(
         configuration: PostgresConnection.Configuration, eventLoops: any EventLoopGroup, logger: Logger,
-        reconnected: @escaping @Sendable () -> Void
+        deadline: Duration = defaultDeadline, reconnected: @escaping @Sendable () -> Void
     ) {
         self.configuration = configuration
         self.eventLoops = eventLoops
         self.logger = logger
+        self.deadline = deadline
         self.reconnected = reconnected
     }
 
@@ -246,41 +252,41 @@ final class VersionCheck: Sendable {
         }
     }
 
-    /// How long a batch waits for its statement's answer, whatever happens to the connection:
-    /// past the watchdog's ``timeout``, with a second for the close it makes to fail the statement.
-    static let deadline: Duration = timeout + .seconds(1)
+    /// How long a batch waits for its answer, connecting included: past the server's
+    /// `statement_timeout` on the check's connection (``timeout``), so a slow statement fails
+    /// on the server first, with a second for its error to arrive.
+    static let defaultDeadline: Duration = timeout + .seconds(1)
 
-    /// ``query(bills:devices:)``'s answer, or `nil` once ``deadline`` passed without one (the
-    /// connection is then given up, and the next batch connects anew).
+    /// ``query(bills:devices:for:)``'s answer, or `nil` once the deadline passed without one.
     ///
-    /// The watchdog's close should fail a statement that stops answering, and the drain would
-    /// then go on. This does not rely on it: a CI run (2026-11-25, both cores busy) hung a read
-    /// for over 20 minutes waiting on a check, with the check's connection gone from the server
-    /// and every thread of the process idle, so some await under `query` was never resumed.
-    /// Every read of the node waits on the drain, so it must not wait on anything unbounded.
+    /// The deadline is the check's one timer: when it fires the batch answers `nil`, and the
+    /// connection the batch was using (or making) is closed, which fails whatever still waits on
+    /// it; the next batch connects anew. It does not rely on the close to end the wait: a CI run
+    /// (2026-11-25, both cores busy) hung a read for over 20 minutes waiting on a check, with the
+    /// check's connection gone from the server and every thread of the process idle, so some
+    /// await under the query was never resumed. Every read of the node waits on the drain, so it
+    /// must not wait on anything unbounded.
     private func queryWithinDeadline(bills: Set<String>, devices: Set<String>) async -> LatestVersions? {
         await withCheckedContinuation { answer in
             let batch = PendingBatch(answer: answer)
-            batch.deadline = eventLoops.any().scheduleTask(in: .nanoseconds(Self.deadline.nanoseconds)) { [self] in
-                guard batch.finish(with: nil) else { return }  // The statement answered first.
+            batch.deadline = eventLoops.any().scheduleTask(in: .nanoseconds(deadline.nanoseconds)) { [self] in
+                let (expired, used) = batch.expire()
+                guard expired else { return }  // The statement answered first.
                 logger.warning("bill version check gave no answer in time: its connection is given up")
-                let stuck = state.withLock { state in
-                    defer { state.connection = nil }
-                    return state.connection
+                guard let used else { return }
+                state.withLock { state in
+                    if state.connection === used { state.connection = nil }
                 }
                 // Kept until closed: postgres-nio asserts a connection is closed when it is freed.
-                stuck?.close().whenComplete { _ in withExtendedLifetime(stuck) {} }
+                used.close().whenComplete { _ in withExtendedLifetime(used) {} }
             }
-            Task { batch.finish(with: await self.query(bills: bills, devices: devices)) }
+            Task { batch.finish(with: await self.query(bills: bills, devices: devices, for: batch)) }
         }
     }
 
     /// One statement for the versions of `bills` and the current bills of `devices`.
-    private func query(bills: Set<String>, devices: Set<String>) async -> LatestVersions? {
-        guard let connection = await connection() else { return nil }
-        // A connection that stops answering is closed, which fails the statement.
-        let watchdog = Self.watch(connection)
-        defer { watchdog.cancel() }
+    private func query(bills: Set<String>, devices: Set<String>, for batch: PendingBatch) async -> LatestVersions? {
+        guard let connection = await connection(for: batch), batch.use(connection) else { return nil }
         do {
             var latest = LatestVersions()
             let rows = try await connection.execute(LatestVersionsStatement(bills: Array(bills), devices: Array(devices)), logger: logger)
@@ -302,20 +308,15 @@ final class VersionCheck: Sendable {
         }
     }
 
-    /// Closes `connection` unless cancelled within ``timeout`` (which fails what waits on it).
-    private static func watch(_ connection: PostgresConnection) -> Scheduled<Void> {
-        connection.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) {
-            let _: EventLoopFuture<Void> = connection.close()
-        }
-    }
-
     private static func close(_ connection: PostgresConnection) async {
         let closing: EventLoopFuture<Void> = connection.close()
         _ = try? await closing.get()
     }
 
-    /// The check's connection: the open one, else a new one (`nil` when none can be made).
-    private func connection() async -> PostgresConnection? {
+    /// The check's connection: the open one, else a new one, made for `batch` (`nil` when none
+    /// can be made, or when `batch`'s deadline passed first: a connection made late is closed,
+    /// so two made for successive batches are never both kept).
+    private func connection(for batch: PendingBatch) async -> PostgresConnection? {
         let (existing, closed) = state.withLock { ($0.connection, $0.closed) }
         guard !closed else { return nil }
         if let existing, !existing.isClosed { return existing }
@@ -324,22 +325,24 @@ final class VersionCheck: Sendable {
                 on: eventLoops.any(), configuration: configuration, id: 0, logger: logger
             ).get()
             do {
-                let watchdog = Self.watch(connection)
-                defer { watchdog.cancel() }
+                // Within the batch's deadline: it closes the connection if the setting hangs.
+                guard batch.use(connection) else { throw PendingBatch.Expired() }
                 _ = try await connection.query(Session.settingServerTimeout(under: Self.timeout), logger: logger).get()
             } catch {
                 await Self.close(connection)
                 throw error
             }
-            let (keep, again) = state.withLock { state -> (Bool, Bool) in
-                guard !state.closed else { return (false, false) }
+            // One connection is kept: should another open one be there already, it is used.
+            let (kept, again) = state.withLock { state -> (PostgresConnection?, Bool) in
+                guard !state.closed else { return (nil, false) }
+                if let other = state.connection, !other.isClosed { return (other, false) }
                 state.connection = connection
                 defer { state.connectedBefore = true }
-                return (true, state.connectedBefore)
+                return (connection, state.connectedBefore)
             }
-            guard keep else {
+            guard kept === connection else {
                 await Self.close(connection)
-                return nil
+                return kept
             }
             if again { reconnected() }
             return connection
@@ -351,16 +354,26 @@ final class VersionCheck: Sendable {
 }
 
 /// One batch's answer, given once: by its statement, or by the deadline
-/// (``VersionCheck/queryWithinDeadline(bills:devices:)``).
+/// (``VersionCheck/queryWithinDeadline(bills:devices:)``), which also closes the connection the
+/// batch was using.
 private final class PendingBatch: Sendable {
-    private let state: Mutex<(answer: CheckedContinuation<LatestVersions?, Never>?, deadline: Scheduled<Void>?)>
+    private struct State {
+        var answer: CheckedContinuation<LatestVersions?, Never>?
+        var deadline: Scheduled<Void>?
+        var connection: PostgresConnection?
+    }
+
+    /// Thrown by a connection made after its batch's deadline passed.
+    struct Expired: Error {}
+
+    private let state: Mutex<State>
 
     init(answer: CheckedContinuation<LatestVersions?, Never>) {
-        state = Mutex((answer, nil))
+        state = Mutex(State(answer: answer))
     }
 
     /// The deadline's timer, cancelled when the statement answers first (set right after it is
-    /// scheduled; one that fires before is harmless: ``finish(with:)`` runs once).
+    /// scheduled; one that fires before is harmless: the batch is answered once).
     var deadline: Scheduled<Void>? {
         get { state.withLock { $0.deadline } }
         set {
@@ -372,17 +385,38 @@ private final class PendingBatch: Sendable {
         }
     }
 
+    /// Notes that the batch waits on `connection`, for the deadline to close; `false` when the
+    /// batch was answered already (its deadline passed), and nothing should be sent on it.
+    func use(_ connection: PostgresConnection) -> Bool {
+        state.withLock { state in
+            guard state.answer != nil else { return false }
+            state.connection = connection
+            return true
+        }
+    }
+
     /// Resumes the batch with `latest` unless it was resumed already; whether this call did.
     @discardableResult
     func finish(with latest: LatestVersions?) -> Bool {
-        let (answer, deadline) = state.withLock { state in
-            defer { state.answer = nil }
-            return (state.answer, state.deadline)
-        }
-        guard let answer else { return false }
-        deadline?.cancel()
-        answer.resume(returning: latest)
+        guard let taken = take() else { return false }
+        taken.deadline?.cancel()
+        taken.answer.resume(returning: latest)
         return true
+    }
+
+    /// Resumes the batch with `nil` as its deadline passes, unless it was resumed already;
+    /// whether this call did, and the connection the batch was waiting on, for the caller to close.
+    func expire() -> (expired: Bool, connection: PostgresConnection?) {
+        guard let taken = take() else { return (false, nil) }
+        taken.answer.resume(returning: nil)
+        return (true, taken.connection)
+    }
+
+    private func take() -> (answer: CheckedContinuation<LatestVersions?, Never>, deadline: Scheduled<Void>?, connection: PostgresConnection?)? {
+        state.withLock { state in
+            defer { state.answer = nil }
+            return state.answer.map { ($0, state.deadline, state.connection) }
+        }
     }
 }
 

@@ -9,7 +9,7 @@ import Glibc
 /// can be frozen: from then on nothing more is passed either way and new connections are
 /// accepted but never connected onwards, as a database server that hangs (or a network that
 /// drops everything) looks to its clients, while the server itself, and every other test's
-/// connections to it, go on. ``close()`` ends every connection.
+/// connections to it, go on, until ``thaw()``. ``close()`` ends every connection.
 public final class FreezableProxy: Sendable {
     public let port: Int
     private let listener: Int32
@@ -54,6 +54,12 @@ public final class FreezableProxy: Sendable {
     /// Stops passing anything, from now on.
     public func freeze() {
         state.withLock { $0.frozen = true }
+    }
+
+    /// Passes everything again: what was held goes on, and connections accepted meanwhile are
+    /// connected onwards (late, as after a network partition heals).
+    public func thaw() {
+        state.withLock { $0.frozen = false }
     }
 
     /// Closes the listener and every connection, once (a descriptor closed twice could be
