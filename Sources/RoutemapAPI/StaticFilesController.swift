@@ -22,12 +22,13 @@ public struct StaticFiles: Sendable {
         Entry(path: "/icon.svg", file: "icon.svg", contentType: "image/svg+xml"),
     ]
 
-    /// One file's answers, prepared once: 200 with the body, 304 without.
+    /// One file's answers, prepared once: 200 with the body, 304 without it (lending the 200's
+    /// for its length).
     struct File: Sendable {
         let path: String
         let etag: String
         let ok: PreparedResponse
-        let notModified: PreparedResponse
+        let notModified: Response
     }
 
     let files: [File]
@@ -51,10 +52,11 @@ public struct StaticFiles: Sendable {
                 throw StaticFilesError(path: url.path, underlying: error)
             }
             let etag = EntityTag.strong(for: body)
-            var headers = Self.headers(etag: etag)
-            let notModified = PreparedResponse(Response(status: .notModified, headers: headers))
-            headers.add(name: "Content-Type", value: entry.contentType)
-            return File(path: entry.path, etag: etag, ok: PreparedResponse(Response(headers: headers, body: body)), notModified: notModified)
+            let headers = Self.headers(etag: etag)
+            var okHeaders = headers
+            okHeaders.add(name: "Content-Type", value: entry.contentType)
+            let ok = PreparedResponse(Response(headers: okHeaders, body: body))
+            return File(path: entry.path, etag: etag, ok: ok, notModified: .notModified(ok, headers: headers))
         }
     }
 
@@ -96,7 +98,7 @@ struct StaticFilesController {
         for file in files.files {
             router.open(.GET, file.path, immediately: { request in
                 if let ifNoneMatch = request.headers["If-None-Match"], EntityTag.ifNoneMatch(ifNoneMatch, matches: file.etag) {
-                    return file.notModified.response
+                    return file.notModified
                 }
                 return file.ok.response
             })

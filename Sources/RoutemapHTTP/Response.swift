@@ -1,7 +1,8 @@
 import RoutemapJSON
 
 /// What a handler answers: status, header fields and body bytes. The server adds `Date` and
-/// `Content-Length`, and drops the body for `HEAD`.
+/// `Content-Length`, and drops the body for `HEAD` and `304` (whose `Content-Length` is then
+/// the length of the body given: see ``notModified(_:headers:)``).
 ///
 /// A response taken from a `PreparedResponse` (an answer that never changes, handed to
 /// libmicrohttpd once) is sent without copying anything, as long as it stays as it was:
@@ -29,10 +30,26 @@ public struct Response: Sendable {
 
     /// The response `prepared` answers, sent through it while unchanged.
     init(_ prepared: PreparedResponse) {
-        self.status = prepared.status
-        self.headers = prepared.headers
+        self.init(status: prepared.status, headers: prepared.headers, lending: prepared)
+    }
+
+    /// `status` and `headers` with `prepared`'s body, lent as it is (the server takes the status
+    /// and header fields from the response, the body from `prepared`).
+    private init(status: HTTPStatus, headers: HTTPHeaders, lending prepared: PreparedResponse) {
+        self.status = status
+        self.headers = headers
         self.body = prepared.body
         self.prepared = prepared
+    }
+
+    /// `304 Not Modified` for a request whose `If-None-Match` matched `representation` (the
+    /// prepared `200`), with `headers`: the validator and caching fields the `200` carries.
+    ///
+    /// No body is sent, but `Content-Length` is the representation's: RFC 9110 §8.6 allows a
+    /// 304 no other value there, and libmicrohttpd sends the length of the body it is given
+    /// (an empty body would claim `Content-Length: 0`). The body is lent, not copied.
+    public static func notModified(_ representation: PreparedResponse, headers: HTTPHeaders) -> Response {
+        Response(status: .notModified, headers: headers, lending: representation)
     }
 
     /// `value` encoded as the body, with `Content-Type: application/json`.

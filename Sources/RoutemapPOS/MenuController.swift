@@ -16,7 +16,7 @@ struct MenuController {
     @Sendable func listCategories(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
         let listing = try menu.confirmed().categoryListing
         if let ifNoneMatch = request.headers["If-None-Match"], EntityTag.ifNoneMatch(ifNoneMatch, matches: listing.etag) {
-            return Response(status: .notModified, headers: Self.headers(etag: listing.etag), body: [])
+            return .notModified(listing.ok, headers: Self.headers(etag: listing.etag))
         }
         return listing.ok.response
     }
@@ -24,7 +24,7 @@ struct MenuController {
     @Sendable func listItems(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
         let listing = try menu.confirmed().listing(category: request.query["category"])
         if let ifNoneMatch = request.headers["If-None-Match"], EntityTag.ifNoneMatch(ifNoneMatch, matches: listing.etag) {
-            return Response(status: .notModified, headers: Self.headers(etag: listing.etag), body: [])
+            return .notModified(listing.ok, headers: Self.headers(etag: listing.etag))
         }
         return listing.ok.response
     }

@@ -204,6 +204,8 @@ struct OrderFlowTests {
         #expect(notModified.status == 304)
         #expect(notModified.body.isEmpty)
         #expect(notModified.header("ETag") == etag)
+        // RFC 9110 §8.6: a 304's Content-Length, if any, is what the 200 would have sent.
+        #expect(notModified.header("Content-Length") == all.header("Content-Length"))
         #expect(try server.get("/v1/menu/items", headers: [("If-None-Match", "\"other\"")]).status == 200)
 
         let category = items[0]["category"]!.string

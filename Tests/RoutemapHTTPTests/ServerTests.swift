@@ -92,11 +92,12 @@ struct ServerTests {
         #expect(text.hasSuffix("\r\n\r\n"), "\(text.debugDescription)")
     }
 
-    @Test("204 and 304 carry no body; the connection stays usable")
+    @Test("204 and 304 carry no body; a 304's Content-Length is its representation's; the connection stays usable")
     func bodilessStatuses() throws {
         var router = TestRouter()
+        let representation = PreparedResponse(Response(headers: ["ETag": "\"v1\""], body: Array("the representation".utf8)))
         router.get("/none") { _ in Response(status: .noContent) }
-        router.get("/same") { _ in Response(status: .notModified, headers: ["ETag": "\"v1\""]) }
+        router.get("/same") { _ in .notModified(representation, headers: ["ETag": "\"v1\""]) }
         router.get("/hello") { _ in Response(body: Array("hi".utf8)) }
         let server = try RunningServer(router: router)
         let client = try server.client()
@@ -104,8 +105,13 @@ struct ServerTests {
         let same = try client.request("GET", "/same")
         #expect(same.status == 304)
         #expect(same.header("ETag") == "\"v1\"")
+        #expect(same.header("Content-Length") == "18")
         #expect(try client.request("GET", "/hello").text == "hi")
         #expect(client.connectionsOpened == 1)
+        // On the wire: the head, and not one byte of the representation after it.
+        let raw = try server.client().exchangeRaw(Array("GET /same HTTP/1.1\r\nHost: x\r\n\r\n".utf8), quietPeriod: .milliseconds(300))
+        let text = String(decoding: raw.bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 304") && text.hasSuffix("\r\n\r\n"), "\(text.debugDescription)")
     }
 
     @Test("Expect: 100-continue: 100 for an acceptable body, 413 without 100 for an oversized one")
