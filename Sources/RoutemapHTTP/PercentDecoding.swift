@@ -1,3 +1,5 @@
+import RoutemapJSON
+
 /// Percent-decoding of request paths and query arguments, done in place in libmicrohttpd's
 /// buffers (its `MHD_OPTION_UNESCAPE_CALLBACK`).
 enum PercentDecoding {
@@ -13,7 +15,7 @@ enum PercentDecoding {
             var from = 0
             var to = 0
             while text[from] != 0 {
-                if text[from] == UInt8(ascii: "%"), let high = hexValue(text[from + 1]), let low = hexValue(text[from + 2]),
+                if text[from] == UInt8(ascii: "%"), let high = text[from + 1].hexDigitValue, let low = text[from + 2].hexDigitValue,
                     high != 0 || low != 0
                 {
                     text[to] = high << 4 | low
@@ -26,16 +28,6 @@ enum PercentDecoding {
             }
             text[to] = 0
             return to
-        }
-    }
-
-    /// The value of one hex digit, or `nil` (the terminating NUL included).
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 }

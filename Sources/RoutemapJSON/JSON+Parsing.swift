@@ -188,14 +188,7 @@ struct JSONParser {
         guard index + 4 <= buffer.count else { throw fail("truncated \\u escape") }
         var value: UInt16 = 0
         for _ in 0..<4 {
-            let byte = buffer[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw fail("invalid hex digit in \\u escape")
-            }
+            guard let digit = buffer[index].hexDigitValue else { throw fail("invalid hex digit in \\u escape") }
             value = value << 4 | UInt16(digit)
             index += 1
         }

@@ -1,3 +1,5 @@
+import RoutemapJSON
+
 /// An app URL pattern such as `routemap://bills/{billId}/summary`: a scheme, then `/`-separated
 /// segments (the host counts as the first) that are literal or a `{placeholder}`.
 public struct DeepLinkPattern: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
@@ -98,18 +100,9 @@ extension Substring {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            guard let high = iterator.next()?.hexDigitValue, let low = iterator.next()?.hexDigitValue else { return nil }
             bytes.append(high << 4 | low)
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-}
-
-private func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
     }
 }
