@@ -7,10 +7,18 @@ import Foundation
 /// its checkout cannot be cancelled nor the bill voided (the money taken would be lost from the
 /// record); the cashier takes the rest, then a manager refunds if need be.
 extension Bill {
-    /// What the bill's payments paid: Σ of their amounts (never their tips); a paid bill's total
-    /// (also one marked paid by ``markPaid()`` without a recorded payment).
+    /// What the bill's payments paid: ``paymentsMinor``; a paid bill's total (also one made
+    /// paid without its payments, which only a bill built or stored so can be).
     public var paidMinor: Int64 {
-        status == .paid ? totalMinor : Self.sum(of: payments) ?? totalMinor
+        status == .paid ? totalMinor : paymentsMinor
+    }
+
+    /// Σ of ``payments``' amounts (never their tips), 0 without any: what the stores keep beside
+    /// the bill (`paid_minor`) and compare with what they read. The one place the sum is taken:
+    /// the initializer and ``record(_:)`` keep it within the total, so it always fits (the total
+    /// stands in for a sum that did not, which no bill can have).
+    public var paymentsMinor: Int64 {
+        Self.sum(of: payments) ?? totalMinor
     }
 
     /// The payment that paid what was left (its only one unless split), or `nil` while the bill

@@ -308,7 +308,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
                     \(bill.discountedSubtotalMinor), \(bill.taxMinor), \(bill.totalMinor), \(bill.version), \(bill.createdAt), \(Date()),
                     \(bill.deviceId), \(bill.selectedAt), \(bill.voiding?.reason), \(bill.voiding?.voidedAt),
                     \(bill.discount?.percentBasisPoints), \(bill.discount?.amountMinor), \(bill.discount?.reason), \(bill.discountMinor),
-                    \(bill.discount.map { _ in bill.version }), \(Self.paidMinor(of: bill)))
+                    \(bill.discount.map { _ in bill.version }), \(bill.paymentsMinor))
             """)
         insertLines(of: bill, from: 0)
         known[bill.id] = bill
@@ -327,7 +327,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
                 void_reason = \(bill.voiding?.reason), voided_at = \(bill.voiding?.voidedAt), device_id = \(bill.deviceId),
                 discount_percent_bps = \(bill.discount?.percentBasisPoints), discount_amount_minor = \(bill.discount?.amountMinor),
                 discount_reason = \(bill.discount?.reason), discount_minor = \(bill.discountMinor),
-                discount_version = \(bill.discount.map { _ in bill.version }), paid_minor = \(Self.paidMinor(of: bill))
+                discount_version = \(bill.discount.map { _ in bill.version }), paid_minor = \(bill.paymentsMinor)
             WHERE id = \(bill.id) AND version < \(bill.version)
             """
         ) { result in
@@ -365,11 +365,6 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
                 unsafeSQL: "SELECT \(Self.paymentColumns) FROM payments WHERE bill_id = $1 ORDER BY receipt_number DESC LIMIT 1",
                 binds: binds(billId))
         ).first.map(Self.payment)
-    }
-
-    /// What `paid_minor` holds for `bill`: Σ of its recorded payments.
-    static func paidMinor(of bill: Bill) -> Int64 {
-        bill.payments.reduce(0) { $0 + $1.amountMinor }
     }
 
     // MARK: Devices

@@ -47,7 +47,7 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
     let discountAmountMinor: Int64?
     let discountReason: String?
     let discountMinor: Int64
-    /// Σ of the bill's payments when last written (migration 0022; 0 before it).
+    /// Σ of the bill's payments when last written (``Bill/paymentsMinor``; migration 0022, 0 before it).
     let paidMinor: Int64
 
     init(row: Row) throws {
@@ -92,12 +92,7 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         discountAmountMinor = bill.discount?.amountMinor
         discountReason = bill.discount?.reason
         discountMinor = bill.discountMinor
-        paidMinor = Self.paidMinor(of: bill)
-    }
-
-    /// What `paid_minor` holds for `bill`: Σ of its recorded payments.
-    static func paidMinor(of bill: Bill) -> Int64 {
-        bill.payments.reduce(0) { $0 + $1.amountMinor }
+        paidMinor = bill.paymentsMinor
     }
 
     /// Whether the bill's payments are read with it: paid, or partly paid.
@@ -154,7 +149,7 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
             throw invalid(violation.description)
         }
         // A paid bill's paid_minor may be 0 (paid before migration 0022, or by a binary from before it).
-        if status.isUnsettled, Self.paidMinor(of: bill) != paidMinor {
+        if status.isUnsettled, bill.paymentsMinor != paidMinor {
             throw invalid("paid_minor \(paidMinor) is not the sum of its payments")
         }
         guard let mismatch = bill.storedTotalsMismatch(

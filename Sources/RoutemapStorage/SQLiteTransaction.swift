@@ -151,7 +151,7 @@ struct SQLiteTransaction: POSTransaction {
                         """
                 ).execute(arguments: [
                     bill.discountedSubtotalMinor, bill.taxMinor, bill.totalMinor, bill.version, updatedAt, bill.discount?.percentBasisPoints,
-                    bill.discount?.amountMinor, bill.discount?.reason, bill.discountMinor, BillRow.paidMinor(of: bill), bill.id, bill.version,
+                    bill.discount?.amountMinor, bill.discount?.reason, bill.discountMinor, bill.paymentsMinor, bill.id, bill.version,
                 ])
             } else {
                 try database.cachedStatement(
@@ -166,7 +166,7 @@ struct SQLiteTransaction: POSTransaction {
                     bill.status.rawValue, bill.discountedSubtotalMinor, bill.taxMinor, bill.totalMinor, bill.version, updatedAt,
                     Timestamp.format(bill.selectedAt), bill.voiding?.reason, bill.voiding.map { Timestamp.format($0.voidedAt) },
                     bill.deviceId, bill.discount?.percentBasisPoints, bill.discount?.amountMinor, bill.discount?.reason,
-                    bill.discountMinor, BillRow.paidMinor(of: bill), bill.id, bill.version,
+                    bill.discountMinor, bill.paymentsMinor, bill.id, bill.version,
                 ])
             }
             guard database.changesCount == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
