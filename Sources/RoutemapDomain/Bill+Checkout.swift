@@ -14,11 +14,4 @@ extension Bill {
         try requireNotPartlyPaid()
         move(to: .open)
     }
-
-    /// Marks a checked-out bill paid (final) without recording a payment. Throws
-    /// `billNotCheckedOut`. Paying uses ``check(_:)`` and ``record(_:)``, which keep the payments.
-    public mutating func markPaid() throws(POSError) {
-        try requireCheckedOut()
-        move(to: .paid)
-    }
 }

@@ -56,7 +56,7 @@ extension Bill {
 
     /// Throws unless `payments` can be `bill`'s: all of it, together within 64 bits and its
     /// total; none while it is open or voided; less than its total while it is checked out, and
-    /// exactly it once paid (a paid bill without any is one marked paid without its record).
+    /// exactly it once paid (a paid bill without any is one built or stored without its record).
     static func checkPayments(_ payments: [Payment], of bill: Bill) throws(InvariantViolation) {
         guard !payments.isEmpty else { return }
         guard payments.allSatisfy({ $0.billId == bill.id }) else {

@@ -22,10 +22,6 @@ public protocol POSStore: DataReads {
     func unsettledBills(deviceId: String, statuses: Set<BillStatus>, after cursor: BillCursor?, limit: Int) throws -> [Bill]
     /// The payment with `id`, or `nil`.
     func payment(id: String) throws -> Payment?
-    /// The last payment of bill `billId` (the one that completed it, when it is paid; its only
-    /// one unless it was split), or `nil` when it has none. A bill's payments come with it
-    /// (``Bill/payments``).
-    func payment(billId: String) throws -> Payment?
     /// The refunds of bill `billId`, oldest first (by creation, then as recorded).
     func refunds(billId: String) throws -> [Refund]
     /// What a sales report of `period` sums up (``SalesFigures``), read in one snapshot (one

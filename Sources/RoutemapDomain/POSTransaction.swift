@@ -51,10 +51,6 @@ public protocol POSTransaction: RecordedAnswers {
     /// PostgreSQL it takes a counter that every other paying transaction then waits for until
     /// this one ends (a rollback gives the number back).
     func nextReceiptNumber() throws -> Int64
-    /// The last payment of bill `billId` (the one that completed it, when it is paid; its only
-    /// one unless it was split), or `nil` when it has none. A bill's payments come with it
-    /// (``Bill/payments``).
-    func payment(billId: String) throws -> Payment?
     /// Records a refund of a paid bill.
     func insert(_ refund: Refund) throws
     /// The refunds of bill `billId`, oldest first (by creation, then as recorded).

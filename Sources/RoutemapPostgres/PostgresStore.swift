@@ -284,10 +284,6 @@ public final class PostgresStore: POSStore {
         try reading("reading a payment") { try $0.payment(id: id) }
     }
 
-    public func payment(billId: String) throws -> Payment? {
-        try reading("reading the payment of bill \(billId)") { try $0.payment(billId: billId) }
-    }
-
     public func device(tokenDigest: [UInt8]) throws -> Device? {
         try reading("looking up a device token") { try $0.device(tokenDigest: tokenDigest) }
     }

@@ -358,15 +358,6 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             .first.map(Self.payment)
     }
 
-    /// The last payment of bill `billId`, if it has any (by `payments_bill_id`, migration 0022).
-    func payment(billId: String) throws -> Payment? {
-        try session.rows(
-            PostgresQuery(
-                unsafeSQL: "SELECT \(Self.paymentColumns) FROM payments WHERE bill_id = $1 ORDER BY receipt_number DESC LIMIT 1",
-                binds: binds(billId))
-        ).first.map(Self.payment)
-    }
-
     // MARK: Devices
 
     private static let deviceColumns = "id, name, created_at, role, revoked_at"

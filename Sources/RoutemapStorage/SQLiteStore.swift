@@ -124,10 +124,6 @@ public final class SQLiteStore: POSStore {
         try read("reading a payment") { try $0.payment(id: id) }
     }
 
-    public func payment(billId: String) throws -> Payment? {
-        try read("reading the payment of bill \(billId)") { try $0.payment(billId: billId) }
-    }
-
     public func device(tokenDigest: [UInt8]) throws -> Device? {
         try read("looking up a device token") { try $0.device(tokenDigest: tokenDigest) }
     }

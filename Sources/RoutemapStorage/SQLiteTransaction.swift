@@ -198,16 +198,6 @@ struct SQLiteTransaction: POSTransaction {
         }
     }
 
-    /// The last payment of bill `billId`, if it has any (by `payments_bill_id`, migration 0022).
-    func payment(billId: String) throws -> Payment? {
-        try StorageError.wrapping("reading the payment of bill \(billId)") {
-            try PaymentRow.fetchOne(
-                database.cachedStatement(sql: "SELECT * FROM payments WHERE bill_id = ? ORDER BY receipt_number DESC LIMIT 1"),
-                arguments: [billId]
-            )?.payment()
-        }
-    }
-
     /// The payments of bill `billId`, oldest first (by receipt number, given in commit order).
     func payments(billId: String) throws -> [Payment] {
         try PaymentRow.fetchAll(

@@ -21,8 +21,10 @@ struct BillCheckoutTests {
         try bill.cancelCheckout()
         #expect(bill.status == .open)
         try bill.checkout()
-        try bill.markPaid()
-        #expect(bill.status == .paid)
+        let payment = try bill.check(PaymentRequest(method: .card, amountMinor: total))
+            .payment(id: "pay_test", receiptNumber: 1, createdAt: Fixtures.createdAt)
+        try bill.record(payment)
+        #expect(bill.status == .paid && bill.payments == [payment])
         #expect(bill.version == 6)
         #expect(bill.totalMinor == total)
     }
@@ -31,11 +33,14 @@ struct BillCheckoutTests {
     func needsCheckedOut() throws {
         var open = try Fixtures.bill(with: [Fixtures.latte])
         #expect(throws: POSError.billNotCheckedOut(.open)) { try open.cancelCheckout() }
-        #expect(throws: POSError.billNotCheckedOut(.open)) { try open.markPaid() }
-        var paid = try Fixtures.checkedOutBill()
-        try paid.markPaid()
+        let due = PaymentRequest(method: .card, amountMinor: open.totalMinor)
+        #expect(throws: POSError.billNotCheckedOut(.open)) { try open.check(due) }
+        var paid = try Fixtures.paidBill()
+        let another = try Fixtures.checkedOutBill().check(due).payment(id: "pay_other", receiptNumber: 2, createdAt: Fixtures.createdAt)
+        #expect(throws: POSError.billNotCheckedOut(.open)) { try open.record(another) }
         #expect(throws: POSError.billNotCheckedOut(.paid)) { try paid.cancelCheckout() }
-        #expect(throws: POSError.billNotCheckedOut(.paid)) { try paid.markPaid() }
+        #expect(throws: POSError.billNotCheckedOut(.paid)) { try paid.check(due) }
+        #expect(throws: POSError.billNotCheckedOut(.paid)) { try paid.record(another) }
         var checkedOut = try Fixtures.checkedOutBill()
         #expect(throws: POSError.billNotOpen(.checkedOut)) { try checkedOut.checkout() }
     }

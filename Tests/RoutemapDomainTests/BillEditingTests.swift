@@ -130,8 +130,7 @@ struct BillEditingTests {
 
     @Test("a bill that is not open cannot be edited", arguments: [BillStatus.checkedOut, .paid])
     func editsNeedOpen(status: BillStatus) throws {
-        var bill = try Fixtures.checkedOutBill(with: [Fixtures.latte])
-        if status == .paid { try bill.markPaid() }
+        var bill = try status == .paid ? Fixtures.paidBill(with: [Fixtures.latte]) : Fixtures.checkedOutBill(with: [Fixtures.latte])
         let before = bill
         #expect(throws: POSError.billNotOpen(status)) { try bill.add(Fixtures.croissant, quantity: 1) }
         // Status is checked before the item: even an unsellable item reports billNotOpen.

@@ -42,4 +42,13 @@ enum Fixtures {
         try bill.checkout()
         return bill
     }
+
+    /// A bill holding `items`, checked out and paid the way the till pays: its due amount
+    /// checked (``Bill/check(_:)``), then recorded as one card payment.
+    static func paidBill(with items: [MenuItem] = [latte]) throws -> Bill {
+        var bill = try checkedOutBill(with: items)
+        let checked = try bill.check(PaymentRequest(method: .card, amountMinor: bill.dueMinor))
+        try bill.record(checked.payment(id: "pay_test", receiptNumber: 1, createdAt: createdAt))
+        return bill
+    }
 }

@@ -27,7 +27,7 @@ struct AtomicPaymentTests {
         }
 
         #expect(try till.bill(id: bill.id, device: device) == checkedOut)
-        #expect(try database.store.payment(billId: bill.id) == nil)
+        #expect(try database.store.bill(id: bill.id)?.payments == [])
         #expect(try database.store.rowCount(in: "payments") == 0)
         #expect(try database.store.rowCount(in: "bills") == 1)
         #expect(try await till.currentBill(device: device) == checkedOut)

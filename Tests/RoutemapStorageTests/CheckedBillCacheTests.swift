@@ -113,7 +113,7 @@ struct CheckedBillCacheTests {
         // A bill then a payment: the payment is not cached, so the whole read goes to the database.
         let total = try await b.checkout(billId: bill.id, device: device).totalMinor
         let outcome = try await b.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: total))
-        let (read, payment) = try await a.reading { (try reader.bill(id: bill.id), try a.payment(billId: bill.id)) }
+        let (read, payment) = try await a.reading { (try reader.bill(id: bill.id), try a.payment(id: outcome.payment.id)) }
         #expect(read == outcome.bill)
         #expect(payment == outcome.payment)
 
@@ -121,7 +121,7 @@ struct CheckedBillCacheTests {
         // reads is cached and still the latest, so only the miss itself can send it there.
         let seen = try await a.reading { () -> String in
             _ = try reader.bill(id: bill.id)
-            return (try? a.payment(billId: bill.id))?.id ?? "none"
+            return (try? a.payment(id: outcome.payment.id))?.id ?? "none"
         }
         #expect(seen == outcome.payment.id)
         let other = try await b.openBill(device: device)

@@ -17,7 +17,6 @@ extension ForwardingStore {
         try forwarded.unsettledBills(deviceId: deviceId, statuses: statuses, after: cursor, limit: limit)
     }
     func payment(id: String) throws -> Payment? { try forwarded.payment(id: id) }
-    func payment(billId: String) throws -> Payment? { try forwarded.payment(billId: billId) }
     func refunds(billId: String) throws -> [Refund] { try forwarded.refunds(billId: billId) }
     func salesFigures(in period: SalesPeriod) throws -> SalesFigures { try forwarded.salesFigures(in: period) }
     func device(tokenDigest: [UInt8]) throws -> Device? { try forwarded.device(tokenDigest: tokenDigest) }
@@ -57,7 +56,6 @@ extension ForwardingTransaction {
     func update(_ bill: Bill) throws { try forwarded.update(bill) }
     func insert(_ payment: Payment) throws { try forwarded.insert(payment) }
     func nextReceiptNumber() throws -> Int64 { try forwarded.nextReceiptNumber() }
-    func payment(billId: String) throws -> Payment? { try forwarded.payment(billId: billId) }
     func insert(_ refund: Refund) throws { try forwarded.insert(refund) }
     func refunds(billId: String) throws -> [Refund] { try forwarded.refunds(billId: billId) }
     func insert(_ device: Device, tokenDigest: [UInt8]) throws { try forwarded.insert(device, tokenDigest: tokenDigest) }

@@ -81,7 +81,7 @@ struct IdempotencyStorageTests {
             #expect(try await till.pay(billId: bill.id, device: device, request, idempotency: key).replayed == recorded)
         }
         #expect(try counts(database.store) == (bills: 2, payments: 1, keys: 1))
-        #expect(try database.store.payment(billId: bill.id) == outcome.payment)
+        #expect(try database.store.bill(id: bill.id)?.completingPayment == outcome.payment)
         #expect(try await till.currentBill(device: device) == outcome.nextBill)
     }
 

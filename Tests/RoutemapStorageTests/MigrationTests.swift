@@ -98,7 +98,7 @@ struct MigrationTests {
         #expect(try store.bill(id: open.id) == open)
         #expect(try store.bill(id: paid.id) == paid)
         #expect(try store.bill(id: open.id)?.deviceId == nil)
-        #expect(try store.payment(billId: paid.id) == payment)
+        #expect(try store.payment(id: payment.id) == payment)
         let schema = try store.onWriter("reading the schema") { database in
             try String.fetchAll(database, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name")
         }
@@ -369,7 +369,7 @@ struct MigrationTests {
         #expect(try store.bill(id: first.id) == first)
         #expect(try store.bill(id: first.id)?.selectedAt == first.createdAt)
         #expect(try store.bill(id: paid.bill.id) == paid.bill)
-        #expect(try store.payment(billId: paid.bill.id) == paid.payment)
+        #expect(try store.payment(id: paid.payment.id) == paid.payment)
         #expect(try store.currentBill(deviceId: device)?.id == second.id)
         let till = Till(store: store, taxRate: StorageFixtures.rate875, currency: .usd, now: clock.function)
         #expect(try till.bills(device: device, statuses: [.open, .checkedOut], after: nil, limit: 10).bills.map(\.id) == [second.id, paid.nextBill.id, first.id])

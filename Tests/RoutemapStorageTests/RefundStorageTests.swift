@@ -47,7 +47,7 @@ struct RefundStorageTests {
             #expect(listed.refunds == [first.refund, second.refund, third.refund])
             #expect(listed.refundedMinor == 1033 && listed.refundableMinor == 0)
             #expect(try store.bill(id: bill.id) == bill)
-            #expect(try store.payment(billId: bill.id) == payment)
+            #expect(try store.bill(id: bill.id)?.completingPayment == payment)
         }
         #expect(try database.store.rowCount(in: "refunds") == 3)
     }

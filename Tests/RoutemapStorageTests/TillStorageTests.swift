@@ -39,7 +39,7 @@ struct TillStorageTests {
         #expect(outcome.payment.changeMinor == 461)
         #expect(try till.bill(id: bill.id, device: device) == outcome.bill)
         #expect(outcome.bill.status == .paid)
-        #expect(try database.store.payment(billId: bill.id) == outcome.payment)
+        #expect(try database.store.payment(id: outcome.payment.id) == outcome.payment)
         let next = try till.bill(id: outcome.nextBill.id, device: device)
         #expect(next == outcome.nextBill)
         #expect(next.status == .open)
@@ -158,7 +158,7 @@ struct TillStorageTests {
         let outcome = try await till.pay(billId: bill.id, device: device, PaymentRequest(method: .card, amountMinor: total))
         #expect(outcome.payment.tenderedMinor == total)
         #expect(outcome.payment.changeMinor == 0)
-        #expect(try database.store.payment(billId: bill.id)?.method == .card)
+        #expect(try database.store.payment(id: outcome.payment.id)?.method == .card)
     }
 
     @Test("an unavailable demo item is refused")

@@ -129,8 +129,6 @@ public final class InMemoryStore: POSStore {
 
     public func payment(id: String) throws -> Payment? { committed.payments.first { $0.id == id } }
 
-    public func payment(billId: String) throws -> Payment? { committed.payments.last { $0.billId == billId } }
-
     public func refunds(billId: String) throws -> [Refund] { committed.refunds(billId: billId) }
 
     public func salesFigures(in period: SalesPeriod) throws -> SalesFigures {

@@ -57,8 +57,6 @@ final class InMemoryTransaction: POSTransaction {
         (state.payments.map(\.receiptNumber).max() ?? 0) + 1
     }
 
-    func payment(billId: String) throws -> Payment? { state.payments.last { $0.billId == billId } }
-
     /// Refuses what the refunds table's constraints refuse: a second refund with one id, an
     /// amount below 1, a payment that does not exist.
     func insert(_ refund: Refund) throws {
