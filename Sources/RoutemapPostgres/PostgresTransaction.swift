@@ -515,16 +515,10 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     /// The bills in `rows` (``billColumns``, a bill's lines in order), each with its payments:
     /// read by one more statement for those that have any (paid, or `paid_minor` > 0: migration
-    /// 0022), so a checked-out bill with none costs no round trip.
+    /// 0022), so a checked-out bill with none costs no round trip. Each row is decoded once.
     func bills(in rows: [PostgresRow]) throws -> [Bill] {
-        var paying: [String] = []
-        for row in rows {
-            let cells = row.makeRandomAccess()
-            let id = try cells[0].decode(String.self)
-            if paying.last != id, try cells[1].decode(String.self) == BillStatus.paid.rawValue || cells[22].decode(Int64.self) > 0 {
-                paying.append(id)
-            }
-        }
+        let read = try Self.storedBills(in: rows)
+        let paying = read.filter(\.hasPayments).map(\.id)
         var payments: [String: [Payment]] = [:]
         if !paying.isEmpty {
             var bindings = PostgresBindings()
@@ -538,11 +532,29 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
                 payments[payment.billId, default: []].append(payment)
             }
         }
-        return try Self.bills(in: rows, payments: payments)
+        return try read.map { try Self.bill($0, payments: payments[$0.id] ?? []) }
     }
 
-    static func bills(in rows: [PostgresRow], payments: [String: [Payment]]) throws -> [Bill] {
-        var bills: [(id: String, row: PostgresRandomAccessRow, lines: [BillLine])] = []
+    /// Where `b.paid_minor` is in ``billColumns``.
+    private static let paidMinorColumn = 22
+
+    /// A bill as its rows of ``billColumns`` hold it: its first row, with what is read of it
+    /// before its payments are (its id, status and `paid_minor`) decoded there once, and its lines.
+    private struct StoredBill {
+        let id: String
+        let status: String
+        let paidMinor: Int64
+        let cells: PostgresRandomAccessRow
+        var lines: [BillLine]
+
+        /// Whether its payments are read with it: paid, or partly paid (`paid_minor` > 0).
+        var hasPayments: Bool { status == BillStatus.paid.rawValue || paidMinor > 0 }
+    }
+
+    /// The bills in `rows` (a bill's rows consecutive, one per line and modifier, in order),
+    /// with their lines.
+    private static func storedBills(in rows: [PostgresRow]) throws -> [StoredBill] {
+        var bills: [StoredBill] = []
         /// The line being read (its rows are consecutive): its cells and modifiers so far.
         var pending: (cells: PostgresRandomAccessRow, lineId: String, modifiers: [BillLineModifier])?
         func finishLine() throws {
@@ -562,7 +574,12 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             let id = try cells[0].decode(String.self)
             let lineId = try cells[13].decode(String?.self)
             if bills.last?.id != id || pending?.lineId != lineId { try finishLine() }
-            if bills.last?.id != id { bills.append((id, cells, [])) }
+            if bills.last?.id != id {
+                bills.append(
+                    StoredBill(
+                        id: id, status: try cells[1].decode(String.self), paidMinor: try cells[paidMinorColumn].decode(Int64.self),
+                        cells: cells, lines: []))
+            }
             guard let lineId else { continue }
             if pending == nil { pending = (cells, lineId, []) }
             if let optionId = try cells[23].decode(String?.self) {
@@ -571,13 +588,13 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             }
         }
         try finishLine()
-        return try bills.map { try bill($0.row, lines: $0.lines, payments: payments[$0.id] ?? []) }
+        return bills
     }
 
-    private static func bill(_ cells: PostgresRandomAccessRow, lines: [BillLine], payments: [Payment]) throws -> Bill {
-        let id = try cells[0].decode(String.self)
+    private static func bill(_ stored: StoredBill, payments: [Payment]) throws -> Bill {
+        let id = stored.id, cells = stored.cells, statusText = stored.status
         func invalid(_ reason: String) -> StorageError { StorageError.invalidRow(table: "bills", id: id, reason: reason) }
-        let statusText = try cells[1].decode(String.self), currencyText = try cells[2].decode(String.self)
+        let currencyText = try cells[2].decode(String.self)
         let rate = try cells[3].decode(Int.self)
         guard let status = BillStatus(rawValue: statusText) else { throw invalid("status '\(statusText)'") }
         guard let currency = Currency(rawValue: currencyText) else { throw invalid("currency '\(currencyText)'") }
@@ -602,7 +619,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         // commit, each under the bill's lock), so the oldest that make up paid_minor are its own.
         var payments = payments
         if status.isUnsettled {
-            let storedPaid = try cells[22].decode(Int64.self)
+            let storedPaid = stored.paidMinor
             var sum: Int64 = 0, count = 0
             while sum < storedPaid, count < payments.count {
                 sum = sum.addingReportingOverflow(payments[count].amountMinor).partialValue
@@ -614,7 +631,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         let bill: Bill
         do {
             bill = try Bill(
-                id: id, status: status, lines: lines, currency: currency, taxRate: taxRate, version: try cells[7].decode(Int.self),
+                id: id, status: status, lines: stored.lines, currency: currency, taxRate: taxRate, version: try cells[7].decode(Int.self),
                 createdAt: try cells[8].decode(Date.self).roundedToMilliseconds, selectedAt: try cells[10].decode(Date.self).roundedToMilliseconds,
                 voiding: voiding, deviceId: try cells[9].decode(String?.self), discount: discount, payments: payments)
         } catch let violation as InvariantViolation {
