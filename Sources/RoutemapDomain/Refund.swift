@@ -50,15 +50,25 @@ public struct BillRefunds: Sendable, Hashable {
     /// The refunds of a bill paid by `payments`: ``init(refunds:paidMinor:)`` with their amounts'
     /// sum, after checking each payment's refunds stay within it.
     public init(refunds: [Refund], payments: [Payment]) throws(InvariantViolation) {
+        self = try Self.byPayment(refunds: refunds, payments: payments).bill
+    }
+
+    /// The refunds of a bill paid by `payments` (``init(refunds:payments:)``), and each
+    /// payment's own by its id (``init(refunds:paidMinor:)`` with its amount): what a new refund
+    /// of one of them is held to, built by the same pass that checks them.
+    static func byPayment(
+        refunds: [Refund], payments: [Payment]
+    ) throws(InvariantViolation) -> (bill: BillRefunds, ofPayment: [String: BillRefunds]) {
         var paid: Int64 = 0
+        var ofPayment: [String: BillRefunds] = [:]
         for payment in payments {
             paid = try SalesReport.sum(paid, payment.amountMinor, "a bill's payments")
-            _ = try BillRefunds(refunds: refunds.filter { $0.paymentId == payment.id }, paidMinor: payment.amountMinor)
+            ofPayment[payment.id] = try BillRefunds(refunds: refunds.filter { $0.paymentId == payment.id }, paidMinor: payment.amountMinor)
         }
-        guard refunds.allSatisfy({ refund in payments.contains { $0.id == refund.paymentId } }) else {
+        guard refunds.allSatisfy({ ofPayment[$0.paymentId] != nil }) else {
             throw InvariantViolation("a bill's refund names a payment of another bill")
         }
-        try self.init(refunds: refunds, paidMinor: paid)
+        return (try BillRefunds(refunds: refunds, paidMinor: paid), ofPayment)
     }
 
     /// The refunds of a bill paid `paidMinor` (0 when it is not paid). Throws

@@ -29,12 +29,15 @@ extension Till {
             let bill = try reachableBill(billId, caller: caller, in: transaction)
             let payments = try Self.settledPayments(of: bill)
             let payment = try Self.payment(paymentId, of: payments)
-            let earlier = try transaction.refunds(billId: bill.id)
-            let ofPayment = try BillRefunds(refunds: earlier.filter { $0.paymentId == payment.id }, paidMinor: payment.amountMinor)
+            // The bill's refunds and each payment's, built once: the named payment's limit is
+            // its own, what the outcome reports is the bill's.
+            let (all, ofPayments) = try BillRefunds.byPayment(refunds: try transaction.refunds(billId: bill.id), payments: payments)
+            guard let ofPayment = ofPayments[payment.id] else {
+                throw InvariantViolation("payment \(payment.id) is not one of bill \(bill.id)'s")
+            }
             guard amountMinor <= ofPayment.refundableMinor else {
                 throw POSError.refundExceedsPayment(refundableMinor: ofPayment.refundableMinor)
             }
-            let all = try BillRefunds(refunds: earlier, payments: payments)
             let refund = Refund(
                 id: Identifier.make(prefix: "ref_"), billId: bill.id, paymentId: payment.id, method: payment.method, amountMinor: amountMinor,
                 reason: reason, deviceId: caller.deviceId, createdAt: timestamp())
