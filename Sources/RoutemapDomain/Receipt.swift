@@ -1,13 +1,14 @@
 /// What a paid bill's receipt shows: who sold (the shop), what (the bill's lines and totals, at
 /// the bill's tax rate), how it was paid (its payments, each with its receipt number and time) and
-/// what was given back since (the bill's refunds). Read, never stored: the bill, its payment
+/// what was given back since (the bill's refunds). Read, never stored: the bill, its payments
 /// and its refunds are the record.
 public struct Receipt: Sendable, Hashable {
     public let shop: ShopDetails
     /// The paid bill.
     public let bill: Bill
-    /// Its payments, oldest first (one, unless the bill was split; never empty).
-    public let payments: [Payment]
+    /// Its payments, oldest first (one, unless the bill was split; never empty): the bill's own
+    /// (``Bill/payments``), read from it rather than copied beside it.
+    public var payments: [Payment] { bill.payments }
     /// Its refunds, oldest first, and what they sum to.
     public let refunds: BillRefunds
 
@@ -30,20 +31,11 @@ public struct Receipt: Sendable, Hashable {
         return sum
     }
 
-    /// A receipt of `bill` paid by `payments` (oldest first). Throws unless there is at least one.
-    public init(shop: ShopDetails, bill: Bill, payments: [Payment], refunds: BillRefunds) throws(InvariantViolation) {
-        guard !payments.isEmpty else { throw InvariantViolation("a receipt of bill \(bill.id) without a payment") }
+    /// A receipt of `bill`, paid by its ``Bill/payments``. Throws unless it has at least one.
+    public init(shop: ShopDetails, bill: Bill, refunds: BillRefunds) throws(InvariantViolation) {
+        guard !bill.payments.isEmpty else { throw InvariantViolation("a receipt of bill \(bill.id) without a payment") }
         self.shop = shop
         self.bill = bill
-        self.payments = payments
-        self.refunds = refunds
-    }
-
-    /// A receipt of `bill` paid by one `payment`.
-    public init(shop: ShopDetails, bill: Bill, payment: Payment, refunds: BillRefunds) {
-        self.shop = shop
-        self.bill = bill
-        self.payments = [payment]
         self.refunds = refunds
     }
 }

@@ -7,7 +7,6 @@ extension Till {
     /// bill's status when it has no payment yet (open, checked out, voided).
     public func receipt(billId: String, caller: BillCaller) throws -> Receipt {
         let bill = try bill(id: billId, caller: caller)
-        let (payments, refunds) = try Self.settlement(of: bill, refunds: store.refunds(billId:))
-        return try Receipt(shop: shop, bill: bill, payments: payments, refunds: refunds)
+        return try Receipt(shop: shop, bill: bill, refunds: try Self.settledRefunds(of: bill, reading: store.refunds(billId:)))
     }
 }

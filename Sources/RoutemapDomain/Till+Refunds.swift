@@ -54,16 +54,14 @@ extension Till {
         guard caller.role == .manager else { throw POSError.managerOnly }
         let bill = try bill(id: billId, caller: caller)
         guard bill.status == .paid else { return try BillRefunds(refunds: [], paidMinor: 0) }
-        return try Self.settlement(of: bill, refunds: store.refunds(billId:)).refunds
+        return try Self.settledRefunds(of: bill, reading: store.refunds(billId:))
     }
 
-    /// The payments of `bill` and its refunds, read by `refunds` (a transaction's or the
+    /// The refunds of `bill` over its payments, read by `refunds` (a transaction's or the
     /// store's). Throws `billNotPaid` with the bill's status unless it is paid.
-    static func settlement(
-        of bill: Bill, refunds: (String) throws -> [Refund]
-    ) throws -> (payments: [Payment], refunds: BillRefunds) {
+    static func settledRefunds(of bill: Bill, reading refunds: (String) throws -> [Refund]) throws -> BillRefunds {
         let payments = try settledPayments(of: bill)
-        return (payments, try BillRefunds(refunds: try refunds(bill.id), payments: payments))
+        return try BillRefunds(refunds: try refunds(bill.id), payments: payments)
     }
 
     /// The payments of a paid bill, oldest first (at least one). Throws `billNotPaid` with the
