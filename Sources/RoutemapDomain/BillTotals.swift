@@ -13,21 +13,28 @@ struct BillTotals: Sendable, Hashable {
     let totalMinor: Int64
 
     /// The totals of `lines` at `taxRate` less `discount`, or `nil` if any sum overflows `Int64`.
+    /// Each line's tax is computed only without a discount: with one, only the tax on the
+    /// discounted subtotal is.
     init?(lines: [BillLine], taxRate: TaxRate, discount: BillDiscount? = nil) {
+        let taxPerLine = discount == nil
         var subtotal: Int64 = 0
         var tax: Int64 = 0
         for line in lines {
             let (newSubtotal, subtotalOverflow) = subtotal.addingReportingOverflow(line.lineTotalMinor)
-            let (newTax, taxOverflow) = tax.addingReportingOverflow(taxRate.tax(onMinor: line.lineTotalMinor))
-            guard !subtotalOverflow, !taxOverflow else { return nil }
+            guard !subtotalOverflow else { return nil }
             subtotal = newSubtotal
-            tax = newTax
+            if taxPerLine {
+                let (newTax, taxOverflow) = tax.addingReportingOverflow(taxRate.tax(onMinor: line.lineTotalMinor))
+                guard !taxOverflow else { return nil }
+                tax = newTax
+            }
         }
         var discounted = subtotal
         var discountMinor: Int64 = 0
         if let discount {
             // Within 0...subtotal: the subtraction cannot overflow, and the tax on what is left
-            // cannot exceed it.
+            // cannot exceed it. (A line's tax is at most the line, so the per-line sum this
+            // skips could not have overflowed where the subtotal did not.)
             discountMinor = discount.minor(off: subtotal)
             discounted = subtotal - discountMinor
             tax = taxRate.tax(onMinor: discounted)
