@@ -59,11 +59,15 @@ struct BillsController {
 
     /// An add with `modifiers` (even `[]`) is the modifier sheet's "Add": its answer dismisses the
     /// sheet, then shows the bill; without, the menu's one tap: the bill is replaced.
+    ///
+    /// The capabilities are read once: what every add needs (the bill, `replace`) is checked
+    /// before the body, as for the other changes; `dismiss`, which only the sheet's answer
+    /// needs, once the body has said it is one.
     @Sendable func addItem(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
-        let oneTap = try supported(request, [POSRoute.bill], [.replace])
+        let client = try supported(request, [POSRoute.bill], [.replace])
         let body = try RequestBody(request, allowed: ["menuItemId", "quantity", "modifiers"])
         let modifiers = try body.modifierIds()
-        let client = modifiers == nil ? oneTap : try supported(request, [POSRoute.bill], [.dismiss, .replace])
+        if modifiers != nil { try navigator.verify(client, canShow: [], performing: [.dismiss]) }
         let menuItemId = try body.string("menuItemId")
         let quantity = try body.integer("quantity", in: quantityRange)
         let billId = try request.parameter("billId")
