@@ -32,18 +32,15 @@ extension Receipt {
             "billId": .string(bill.id),
             "paidAt": .string(payment.createdAt.wireText),
             "lines": .array(bill.lines.map(\.json)),
-            "subtotalMinor": .int(bill.subtotalMinor),
-            "discountMinor": .int(bill.discountMinor),
-            "tax": ["rateBps": .int(Int64(bill.taxRate.basisPoints)), "amountMinor": .int(bill.taxMinor)],
-            "totalMinor": .int(bill.totalMinor),
-            "tipMinor": .int(tipMinor),
-            "chargedMinor": .int(chargedMinor),
-            "currency": .string(bill.currency.rawValue),
-            "payment": payment.json,
-            "payments": .array(payments.map(\.json)),
-            "refunds": .array(refunds.refunds.map(\.json)),
-            "refundedMinor": .int(refunds.refundedMinor),
         ]
+        object.appendTotals(of: bill, tax: .withRate)
+        object.append("tipMinor", .int(tipMinor))
+        object.append("chargedMinor", .int(chargedMinor))
+        object.append("currency", .string(bill.currency.rawValue))
+        object.append("payment", payment.json)
+        object.append("payments", .array(payments.map(\.json)))
+        object.append("refunds", .array(refunds.refunds.map(\.json)))
+        object.append("refundedMinor", .int(refunds.refundedMinor))
         if let discount = bill.discount { object.append("discount", discount.json) }
         return .object(object)
     }

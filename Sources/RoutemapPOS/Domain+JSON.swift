@@ -42,24 +42,49 @@ extension BillLine {
 
 extension Bill {
     var json: JSON {
-        var object: JSONObject = [
-            "id": .string(id),
-            "status": .string(status.rawValue),
-            "lines": .array(lines.map(\.json)),
-            "subtotalMinor": .int(subtotalMinor),
-            "discountMinor": .int(discountMinor),
-            "taxMinor": .int(taxMinor),
-            "totalMinor": .int(totalMinor),
-            "currency": .string(currency.rawValue),
-            "version": .int(Int64(version)),
-            // Split tender: what the payments paid and what is left, and the payments, oldest first.
-            "paidMinor": .int(paidMinor),
-            "dueMinor": .int(dueMinor),
-            "payments": .array(payments.map(\.json)),
-        ]
+        var object: JSONObject = ["id": .string(id), "status": .string(status.rawValue), "lines": .array(lines.map(\.json))]
+        object.appendTotals(of: self)
+        object.append("currency", .string(currency.rawValue))
+        object.append("version", .int(Int64(version)))
+        // Split tender: what the payments paid and what is left, and the payments, oldest first.
+        object.appendSettlement(of: self)
+        object.append("payments", .array(payments.map(\.json)))
         if let discount { object.append("discount", discount.json) }
         if let voiding { object.append("void", ["reason": .string(voiding.reason), "voidedAt": .string(voiding.voidedAt.wireText)]) }
         return .object(object)
+    }
+}
+
+/// A bill's money as every schema that shows it writes it (openapi.yaml's `Bill`,
+/// `BillListEntry`, `OrderSummaryPayload` and `Receipt`): one builder, so that none of them can
+/// drift from the others (the bill list once showed a discounted bill's total without its
+/// discount).
+extension JSONObject {
+    /// How a schema writes a bill's tax.
+    enum BillTax {
+        /// `taxMinor`: the amount.
+        case minor
+        /// `tax: {rateBps, amountMinor}` (`Receipt`): the bill's rate and the amount.
+        case withRate
+    }
+
+    /// Appends `subtotalMinor`, `discountMinor` (0 without a discount), the tax as `tax` says
+    /// and `totalMinor`, in that order: subtotal − discount + tax = total.
+    mutating func appendTotals(of bill: Bill, tax: BillTax = .minor) {
+        append("subtotalMinor", .int(bill.subtotalMinor))
+        append("discountMinor", .int(bill.discountMinor))
+        switch tax {
+        case .minor: append("taxMinor", .int(bill.taxMinor))
+        case .withRate: append("tax", ["rateBps": .int(Int64(bill.taxRate.basisPoints)), "amountMinor": .int(bill.taxMinor)])
+        }
+        append("totalMinor", .int(bill.totalMinor))
+    }
+
+    /// Appends `paidMinor` and `dueMinor` (split tender): what the bill's payments paid and what
+    /// is still due, the total less that while it is unsettled.
+    mutating func appendSettlement(of bill: Bill) {
+        append("paidMinor", .int(bill.paidMinor))
+        append("dueMinor", .int(bill.dueMinor))
     }
 }
 

@@ -49,18 +49,14 @@ enum BillListJSON {
         return .object(object)
     }
 
-    /// A bill without its lines: what a list shows.
+    /// A bill without its lines: what a list shows, its totals as the bill's own answer has them
+    /// (its discount included).
     static func entry(_ bill: Bill, current: Bool) -> JSON {
-        [
-            "id": .string(bill.id),
-            "status": .string(bill.status.rawValue),
-            "lineCount": .int(Int64(bill.lines.count)),
-            "subtotalMinor": .int(bill.subtotalMinor),
-            "taxMinor": .int(bill.taxMinor),
-            "totalMinor": .int(bill.totalMinor),
-            "currency": .string(bill.currency.rawValue),
-            "createdAt": .string(bill.createdAt.wireText),
-            "current": .bool(current),
-        ]
+        var object: JSONObject = ["id": .string(bill.id), "status": .string(bill.status.rawValue), "lineCount": .int(Int64(bill.lines.count))]
+        object.appendTotals(of: bill)
+        object.append("currency", .string(bill.currency.rawValue))
+        object.append("createdAt", .string(bill.createdAt.wireText))
+        object.append("current", .bool(current))
+        return .object(object)
     }
 }

@@ -136,22 +136,17 @@ enum POSNavigation {
     /// and controls to pay or go back to the bill.
     @Sendable static func orderSummaryScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {
         let bill = try context.bill(id: try required(POSInput.billId, in: inputs))
-        var payload: JSONObject = [
-            "billId": .string(bill.id),
-            "lines": .array(bill.lines.map(\.json)),
-            "subtotalMinor": .int(bill.subtotalMinor),
-            "discountMinor": .int(bill.discountMinor),
-            "taxMinor": .int(bill.taxMinor),
-            "totalMinor": .int(bill.totalMinor),
-            // Split tender: what earlier payments paid, what is still due (what "pay" sends), and
-            // those payments, oldest first.
-            "paidMinor": .int(bill.paidMinor),
-            "dueMinor": .int(bill.dueMinor),
-            "payments": .array(bill.payments.map(\.json)),
-            "currency": .string(bill.currency.rawValue),
-            // Computed here so every client offers the same amounts, rounded as tax is.
-            "suggestedTips": .array(bill.suggestedTips(percents: context.suggestedTipPercents).map { ["percent": .int(Int64($0.percent)), "tipMinor": .int($0.tipMinor)] }),
-        ]
+        var payload: JSONObject = ["billId": .string(bill.id), "lines": .array(bill.lines.map(\.json))]
+        payload.appendTotals(of: bill)
+        // Split tender: what earlier payments paid, what is still due (what "pay" sends), and
+        // those payments, oldest first.
+        payload.appendSettlement(of: bill)
+        payload.append("payments", .array(bill.payments.map(\.json)))
+        payload.append("currency", .string(bill.currency.rawValue))
+        // Computed here so every client offers the same amounts, rounded as tax is.
+        payload.append(
+            "suggestedTips",
+            .array(bill.suggestedTips(percents: context.suggestedTipPercents).map { ["percent": .int(Int64($0.percent)), "tipMinor": .int($0.tipMinor)] }))
         if let discount = bill.discount { payload.append("discount", discount.json) }
         // The guard shows the summary only for a checked-out bill; its actions say so again. A
         // partly paid bill is paid to the end: no cancel, no void (the server refuses both).

@@ -75,6 +75,28 @@ struct OpenOrdersEndToEndTests {
         #expect(replay.header("Idempotent-Replayed") == "true")
     }
 
+    @Test("the list shows a discounted bill's discount, its totals the bill's own (subtotal − discount + tax = total), open and checked out")
+    func discountedBillListed() throws {
+        let server = try Server(arguments: ["--till-discount-limit-bps", "1000"])
+        let billId = try server.newBill()["id"]!.string
+        try server.add("latte", 2, to: billId)
+        let discounted = try server.send(
+            "PUT", "/v1/bills/\(billId)/discount", json: ["percentBps": 1000, "reason": "Regular"], headers: Self.key("discount"))
+        #expect(discounted.status == 200, "\(discounted.text)")
+        for step in ["open", "checked out"] {
+            if step == "checked out" { #expect(try server.send("POST", "/v1/bills/\(billId)/checkout").status == 200) }
+            let bill = try server.bill(billId)
+            let list = try server.get("/v1/bills")
+            let entry = try #require(list.json["bills"]?.arrayValue?.first { $0["id"] == .string(billId) }, "\(list.text)")
+            // 950 less 10 % (95), then 8.75 % of the 855 left (75): 930.
+            #expect(entry["discountMinor"] == 95, "\(step): \(list.text)")
+            for member in ["subtotalMinor", "discountMinor", "taxMinor", "totalMinor"] {
+                #expect(entry[member] == bill[member], "\(step): \(member) of \(list.text)")
+            }
+            #expect(entry["subtotalMinor"]!.int - entry["discountMinor"]!.int + entry["taxMinor"]!.int == entry["totalMinor"]!.int, "\(step): \(list.text)")
+        }
+    }
+
     @Test("a keyed add retried over the wire adds once; a retried remove replays instead of 404")
     func retriedLineEdits() throws {
         let server = try Server()

@@ -124,6 +124,20 @@ struct ForwardCompatibilityTests {
         #expect(split.paidMinor == 33 && split.dueMinor == 1000)
     }
 
+    @Test("An old server's bill list entry, without discountMinor, decodes with the discount its totals leave: 0 without one, the discount with one")
+    func oldServerListEntry() throws {
+        let head = #""id":"bill_1","status":"open","lineCount":2,"currency":"USD","createdAt":"2026-01-01T10:00:00.000Z","current":true"#
+        let plain = try decode(BillListEntry.self, #"{"# + head + #","subtotalMinor":950,"taxMinor":83,"totalMinor":1033}"#)
+        #expect(plain.discountMinor == 0)
+        // 10 % off 1000: 900 at 8.75 % is 79 of tax, 979 in all.
+        let discounted = try decode(BillListEntry.self, #"{"# + head + #","subtotalMinor":1000,"taxMinor":79,"totalMinor":979}"#)
+        #expect(discounted.discountMinor == 100)
+        #expect(discounted.subtotalMinor - discounted.discountMinor + discounted.taxMinor == discounted.totalMinor)
+        // A new server's member is read as sent.
+        let sent = try decode(BillListEntry.self, #"{"# + head + #","subtotalMinor":1000,"discountMinor":100,"taxMinor":79,"totalMinor":979}"#)
+        #expect(sent == discounted)
+    }
+
     @Test("Unknown values encode back as they came")
     func unknownsRoundTrip() throws {
         let step = Step(op: .unknown("flip"), route: "bill", presentation: PresentationOptions(style: .unknown("halfSheet"), inNavigationContainer: false))

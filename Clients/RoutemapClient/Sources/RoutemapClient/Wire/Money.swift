@@ -165,13 +165,18 @@ public struct BillList: Codable, Sendable, Hashable, WireObjectWithKeys {
     enum CodingKeys: String, CodingKey, CaseIterable { case bills, nextCursor, components }
 }
 
-/// A listed bill, without its lines.
+/// A listed bill, without its lines; its totals are the bill's own (``Bill``'s).
 public struct BillListEntry: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var id: String
     public var status: BillStatus
     public var lineCount: Int
+    /// Σ of the lines' totals, before the discount.
     public var subtotalMinor: Int64
+    /// What the discount takes off the subtotal; 0 without one.
+    public var discountMinor: Int64
+    /// The tax, on the subtotal less the discount.
     public var taxMinor: Int64
+    /// `subtotalMinor − discountMinor + taxMinor`.
     public var totalMinor: Int64
     public var currency: String
     /// RFC 3339 date-time, as the server wrote it.
@@ -180,7 +185,28 @@ public struct BillListEntry: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var current: Bool
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, status, lineCount, subtotalMinor, taxMinor, totalMinor, currency, createdAt, current
+        case id, status, lineCount, subtotalMinor, discountMinor, taxMinor, totalMinor, currency, createdAt, current
+    }
+}
+
+extension BillListEntry {
+    /// Decodes a listed bill, also from a server from before the list showed `discountMinor` (a
+    /// node not yet upgraded during a rollout): its discount is then what the other totals leave,
+    /// `subtotalMinor + taxMinor − totalMinor` (0 for a bill without one).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        status = try container.decode(BillStatus.self, forKey: .status)
+        lineCount = try container.decode(Int.self, forKey: .lineCount)
+        subtotalMinor = try container.decode(Int64.self, forKey: .subtotalMinor)
+        taxMinor = try container.decode(Int64.self, forKey: .taxMinor)
+        totalMinor = try container.decode(Int64.self, forKey: .totalMinor)
+        // Wrapping: exact for any bill a server can hold (its totals fit in 64 bits), and no trap
+        // on a garbled answer.
+        discountMinor = try container.decodeIfPresent(Int64.self, forKey: .discountMinor) ?? (subtotalMinor &+ taxMinor &- totalMinor)
+        currency = try container.decode(String.self, forKey: .currency)
+        createdAt = try container.decode(String.self, forKey: .createdAt)
+        current = try container.decode(Bool.self, forKey: .current)
     }
 }
 
