@@ -24,7 +24,7 @@ struct MigrationTests {
         "0006_several_open_bills", "0010_device_roles", "0011_live_menu", "0012_device_revision", "0013_trivia_questions",
         "0014_trivia_games", "0015_pos_bill_references_collation", "0016_pos_current_bill_index",
         "0017_pos_sales_report_indexes", "0018_pos_refunds", "0019_pos_receipts", "0020_pos_tips",
-        "0021_pos_discounts", "0022_pos_split_tender", "0023_pos_modifiers",
+        "0021_pos_discounts", "0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts",
     ]
 
     /// The ids from `first` on: what a database migrated up to the one before it gets next.
@@ -365,7 +365,7 @@ struct MigrationTests {
         try old.close()
 
         let store = try SQLiteStore(path: path, migrations: migrations)
-        #expect(store.appliedMigrationIDs == ["0006_several_open_bills", "0016_pos_current_bill_index", "0017_pos_sales_report_indexes", "0018_pos_refunds", "0019_pos_receipts", "0020_pos_tips", "0021_pos_discounts", "0022_pos_split_tender", "0023_pos_modifiers"])
+        #expect(store.appliedMigrationIDs == ["0006_several_open_bills", "0016_pos_current_bill_index", "0017_pos_sales_report_indexes", "0018_pos_refunds", "0019_pos_receipts", "0020_pos_tips", "0021_pos_discounts", "0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts"])
         #expect(try store.bill(id: first.id) == first)
         #expect(try store.bill(id: first.id)?.selectedAt == first.createdAt)
         #expect(try store.bill(id: paid.bill.id) == paid.bill)
