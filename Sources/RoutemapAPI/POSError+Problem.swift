@@ -134,6 +134,21 @@ extension POSError {
                     "menuItemId": .string(item), "groupId": .string(group), "minChoices": .int(Int64(min)), "maxChoices": .int(Int64(max)),
                     "chosen": .int(Int64(chosen)),
                 ])
+        case .shiftAlreadyOpen(let id):
+            return Problem(
+                status: .conflict, code: "shift_already_open", title: "Shift already open",
+                detail: "This device has an open shift ('\(id)'); close it before opening another.", extensions: ["shiftId": .string(id)])
+        case .noOpenShift:
+            return Problem(
+                status: .conflict, code: "no_open_shift", title: "No open shift",
+                detail: "This device has no open shift; open one with POST /v1/shifts.")
+        case .insufficientCash(let expected):
+            return Problem(
+                status: .conflict, code: "insufficient_cash", title: "Insufficient cash",
+                detail: "The drawer should hold \(expected) minor units; a pay-out cannot take more.",
+                extensions: ["expectedCashMinor": .int(expected)])
+        case .shiftNotFound(let id):
+            return .notFound("shift", id)
         }
     }
 }

@@ -11,7 +11,7 @@ extension Bill {
     /// within 10^13 of `Int64.max` can reach it) cannot be tendered either: `insufficientTender`.
     ///
     /// Does not change the bill: call ``record(_:)`` with
-    /// ``CheckedPayment/payment(id:receiptNumber:createdAt:)`` and insert the payment in one
+    /// ``CheckedPayment/payment(id:receiptNumber:createdAt:deviceId:)`` and insert the payment in one
     /// transaction. The receipt number is given only after every check has passed, so a refused
     /// payment takes none.
     public func check(_ request: PaymentRequest) throws(POSError) -> CheckedPayment {
@@ -62,10 +62,11 @@ public struct CheckedPayment: Sendable, Hashable {
     /// Whether the payment pays what is left of the bill, so that recording it makes the bill paid.
     public let completesBill: Bool
 
-    /// The payment, numbered `receiptNumber` (the store's next, ``POSTransaction/nextReceiptNumber()``).
-    public func payment(id: String, receiptNumber: Int64, createdAt: Date) -> Payment {
+    /// The payment, numbered `receiptNumber` (the store's next, ``POSTransaction/nextReceiptNumber()``),
+    /// taken by device `deviceId` (`nil`: a payment recorded without one).
+    public func payment(id: String, receiptNumber: Int64, createdAt: Date, deviceId: String?) -> Payment {
         Payment(
             id: id, billId: billId, receiptNumber: receiptNumber, method: method, amountMinor: amountMinor, tipMinor: tipMinor,
-            tenderedMinor: tenderedMinor, changeMinor: changeMinor, createdAt: createdAt)
+            tenderedMinor: tenderedMinor, changeMinor: changeMinor, createdAt: createdAt, deviceId: deviceId)
     }
 }

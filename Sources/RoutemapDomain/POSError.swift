@@ -77,6 +77,15 @@ public enum POSError: StateConflict, Sendable, Equatable {
     /// An add chose `chosen` options of a modifier group that takes `minChoices` to
     /// `maxChoices` (a required group left out is 0 of at least 1).
     case modifierChoiceInvalid(menuItemId: String, groupId: String, groupName: String, minChoices: Int, maxChoices: Int, chosen: Int)
+    /// The device has an open shift already (`shiftId`): close it before opening another.
+    case shiftAlreadyOpen(shiftId: String)
+    /// Recording cash paid in or out of the drawer, and closing a shift, need an open shift on
+    /// the device; it has none.
+    case noOpenShift
+    /// A pay-out of more cash than the drawer should hold: at most `expectedCashMinor`.
+    case insufficientCash(expectedCashMinor: Int64)
+    /// No shift with this id that the caller may read (a till reads only its own).
+    case shiftNotFound(String)
 
     /// A conflict with the bill's current state (not with the request's content): a retry
     /// with the same key must get the same answer, so these outcomes are recorded.
@@ -84,7 +93,7 @@ public enum POSError: StateConflict, Sendable, Equatable {
         switch self {
         case .billNotOpen, .billEmpty, .billNotCheckedOut, .billSettled, .lineQuantityLimit, .tooManyLines,
             .menuItemExists, .menuCategoryExists, .categoryNotEmpty, .billNotPaid, .refundExceedsPayment, .discountNeedsManager,
-            .amountExceedsDue, .billPartlyPaid:
+            .amountExceedsDue, .billPartlyPaid, .shiftAlreadyOpen, .noOpenShift, .insufficientCash:
             true
         default: false
         }

@@ -28,6 +28,14 @@ public protocol POSStore: DataReads {
     /// read transaction), so its numbers agree with each other, and by aggregate queries, not by
     /// loading the bills. Throws if a sum does not fit in 64 bits.
     func salesFigures(in period: SalesPeriod) throws -> SalesFigures
+    /// The shift with `id`, open or closed, or `nil`.
+    func shift(id: String) throws -> DrawerShift?
+    /// The open shift of `deviceId`, or `nil` (it has at most one).
+    func openShift(deviceId: String) throws -> DrawerShift?
+    /// What `shift`'s device moved in and out of its drawer while the shift was open
+    /// (``DrawerFigures``), read in one snapshot by aggregate queries: its payments and refunds
+    /// by time, its movements by shift. Throws if a sum does not fit in 64 bits.
+    func drawerFigures(of shift: DrawerShift) throws -> DrawerFigures
     /// The device whose token has this SHA-256 digest, or `nil` (revoked or not).
     func device(tokenDigest: [UInt8]) throws -> Device?
     /// Every device, revoked ones included, oldest first.

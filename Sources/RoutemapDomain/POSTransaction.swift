@@ -55,6 +55,18 @@ public protocol POSTransaction: RecordedAnswers {
     func insert(_ refund: Refund) throws
     /// The refunds of bill `billId`, oldest first (by creation, then as recorded).
     func refunds(billId: String) throws -> [Refund]
+    /// The open shift of `deviceId`, or `nil`. On PostgreSQL it first locks the device's row
+    /// (not against payments' foreign key checks): a device's shift changes, which all read this
+    /// first, run one at a time, and the device cannot open two.
+    func openShift(deviceId: String) throws -> DrawerShift?
+    /// Records a new, open shift (the store refuses a second open shift of one device).
+    func insert(_ shift: DrawerShift) throws
+    /// Saves the close of an open shift (``DrawerShift/closing``).
+    func close(_ shift: DrawerShift) throws
+    /// Records cash paid into or out of an open shift's drawer.
+    func insert(_ movement: DrawerMovement) throws
+    /// ``POSStore/drawerFigures(of:)`` in this transaction: its own movements included.
+    func drawerFigures(of shift: DrawerShift) throws -> DrawerFigures
     /// Saves a new device with the digest of its token.
     func insert(_ device: Device, tokenDigest: [UInt8]) throws
     /// The device with `id`, or `nil`.

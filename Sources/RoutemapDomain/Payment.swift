@@ -1,6 +1,6 @@
 import Foundation
 
-/// A recorded payment of one bill (a bill has at most one).
+/// A recorded payment of one bill (a bill paid by split tender has several).
 public struct Payment: Sendable, Hashable, Identifiable {
     /// `pay_` followed by 22 random base62 characters.
     public let id: String
@@ -20,6 +20,9 @@ public struct Payment: Sendable, Hashable, Identifiable {
     /// `tenderedMinor − amountMinor − tipMinor`: for card always 0.
     public let changeMinor: Int64
     public let createdAt: Date
+    /// The device that took it (whose cash drawer a cash payment went into: see ``DrawerShift``);
+    /// `nil` for a payment recorded before devices were (migration 0024).
+    public let deviceId: String?
 
     /// What the customer was charged in all: the amount and the tip. It fits in 64 bits for
     /// every payment ``Bill/check(_:)`` passed (it checks the sum) and every stored one (the
@@ -32,7 +35,7 @@ public struct Payment: Sendable, Hashable, Identifiable {
 
     public init(
         id: String, billId: String, receiptNumber: Int64, method: PaymentMethod, amountMinor: Int64, tipMinor: Int64 = 0,
-        tenderedMinor: Int64, changeMinor: Int64, createdAt: Date
+        tenderedMinor: Int64, changeMinor: Int64, createdAt: Date, deviceId: String? = nil
     ) {
         self.id = id
         self.billId = billId
@@ -43,5 +46,6 @@ public struct Payment: Sendable, Hashable, Identifiable {
         self.tenderedMinor = tenderedMinor
         self.changeMinor = changeMinor
         self.createdAt = createdAt
+        self.deviceId = deviceId
     }
 }

@@ -188,7 +188,8 @@ public struct Till: Sendable {
             // The bill's row is written after it (with the payment in its list); on PostgreSQL
             // both writes are queued, not waited for.
             let payment = checked.payment(
-                id: Identifier.make(prefix: "pay_"), receiptNumber: try transaction.nextReceiptNumber(), createdAt: timestamp())
+                id: Identifier.make(prefix: "pay_"), receiptNumber: try transaction.nextReceiptNumber(), createdAt: timestamp(),
+                deviceId: device)
             try bill.record(payment)
             try transaction.update(bill)
             try transaction.insert(payment)

@@ -106,7 +106,7 @@ extension PostgresStore {
     /// The tables a row count may name.
     private static let tables: Set<String> = [
         "menu_items", "menu_categories", "devices", "bills", "bill_lines", "payments", "refunds", "receipt_counter", "idempotency_keys",
-        "routemap_migrations", "menu_modifier_groups", "menu_modifier_options", "bill_line_modifiers",
+        "routemap_migrations", "menu_modifier_groups", "menu_modifier_options", "bill_line_modifiers", "drawer_shifts", "drawer_movements",
     ]
 
     /// The number of rows in `table`, one of the schema's tables (for tests and diagnostics).

@@ -20,11 +20,17 @@ extension PostgresTransaction {
     func salesFigures(in period: SalesPeriod) throws -> SalesFigures {
         // A write transaction is READ COMMITTED: its statements would not share a snapshot.
         guard !isTransaction else { throw InvariantViolation("a sales report is read in a snapshot of its own, not inside a write") }
+        return try inReadOnlySnapshot { try sums(period) }
+    }
+
+    /// `body`'s statements in one REPEATABLE READ, READ ONLY transaction of their own: one
+    /// snapshot, and no lock a write would wait for. Not inside a write.
+    func inReadOnlySnapshot<T>(_ body: () throws -> T) throws -> T {
         _ = try session.command("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         do {
-            let figures = try sums(period)
+            let result = try body()
             guard try session.command("COMMIT") == "COMMIT" else { throw InvariantViolation("a read-only transaction did not commit") }
-            return figures
+            return result
         } catch {
             session.rollback()
             throw error

@@ -13,6 +13,7 @@ import RoutemapStorage
 /// - a bill (`bill(id:)`): its row, `FOR UPDATE`;
 /// - a device's current bill (`currentBill(deviceId:)`): the device, by an advisory lock;
 /// - an idempotency key (`recordedAnswer`): the device and key, by an advisory lock;
+/// - a device's open shift (`openShift(deviceId:)`): the device, by an advisory lock;
 /// - a device (`device(id:)`): its row, `FOR UPDATE`;
 /// - the receipt counter (`nextReceiptNumber()`): its one row, by the `UPDATE` that raises it,
 ///   taken last (after the key, the bill and the device's current bill) by every payment;
@@ -52,15 +53,17 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     /// Advisory lock namespaces (the first key of `pg_advisory_xact_lock(int, int)`).
-    private enum LockSpace: Int32 {
+    enum LockSpace: Int32 {
         /// A device's current bill.
         case currentBill = 1
         /// A device's idempotency key.
         case idempotencyKey = 2
+        /// A device's cash drawer shifts.
+        case drawerShift = 3
     }
 
     /// Waits for (then holds, until the transaction ends) the lock on `key` in `space`.
-    private func lock(_ space: LockSpace, _ key: String) {
+    func lock(_ space: LockSpace, _ key: String) {
         session.enqueue("SELECT pg_advisory_xact_lock(\(space.rawValue), hashtext(\(key)))")
     }
 
@@ -340,14 +343,16 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     // MARK: Payments
 
-    private static let paymentColumns = "id, bill_id, receipt_number, method, amount_minor, tip_minor, tendered_minor, change_minor, created_at"
+    private static let paymentColumns =
+        "id, bill_id, receipt_number, method, amount_minor, tip_minor, tendered_minor, change_minor, created_at, device_id"
 
     func insert(_ payment: Payment) throws {
         session.enqueue(
             """
-            INSERT INTO payments (id, bill_id, receipt_number, method, amount_minor, tip_minor, tendered_minor, change_minor, created_at)
+            INSERT INTO payments (
+                id, bill_id, receipt_number, method, amount_minor, tip_minor, tendered_minor, change_minor, created_at, device_id)
             VALUES (\(payment.id), \(payment.billId), \(payment.receiptNumber), \(payment.method.rawValue), \(payment.amountMinor),
-                    \(payment.tipMinor), \(payment.tenderedMinor), \(payment.changeMinor), \(payment.createdAt))
+                    \(payment.tipMinor), \(payment.tenderedMinor), \(payment.changeMinor), \(payment.createdAt), \(payment.deviceId))
             """)
     }
 
@@ -661,12 +666,12 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     private static func payment(_ row: PostgresRow) throws -> Payment {
-        let (id, billId, receiptNumber, methodText, amount, tip, tendered, change, createdAt) = try row.decode(
-            (String, String, Int64, String, Int64, Int64, Int64, Int64, Date).self)
+        let (id, billId, receiptNumber, methodText, amount, tip, tendered, change, createdAt, deviceId) = try row.decode(
+            (String, String, Int64, String, Int64, Int64, Int64, Int64, Date, String?).self)
         let method = try PaymentMethod(stored: methodText, paymentId: id)
         return Payment(
             id: id, billId: billId, receiptNumber: receiptNumber, method: method, amountMinor: amount, tipMinor: tip, tenderedMinor: tendered,
-            changeMinor: change, createdAt: createdAt.roundedToMilliseconds)
+            changeMinor: change, createdAt: createdAt.roundedToMilliseconds, deviceId: deviceId)
     }
 
     private static func device(_ row: PostgresRow) throws -> Device {

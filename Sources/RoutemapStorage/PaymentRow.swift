@@ -15,6 +15,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
         static let tenderedMinor = Column("tendered_minor")
         static let changeMinor = Column("change_minor")
         static let createdAt = Column("created_at")
+        static let deviceId = Column("device_id")
     }
 
     let id: String
@@ -26,6 +27,8 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
     let tenderedMinor: Int64
     let changeMinor: Int64
     let createdAt: String
+    /// `nil` for a payment from before migration 0024, and on a file not migrated to it.
+    let deviceId: String?
 
     init(row: Row) throws {
         id = try row.decode(forColumn: Columns.id)
@@ -37,6 +40,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
         tenderedMinor = try row.decode(forColumn: Columns.tenderedMinor)
         changeMinor = try row.decode(forColumn: Columns.changeMinor)
         createdAt = try row.decode(forColumn: Columns.createdAt)
+        deviceId = try row.decode(String?.self, forColumn: Columns.deviceId)
     }
 
     /// The row that records `payment`.
@@ -50,6 +54,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
         tenderedMinor = payment.tenderedMinor
         changeMinor = payment.changeMinor
         createdAt = Timestamp.format(payment.createdAt)
+        deviceId = payment.deviceId
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -62,6 +67,7 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
         container[Columns.tenderedMinor] = tenderedMinor
         container[Columns.changeMinor] = changeMinor
         container[Columns.createdAt] = createdAt
+        container[Columns.deviceId] = deviceId
     }
 
     /// The domain's payment. Throws ``StorageError/invalidRow(table:id:reason:)``.
@@ -72,6 +78,6 @@ struct PaymentRow: FetchableRecord, PersistableRecord, Sendable {
         }
         return Payment(
             id: id, billId: billId, receiptNumber: receiptNumber, method: method, amountMinor: amountMinor, tipMinor: tipMinor,
-            tenderedMinor: tenderedMinor, changeMinor: changeMinor, createdAt: createdAt)
+            tenderedMinor: tenderedMinor, changeMinor: changeMinor, createdAt: createdAt, deviceId: deviceId)
     }
 }

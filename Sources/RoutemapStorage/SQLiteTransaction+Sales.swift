@@ -133,9 +133,10 @@ extension SQLiteTransaction {
         WHERE voided_at >= ? AND voided_at < ?
         """
 
-    /// Column `index` of `row` when SQLite holds it as an integer that fits in `N`; a REAL (an
-    /// integer product that overflowed) or anything else is an ``InvariantViolation``.
-    private static func exactInteger<N: FixedWidthInteger>(_ row: Row, _ index: Int) throws -> N {
+    /// Column `index` of `row` when SQLite holds it as an integer that fits in `N` (a sales
+    /// report's or a shift's sum); a REAL (an integer product that overflowed) or anything else
+    /// is an ``InvariantViolation``.
+    static func exactInteger<N: FixedWidthInteger>(_ row: Row, _ index: Int) throws -> N {
         let value: DatabaseValue = row[index]
         guard case .int64(let integer) = value.storage, let exact = N(exactly: integer) else {
             throw InvariantViolation("a sales sum is not a 64-bit integer: \(value)")

@@ -11,7 +11,7 @@ struct PaymentTests {
     /// tips' tests use it too.
     func pay(_ request: PaymentRequest, on bill: Bill? = nil) throws -> Payment {
         let bill = try bill ?? Fixtures.checkedOutBill()
-        return try bill.check(request).payment(id: "pay_test", receiptNumber: 7, createdAt: Fixtures.createdAt)
+        return try bill.check(request).payment(id: "pay_test", receiptNumber: 7, createdAt: Fixtures.createdAt, deviceId: Fixtures.device)
     }
 
     @Test("the fixture's total")
@@ -24,7 +24,7 @@ struct PaymentTests {
         let payment = try pay(PaymentRequest(method: .cash, amountMinor: total, tenderedMinor: 2_000))
         #expect(payment == Payment(
             id: "pay_test", billId: "bill_test", receiptNumber: 7, method: .cash, amountMinor: total, tenderedMinor: 2_000,
-            changeMinor: 2_000 - total, createdAt: Fixtures.createdAt))
+            changeMinor: 2_000 - total, createdAt: Fixtures.createdAt, deviceId: Fixtures.device))
     }
 
     @Test("cash without tendered means exact money")

@@ -12,7 +12,7 @@ struct SplitTenderTests {
         var bill = try Fixtures.checkedOutBill()
         for (index, amount) in amounts.enumerated() {
             let checked = try bill.check(try PaymentRequest(method: .card, amountMinor: amount, tipMinor: 0, partial: true))
-            try bill.record(checked.payment(id: "pay_\(index)", receiptNumber: Int64(index + 1), createdAt: Fixtures.createdAt))
+            try bill.record(checked.payment(id: "pay_\(index)", receiptNumber: Int64(index + 1), createdAt: Fixtures.createdAt, deviceId: Fixtures.device))
         }
         return bill
     }
@@ -26,7 +26,7 @@ struct SplitTenderTests {
         #expect(bill.suggestedTips().map(\.tipMinor) == [30, 45, 60])
         let checked = try bill.check(PaymentRequest(method: .cash, amountMinor: 300, tenderedMinor: 500))
         #expect(checked.completesBill && checked.changeMinor == 200)
-        try bill.record(checked.payment(id: "pay_2", receiptNumber: 3, createdAt: Fixtures.createdAt))
+        try bill.record(checked.payment(id: "pay_2", receiptNumber: 3, createdAt: Fixtures.createdAt, deviceId: Fixtures.device))
         #expect(bill.status == .paid && bill.paidMinor == 517 && bill.dueMinor == 0 && !bill.isPartlyPaid)
         #expect(bill.version == 3 + 3)
     }

@@ -16,7 +16,7 @@ struct TipTests {
         let payment = try pay(try PaymentRequest(method: .cash, amountMinor: total, tenderedMinor: 1_000, tipMinor: 80))
         #expect(payment == Payment(
             id: "pay_test", billId: "bill_test", receiptNumber: 7, method: .cash, amountMinor: total, tipMinor: 80, tenderedMinor: 1_000,
-            changeMinor: 1_000 - total - 80, createdAt: Fixtures.createdAt))
+            changeMinor: 1_000 - total - 80, createdAt: Fixtures.createdAt, deviceId: Fixtures.device))
         #expect(payment.chargedMinor == total + 80)
         // No tender given: exactly the charge, no change.
         let exact = try pay(try PaymentRequest(method: .cash, amountMinor: total, tipMinor: 80))

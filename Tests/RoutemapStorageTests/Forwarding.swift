@@ -19,6 +19,9 @@ extension ForwardingStore {
     func payment(id: String) throws -> Payment? { try forwarded.payment(id: id) }
     func refunds(billId: String) throws -> [Refund] { try forwarded.refunds(billId: billId) }
     func salesFigures(in period: SalesPeriod) throws -> SalesFigures { try forwarded.salesFigures(in: period) }
+    func shift(id: String) throws -> DrawerShift? { try forwarded.shift(id: id) }
+    func openShift(deviceId: String) throws -> DrawerShift? { try forwarded.openShift(deviceId: deviceId) }
+    func drawerFigures(of shift: DrawerShift) throws -> DrawerFigures { try forwarded.drawerFigures(of: shift) }
     func device(tokenDigest: [UInt8]) throws -> Device? { try forwarded.device(tokenDigest: tokenDigest) }
     func devices() throws -> [Device] { try forwarded.devices() }
     func device(nextTokenDigest: [UInt8]) throws -> Device? { try forwarded.device(nextTokenDigest: nextTokenDigest) }
@@ -58,6 +61,11 @@ extension ForwardingTransaction {
     func nextReceiptNumber() throws -> Int64 { try forwarded.nextReceiptNumber() }
     func insert(_ refund: Refund) throws { try forwarded.insert(refund) }
     func refunds(billId: String) throws -> [Refund] { try forwarded.refunds(billId: billId) }
+    func openShift(deviceId: String) throws -> DrawerShift? { try forwarded.openShift(deviceId: deviceId) }
+    func insert(_ shift: DrawerShift) throws { try forwarded.insert(shift) }
+    func close(_ shift: DrawerShift) throws { try forwarded.close(shift) }
+    func insert(_ movement: DrawerMovement) throws { try forwarded.insert(movement) }
+    func drawerFigures(of shift: DrawerShift) throws -> DrawerFigures { try forwarded.drawerFigures(of: shift) }
     func insert(_ device: Device, tokenDigest: [UInt8]) throws { try forwarded.insert(device, tokenDigest: tokenDigest) }
     func device(id: String) throws -> Device? { try forwarded.device(id: id) }
     func revokeDevice(id: String, at date: Date) throws { try forwarded.revokeDevice(id: id, at: date) }

@@ -81,7 +81,7 @@ struct MigrationTests {
         try paid.add(latte, quantity: 1, newLineId: "line_legacy_paid")
         try paid.checkout()
         let payment = try paid.check(PaymentRequest(method: .card, amountMinor: paid.totalMinor))
-            .payment(id: "pay_legacy", receiptNumber: 1, createdAt: createdAt)
+            .payment(id: "pay_legacy", receiptNumber: 1, createdAt: createdAt, deviceId: nil)
         try paid.record(payment)
         try await Self.withTodaysColumns(old) {
             try await old.write { [open, paid] transaction in
@@ -366,6 +366,9 @@ struct MigrationTests {
 
         let store = try SQLiteStore(path: path, migrations: migrations)
         #expect(store.appliedMigrationIDs == ["0006_several_open_bills", "0016_pos_current_bill_index", "0017_pos_sales_report_indexes", "0018_pos_refunds", "0019_pos_receipts", "0020_pos_tips", "0021_pos_discounts", "0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts"])
+        // 0024 gives the payment from before it no device; today's code recorded one, put back by hand.
+        #expect(try store.payment(billId: paid.bill.id)?.deviceId == nil)
+        try store.onWriter("recording the payment's device") { try $0.execute(sql: "UPDATE payments SET device_id = ?", arguments: [device]) }
         #expect(try store.bill(id: first.id) == first)
         #expect(try store.bill(id: first.id)?.selectedAt == first.createdAt)
         #expect(try store.bill(id: paid.bill.id) == paid.bill)
@@ -383,7 +386,7 @@ struct MigrationTests {
     }
 
     /// Runs `body`, which writes bills and payments through today's code, on a database at a
-    /// schema from before 0006: the columns 0006 and 0021 add to bills and 0019 and 0020 to payments exist only
+    /// schema from before 0006: the columns 0006 and 0021 add to bills and 0019, 0020 and 0024 to payments exist only
     /// while `body` runs (not as a migration), so the file keeps exactly its older schema.
     private static func withTodaysColumns<T>(_ store: SQLiteStore, _ body: () async throws -> T) async throws -> T {
         let columns = [
@@ -391,6 +394,7 @@ struct MigrationTests {
             ("payments", "receipt_number", "INTEGER"), ("payments", "tip_minor", "INTEGER"),
             ("bills", "discount_percent_bps", "INTEGER"), ("bills", "discount_amount_minor", "INTEGER"), ("bills", "discount_reason", "TEXT"),
             ("bills", "discount_minor", "INTEGER NOT NULL DEFAULT 0"), ("bills", "paid_minor", "INTEGER NOT NULL DEFAULT 0"),
+            ("payments", "device_id", "TEXT"),
         ]
         try store.onWriter("adding today's columns") { database in
             for (table, name, type) in columns { try database.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(name) \(type)") }

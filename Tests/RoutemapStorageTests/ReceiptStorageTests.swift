@@ -81,12 +81,12 @@ struct ReceiptStorageTests {
         let paid = try #require(try await pay(till, try await checkedOut(till, database.device), database.device).performedValue)
         let other = try await checkedOut(till, database.device)
         let twin = try other.check(PaymentRequest(method: .card, amountMinor: other.totalMinor))
-            .payment(id: Identifier.make(prefix: "pay_"), receiptNumber: paid.payment.receiptNumber, createdAt: Date().roundedToMilliseconds)
+            .payment(id: Identifier.make(prefix: "pay_"), receiptNumber: paid.payment.receiptNumber, createdAt: Date().roundedToMilliseconds, deviceId: database.device)
         await #expect(throws: (any Error).self) { try await database.store.write { try $0.insert(twin) } }
         #expect(try database.store.rowCount(in: "payments") == 1)
         // The same payment with the next number is taken: the refusal was the number's.
         let numbered = try other.check(PaymentRequest(method: .card, amountMinor: other.totalMinor))
-            .payment(id: twin.id, receiptNumber: paid.payment.receiptNumber + 1, createdAt: twin.createdAt)
+            .payment(id: twin.id, receiptNumber: paid.payment.receiptNumber + 1, createdAt: twin.createdAt, deviceId: database.device)
         try await database.store.write { try $0.insert(numbered) }
         #expect(try database.store.rowCount(in: "payments") == 2)
     }

@@ -24,6 +24,10 @@ public final class InMemoryStore: POSStore {
         public var payments: [Payment] = []
         /// Refunds in the order they were recorded.
         public var refunds: [Refund] = []
+        /// Cash drawer shifts, in the order they were opened (a closed one as it was closed).
+        public var shifts: [DrawerShift] = []
+        /// Cash paid in and out of the shifts' drawers, in the order it was recorded.
+        public var drawerMovements: [DrawerMovement] = []
         /// Enrolled devices with the digests of their tokens.
         public var devices: [(device: Device, tokenDigest: [UInt8])] = []
         /// Digests of rotated tokens not used yet, by device id.
@@ -44,6 +48,16 @@ public final class InMemoryStore: POSStore {
         public func refunds(billId: String) -> [Refund] {
             refunds.enumerated().filter { $0.element.billId == billId }
                 .sorted { ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset) }.map(\.element)
+        }
+
+        /// As ``POSStore/openShift(deviceId:)``.
+        public func openShift(deviceId: String) -> DrawerShift? {
+            shifts.first { $0.deviceId == deviceId && $0.isOpen }
+        }
+
+        /// As ``POSStore/drawerFigures(of:)``: the domain's rule over the records.
+        public func drawerFigures(of shift: DrawerShift) throws -> DrawerFigures {
+            try DrawerFigures(of: shift, payments: payments, refunds: refunds, movements: drawerMovements)
         }
 
         /// As ``POSStore/unsettledBills(deviceId:statuses:after:limit:)``.
@@ -134,6 +148,12 @@ public final class InMemoryStore: POSStore {
     public func salesFigures(in period: SalesPeriod) throws -> SalesFigures {
         try committed.salesFigures(in: period)
     }
+
+    public func shift(id: String) throws -> DrawerShift? { committed.shifts.first { $0.id == id } }
+
+    public func openShift(deviceId: String) throws -> DrawerShift? { committed.openShift(deviceId: deviceId) }
+
+    public func drawerFigures(of shift: DrawerShift) throws -> DrawerFigures { try committed.drawerFigures(of: shift) }
 
     public func device(tokenDigest: [UInt8]) throws -> Device? {
         committed.devices.first { $0.tokenDigest == tokenDigest }?.device

@@ -68,6 +68,34 @@ final class InMemoryTransaction: POSTransaction {
 
     func refunds(billId: String) throws -> [Refund] { state.refunds(billId: billId) }
 
+    func openShift(deviceId: String) throws -> DrawerShift? { state.openShift(deviceId: deviceId) }
+
+    /// Refuses what the shifts table refuses: a second shift with one id, a second open shift
+    /// of one device (the partial unique index), a float below 0.
+    func insert(_ shift: DrawerShift) throws {
+        guard !state.shifts.contains(where: { $0.id == shift.id }), state.openShift(deviceId: shift.deviceId) == nil,
+            shift.isOpen, shift.openingFloatMinor >= 0
+        else { throw Conflict() }
+        state.shifts.append(shift)
+    }
+
+    /// Only over an open shift.
+    func close(_ shift: DrawerShift) throws {
+        guard let index = state.shifts.firstIndex(where: { $0.id == shift.id && $0.isOpen }), !shift.isOpen else { throw Conflict() }
+        state.shifts[index] = shift
+    }
+
+    /// Refuses what the movements table refuses: a second movement with one id, an amount
+    /// below 1, a shift that does not exist.
+    func insert(_ movement: DrawerMovement) throws {
+        guard !state.drawerMovements.contains(where: { $0.id == movement.id }), movement.amountMinor > 0,
+            state.shifts.contains(where: { $0.id == movement.shiftId })
+        else { throw Conflict() }
+        state.drawerMovements.append(movement)
+    }
+
+    func drawerFigures(of shift: DrawerShift) throws -> DrawerFigures { try state.drawerFigures(of: shift) }
+
     func insert(_ device: Device, tokenDigest: [UInt8]) throws {
         guard !state.devices.contains(where: { $0.device.id == device.id || $0.tokenDigest == tokenDigest }) else {
             throw Conflict()

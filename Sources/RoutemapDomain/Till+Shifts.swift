@@ -1,0 +1,95 @@
+import Foundation
+
+/// Cash drawer shifts (cash-up): a device opens a shift with its float, records cash paid in and
+/// out of its drawer, and closes the shift with the cash it counted; the report says whether the
+/// drawer is over or short. Any device (till or manager) does this for its own drawer only.
+///
+/// Optional: paying and refunding need no open shift. A shift counts the cash its device moved
+/// while it was open (``DrawerShift/covers(deviceId:at:)``), found by the device and the time,
+/// so paying does nothing for shifts but record its device.
+///
+/// Each change is one transaction committed with `full` durability (it is money, as paying is)
+/// that reads the device's open shift first: on PostgreSQL that read locks the device's row, so
+/// a device's shift changes run one after the other on every node.
+extension Till {
+    /// Opens a shift on `device` with `openingFloatMinor` in its drawer (0 or more, else
+    /// ``InvalidInput``). Throws `shiftAlreadyOpen` with the open shift's id, a state conflict
+    /// recorded under the key.
+    public func openShift(device: String, openingFloatMinor: Int64, idempotency: IdempotencyKey<ShiftReport>?) async throws
+        -> IdempotentOutcome<ShiftReport>
+    {
+        guard openingFloatMinor >= 0 else { throw InvalidInput(field: "openingFloatMinor", rule: "at least 0") }
+        return try await write(device: device, durability: .full, idempotency: idempotency) { transaction in
+            if let open = try transaction.openShift(deviceId: device) { throw POSError.shiftAlreadyOpen(shiftId: open.id) }
+            let shift = DrawerShift(
+                id: Identifier.make(prefix: "shift_"), deviceId: device, openedAt: timestamp(), openingFloatMinor: openingFloatMinor,
+                openedByDeviceId: device)
+            try transaction.insert(shift)
+            return try ShiftReport(shift: shift, figures: DrawerFigures())
+        }
+    }
+
+    /// The open shift of `device` with what its drawer should hold now. Throws `noOpenShift`.
+    public func currentShift(device: String) throws -> ShiftReport {
+        guard let shift = try store.openShift(deviceId: device) else { throw POSError.noOpenShift }
+        return try ShiftReport(shift: shift, figures: try store.drawerFigures(of: shift))
+    }
+
+    /// Records `amountMinor` (at least 1) of cash paid into or out of the drawer of `device`'s
+    /// open shift, with `reason` (``BillVoiding``'s rule); both refused as ``InvalidInput``
+    /// before anything is read. Throws `noOpenShift`, and for a pay-out of more than the drawer
+    /// should hold, `insufficientCash` with what it should hold: state conflicts, recorded.
+    public func recordDrawerMovement(
+        kind: DrawerMovement.Kind, amountMinor: Int64, reason: String, device: String, idempotency: IdempotencyKey<DrawerMovementOutcome>?
+    ) async throws -> IdempotentOutcome<DrawerMovementOutcome> {
+        try BillVoiding.checkedReason(reason)
+        guard amountMinor >= 1 else { throw InvalidInput(field: "amountMinor", rule: "at least 1") }
+        return try await write(device: device, durability: .full, idempotency: idempotency) { transaction in
+            let (shift, before) = try openShiftReport(device: device, in: transaction)
+            if kind == .payOut, amountMinor > before.expectedCashMinor {
+                throw POSError.insufficientCash(expectedCashMinor: before.expectedCashMinor)
+            }
+            let movement = DrawerMovement(
+                id: Identifier.make(prefix: "mov_"), shiftId: shift.id, kind: kind, amountMinor: amountMinor, reason: reason, deviceId: device,
+                createdAt: timestamp())
+            try transaction.insert(movement)
+            var figures = before.figures
+            switch kind {
+            case .payIn: figures.payIns = try figures.payIns.adding(amountMinor)
+            case .payOut: figures.payOuts = try figures.payOuts.adding(amountMinor)
+            }
+            return DrawerMovementOutcome(movement: movement, report: try ShiftReport(shift: shift, figures: figures))
+        }
+    }
+
+    /// Closes the open shift of `device` with `countedCashMinor` counted in its drawer (0 or
+    /// more, else ``InvalidInput``), fixing what it should have held: the closed shift's report.
+    /// Throws `noOpenShift`, a state conflict recorded under the key.
+    public func closeShift(device: String, countedCashMinor: Int64, idempotency: IdempotencyKey<ShiftReport>?) async throws
+        -> IdempotentOutcome<ShiftReport>
+    {
+        guard countedCashMinor >= 0 else { throw InvalidInput(field: "countedCashMinor", rule: "at least 0") }
+        return try await write(device: device, durability: .full, idempotency: idempotency) { transaction in
+            let (shift, open) = try openShiftReport(device: device, in: transaction)
+            let closed = shift.closed(
+                at: timestamp(), by: device, countedCashMinor: countedCashMinor, expectedCashMinor: open.expectedCashMinor)
+            try transaction.close(closed)
+            return try ShiftReport(shift: closed, figures: open.figures)
+        }
+    }
+
+    /// The report of shift `id`: a till's own shifts only (another's reads as missing, as a bill
+    /// does), any device's for a manager. Throws `shiftNotFound`.
+    public func shiftReport(id: String, caller: BillCaller) throws -> ShiftReport {
+        guard let shift = try store.shift(id: id), caller.role == .manager || shift.deviceId == caller.deviceId else {
+            throw POSError.shiftNotFound(id)
+        }
+        return try ShiftReport(shift: shift, figures: try store.drawerFigures(of: shift))
+    }
+
+    /// The open shift of `device` and its report, read in `transaction`. Throws `noOpenShift`.
+    private func openShiftReport(device: String, in transaction: any POSTransaction) throws -> (DrawerShift, ShiftReport) {
+        guard let shift = try transaction.openShift(deviceId: device) else { throw POSError.noOpenShift }
+        return (shift, try ShiftReport(shift: shift, figures: try transaction.drawerFigures(of: shift)))
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import PostgresNIO
+import RoutemapDomain
+import RoutemapStorage
+
+// Cash drawer shifts on PostgreSQL (migration 0024). In a write, reading a device's open shift
+// first takes the device's drawer lock (an advisory lock), so its shift changes run one after
+// the other on every node and two opens cannot both find none.
+extension PostgresStore {
+    public func shift(id: String) throws -> DrawerShift? {
+        try reading("reading shift \(id)") { try $0.shift(id: id) }
+    }
+
+    public func openShift(deviceId: String) throws -> DrawerShift? {
+        try reading("reading the open shift of device \(deviceId)") { try $0.openShift(deviceId: deviceId) }
+    }
+
+    /// One REPEATABLE READ, READ ONLY transaction: its three sums share one snapshot.
+    public func drawerFigures(of shift: DrawerShift) throws -> DrawerFigures {
+        try reading("summing up shift \(shift.id)") { transaction in try transaction.inReadOnlySnapshot { try transaction.drawerFigures(of: shift) } }
+    }
+}
+
+extension PostgresTransaction {
+    private static let shiftColumns =
+        "id, device_id, opened_at, opening_float_minor, opened_by_device_id, closed_at, closed_by_device_id, counted_cash_minor, expected_cash_minor"
+
+    /// By its primary key.
+    func shift(id: String) throws -> DrawerShift? {
+        guard !id.utf8.contains(0) else { return nil }
+        return try session.rows("SELECT \(unescaped: Self.shiftColumns) FROM drawer_shifts WHERE id = \(id)").first.map(Self.shift)
+    }
+
+    /// By `drawer_shifts_open_by_device` (its WHERE clause); in a write, after the device's drawer lock.
+    func openShift(deviceId: String) throws -> DrawerShift? {
+        if isTransaction { lock(.drawerShift, deviceId) }
+        return try session.rows(
+            "SELECT \(unescaped: Self.shiftColumns) FROM drawer_shifts WHERE device_id = \(deviceId) AND closed_at IS NULL"
+        ).first.map(Self.shift)
+    }
+
+    func insert(_ shift: DrawerShift) throws {
+        session.enqueue(
+            """
+            INSERT INTO drawer_shifts (id, device_id, opened_at, opening_float_minor, opened_by_device_id)
+            VALUES (\(shift.id), \(shift.deviceId), \(shift.openedAt), \(shift.openingFloatMinor), \(shift.openedByDeviceId))
+            """)
+    }
+
+    /// Only over the shift while it is open: a shift is closed once.
+    func close(_ shift: DrawerShift) throws {
+        guard let closing = shift.closing else { throw InvariantViolation("shift \(shift.id) is saved as closed without its close") }
+        session.enqueue(
+            """
+            UPDATE drawer_shifts
+            SET closed_at = \(closing.closedAt), closed_by_device_id = \(closing.closedByDeviceId),
+                counted_cash_minor = \(closing.countedCashMinor), expected_cash_minor = \(closing.expectedCashMinor)
+            WHERE id = \(shift.id) AND closed_at IS NULL
+            """
+        ) { result in
+            guard result.metadata.rows == 1 else { throw InvariantViolation("shift \(shift.id) is not open to be closed") }
+        }
+    }
+
+    func insert(_ movement: DrawerMovement) throws {
+        session.enqueue(
+            """
+            INSERT INTO drawer_movements (id, shift_id, kind, amount_minor, reason, device_id, created_at)
+            VALUES (\(movement.id), \(movement.shiftId), \(movement.kind.rawValue), \(movement.amountMinor), \(movement.reason),
+                    \(movement.deviceId), \(movement.createdAt))
+            """)
+    }
+
+    /// The sums of ``DrawerFigures`` by aggregate queries: payments by `payments_created_at`
+    /// and refunds by `refunds_created_at` (0017, 0018) in the shift's time, both ends included
+    /// (``DrawerShift/covers(deviceId:at:)``), then its device's; movements by
+    /// `drawer_movements_shift_id`. `sum()` of bigints is numeric, and its cast back to bigint
+    /// fails (22003) rather than wrap.
+    func drawerFigures(of shift: DrawerShift) throws -> DrawerFigures {
+        let from = shift.openedAt, to = shift.end, device = shift.deviceId
+        var figures = DrawerFigures()
+        for row in try session.rows(
+            """
+            SELECT method, count(*),
+                   coalesce(sum(CASE method WHEN 'cash' THEN tendered_minor - change_minor ELSE amount_minor + tip_minor END), 0)::bigint
+            FROM payments WHERE created_at >= \(from) AND created_at <= \(to) AND device_id = \(device)
+            GROUP BY method
+            """)
+        {
+            let (method, count, amount) = try row.decode((String, Int, Int64).self)
+            let totals = SalesReport.MethodTotals(count: count, amountMinor: amount)
+            switch try PaymentMethod(stored: method, paymentId: "?") {
+            case .cash: figures.cashTaken = totals
+            case .card: figures.cardTaken = totals
+            }
+        }
+        if let row = try session.rows(
+            """
+            SELECT count(*), coalesce(sum(r.amount_minor), 0)::bigint
+            FROM refunds r JOIN payments p ON p.id = r.payment_id
+            WHERE r.created_at >= \(from) AND r.created_at <= \(to) AND r.device_id = \(device) AND p.method = 'cash'
+            """
+        ).first {
+            let (count, amount) = try row.decode((Int, Int64).self)
+            figures.cashRefunded = SalesReport.MethodTotals(count: count, amountMinor: amount)
+        }
+        for row in try session.rows(
+            "SELECT kind, count(*), coalesce(sum(amount_minor), 0)::bigint FROM drawer_movements WHERE shift_id = \(shift.id) GROUP BY kind")
+        {
+            let (kind, count, amount) = try row.decode((String, Int, Int64).self)
+            let totals = SalesReport.MethodTotals(count: count, amountMinor: amount)
+            switch DrawerMovement.Kind(rawValue: kind) {
+            case .payIn: figures.payIns = totals
+            case .payOut: figures.payOuts = totals
+            case nil: throw StorageError.invalidRow(table: "drawer_movements", id: shift.id, reason: "kind '\(kind)'")
+            }
+        }
+        return figures
+    }
+
+    /// The shift in `row` (``shiftColumns``).
+    private static func shift(_ row: PostgresRow) throws -> DrawerShift {
+        let (id, device, openedAt, float, openedBy, closedAt, closedBy, counted, expected) = try row.decode(
+            (String, String, Date, Int64, String, Date?, String?, Int64?, Int64?).self)
+        var closing: DrawerShift.Closing?
+        if let closedAt {
+            guard let closedBy, let counted, let expected else {
+                throw StorageError.invalidRow(table: "drawer_shifts", id: id, reason: "closed without its count")
+            }
+            closing = DrawerShift.Closing(
+                closedAt: closedAt.roundedToMilliseconds, closedByDeviceId: closedBy, countedCashMinor: counted, expectedCashMinor: expected)
+        }
+        return DrawerShift(
+            id: id, deviceId: device, openedAt: openedAt.roundedToMilliseconds, openingFloatMinor: float, openedByDeviceId: openedBy,
+            closing: closing)
+    }
+}
