@@ -38,6 +38,7 @@ package struct POSApp: App {
         MenuManagementController(app: self).register(on: &router)
         BillsController(app: self).register(on: &router)
         ReportsController(app: self).register(on: &router)
+        ShiftsController(app: self).register(on: &router)
     }
 
     package func screenContext(for device: AuthenticatedDevice) throws -> ScreenContext {

@@ -1,0 +1,129 @@
+import RoutemapAPI
+import RoutemapDomain
+import RoutemapHTTP
+import RoutemapJSON
+
+/// Cash drawer shifts (cash-up): the calling device opens a shift with its float
+/// (`POST /v1/shifts`), reads it with what its drawer should hold (`GET /v1/shifts/current`),
+/// records cash paid in or out (`POST /v1/shifts/current/movements`) and closes it with the
+/// cash it counted (`POST /v1/shifts/current/close`), which answers the report: over or short.
+/// Any device, till or manager, works its own drawer only; `GET /v1/shifts/{shiftId}` reads a
+/// report, a till its own shifts only (another's is 404, as another's bill is), a manager any.
+///
+/// Optional: paying needs no open shift. Every change takes an optional `Idempotency-Key`, and
+/// is committed with full durability, as a payment is. No navigation steps: no screen shows a
+/// shift yet.
+struct ShiftsController {
+    let app: POSApp
+
+    var till: Till { app.till }
+
+    func register(on router: inout Router<APIContext>) {
+        router.device(.POST, "/v1/shifts", openShift)
+        router.device(.GET, "/v1/shifts/current", reading: till, currentShift)
+        router.device(.POST, "/v1/shifts/current/movements", recordMovement)
+        router.device(.POST, "/v1/shifts/current/close", closeShift)
+        router.device(.GET, "/v1/shifts/{shiftId}", reading: till, getShift)
+    }
+
+    /// `POST /v1/shifts` with `{"openingFloatMinor": …}`: 201 with the open shift; 409
+    /// `shift_already_open` (with its `shiftId`) when the device has one.
+    @Sendable func openShift(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let body = try RequestBody(request, allowed: ["openingFloatMinor"])
+        let float = try body.integer("openingFloatMinor", in: Self.cashRange)
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
+            try await till.openShift(device: device.id, openingFloatMinor: float, idempotency: key)
+        } answer: { report in
+            .json(json(report), status: .created, headers: ["Location": "/v1/shifts/\(report.shift.id)"])
+        }
+    }
+
+    /// `GET /v1/shifts/current`: the device's open shift with its running sums; 404
+    /// `no_open_shift` when it has none (the resource is missing: no conflict to record).
+    @Sendable func currentShift(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
+        do {
+            return Self.report(json(try till.currentShift(device: device.id)))
+        } catch POSError.noOpenShift {
+            var problem = POSError.noOpenShift.problem
+            problem.status = .notFound
+            throw problem
+        }
+    }
+
+    /// `POST /v1/shifts/current/movements` with `{"kind": "pay_in" | "pay_out", "amountMinor": …,
+    /// "reason": …}`: 200 with the movement and the shift after it (a movement has no address of
+    /// its own). 409 `no_open_shift`; a pay-out beyond the cash the drawer should hold, 409
+    /// `insufficient_cash` with `expectedCashMinor`.
+    @Sendable func recordMovement(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let body = try RequestBody(request, allowed: ["kind", "amountMinor", "reason"])
+        let kind = try body.choice("kind", of: DrawerMovement.Kind.self)
+        let amount = try body.integer("amountMinor", in: 1...Self.cashRange.upperBound)
+        // The length here, with its own message, as a refund's reason; the rest of the rule is
+        // the domain's (`InvalidInput`, 400 as well).
+        let reason = try body.text("reason", maxCharacters: BillVoiding.maxReasonLength)
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
+            try await till.recordDrawerMovement(kind: kind, amountMinor: amount, reason: reason, device: device.id, idempotency: key)
+        } answer: { outcome in
+            .json(["movement": outcome.movement.json, "shift": json(outcome.report)])
+        }
+    }
+
+    /// `POST /v1/shifts/current/close` with `{"countedCashMinor": …}`: 200 with the closed
+    /// shift's report; 409 `no_open_shift`.
+    @Sendable func closeShift(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let body = try RequestBody(request, allowed: ["countedCashMinor"])
+        let counted = try body.integer("countedCashMinor", in: Self.cashRange)
+        return try await app.idempotency.perform(request, body: body, device: device) { key in
+            try await till.closeShift(device: device.id, countedCashMinor: counted, idempotency: key)
+        } answer: { report in
+            .json(json(report))
+        }
+    }
+
+    /// `GET /v1/shifts/{shiftId}`: the shift's report, open or closed.
+    @Sendable func getShift(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
+        let report = try till.shiftReport(id: try request.parameter("shiftId"), caller: BillCaller(deviceId: device.id, role: device.role))
+        return Self.report(json(report))
+    }
+
+    /// The cash a drawer's float and count may be: as much as a till takes (`BillsController`'s money range).
+    static let cashRange: ClosedRange<Int64> = 0...10_000_000_000_000
+
+    /// A read report: not for caches to keep, as it is out of date at the next sale.
+    private static func report(_ json: JSON) -> Response {
+        .json(json, headers: ["Cache-Control": "no-store"])
+    }
+
+    /// The `Shift` schema of openapi.yaml: the shift, its sums, and once closed its count.
+    func json(_ report: ShiftReport) -> JSON {
+        let shift = report.shift, figures = report.figures
+        var object: JSONObject = [
+            "shiftId": .string(shift.id), "deviceId": .string(shift.deviceId), "status": .string(shift.isOpen ? "open" : "closed"),
+            "currency": .string(till.currency.rawValue), "openedAt": .string(shift.openedAt.wireText),
+            "openedByDeviceId": .string(shift.openedByDeviceId), "openingFloatMinor": .int(shift.openingFloatMinor),
+            "cashPayments": .int(Int64(figures.cashTaken.count)), "cashTakenMinor": .int(figures.cashTaken.amountMinor),
+            "cashRefunds": .int(Int64(figures.cashRefunded.count)), "cashRefundedMinor": .int(figures.cashRefunded.amountMinor),
+            "payIns": .int(Int64(figures.payIns.count)), "payInsMinor": .int(figures.payIns.amountMinor),
+            "payOuts": .int(Int64(figures.payOuts.count)), "payOutsMinor": .int(figures.payOuts.amountMinor),
+            "cardPayments": .int(Int64(figures.cardTaken.count)), "cardTakenMinor": .int(figures.cardTaken.amountMinor),
+            "paymentsCount": .int(Int64(figures.paymentCount)), "expectedCashMinor": .int(report.expectedCashMinor),
+        ]
+        if let closing = shift.closing, let variance = report.varianceMinor {
+            object.append("closedAt", .string(closing.closedAt.wireText))
+            object.append("closedByDeviceId", .string(closing.closedByDeviceId))
+            object.append("countedCashMinor", .int(closing.countedCashMinor))
+            object.append("varianceMinor", .int(variance))
+        }
+        return .object(object)
+    }
+}
+
+extension DrawerMovement {
+    /// The `DrawerMovement` schema of openapi.yaml.
+    var json: JSON {
+        [
+            "movementId": .string(id), "shiftId": .string(shiftId), "kind": .string(kind.rawValue), "amountMinor": .int(amountMinor),
+            "reason": .string(reason), "deviceId": .string(deviceId), "createdAt": .string(createdAt.wireText),
+        ]
+    }
+}
