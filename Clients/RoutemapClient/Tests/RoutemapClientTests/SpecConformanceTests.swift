@@ -56,6 +56,11 @@ struct SpecConformanceTests {
         "RefundRequest": RefundRequest.self,
         "Refund": Refund.self,
         "RefundList": RefundList.self,
+        "Shift": Shift.self,
+        "DrawerMovement": DrawerMovement.self,
+        "OpenShiftRequest": OpenShiftRequest.self,
+        "DrawerMovementRequest": DrawerMovementRequest.self,
+        "CloseShiftRequest": CloseShiftRequest.self,
         "MethodTotals": MethodTotals.self,
         "Receipt": Receipt.self,
         "Shop": Shop.self,
@@ -138,6 +143,7 @@ struct SpecConformanceTests {
         "retireMenuCategory": RetiredMenuCategoryAnswer.self,
         "voidBill": VoidAnswer.self,
         "refundBill": RefundAnswer.self,
+        "recordDrawerMovement": DrawerMovementAnswer.self,
     ]
 
     /// Every `enum` of the spec's schemas and the known values of its Swift enumeration.
@@ -161,6 +167,8 @@ struct SpecConformanceTests {
         "EnrolledDevice.role": DeviceRole.knownCases.map(\.rawValue),
         "ListedDevice.role": DeviceRole.knownCases.map(\.rawValue),
         "TriviaDifficulty": TriviaDifficulty.knownCases.map(\.rawValue),
+        "Shift.status": ShiftStatus.knownCases.map(\.rawValue),
+        "DrawerMovement.kind": DrawerMovementKind.knownCases.map(\.rawValue),
     ]
 
     /// The struct behind each component alternative (by its title, which is its `type`).

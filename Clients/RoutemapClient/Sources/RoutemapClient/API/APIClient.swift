@@ -240,6 +240,45 @@ public actor APIClient {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
+    /// `POST /v1/shifts`: opens a cash drawer shift on this device with `openingFloatMinor` in
+    /// its drawer. Shifts are optional: paying needs none. Throws a ``Problem``:
+    /// `shift_already_open` (with ``Problem/shiftId``, the open one).
+    public func openShift(openingFloatMinor: Int64, intent: UserIntent = UserIntent()) async throws -> Replayable<Shift> {
+        try await replayable(send(.post, "/v1/shifts", body: OpenShiftRequest(openingFloatMinor: openingFloatMinor), intent: intent))
+    }
+
+    /// `GET /v1/shifts/current`: this device's open shift, with the cash its drawer should hold
+    /// now. Throws a ``Problem``: `no_open_shift` (404).
+    public func currentShift() async throws -> Shift {
+        try await decode(send(.get, "/v1/shifts/current"))
+    }
+
+    /// `POST /v1/shifts/current/movements`: cash paid into or out of this device's open shift's
+    /// drawer, with `reason`. Throws a ``Problem``: `no_open_shift`, `insufficient_cash` (a
+    /// pay-out beyond ``Problem/expectedCashMinor``).
+    public func recordDrawerMovement(kind: DrawerMovementKind, amountMinor: Int64, reason: String, intent: UserIntent = UserIntent())
+        async throws -> Replayable<DrawerMovementAnswer>
+    {
+        try await replayable(
+            send(
+                .post, "/v1/shifts/current/movements", body: DrawerMovementRequest(kind: kind, amountMinor: amountMinor, reason: reason),
+                intent: intent))
+    }
+
+    /// `POST /v1/shifts/current/close`: closes this device's open shift with `countedCashMinor`
+    /// counted in its drawer; the answer is its report (``Shift/varianceMinor``: over or short).
+    /// Throws a ``Problem``: `no_open_shift`.
+    public func closeShift(countedCashMinor: Int64, intent: UserIntent = UserIntent()) async throws -> Replayable<Shift> {
+        try await replayable(
+            send(.post, "/v1/shifts/current/close", body: CloseShiftRequest(countedCashMinor: countedCashMinor), intent: intent))
+    }
+
+    /// `GET /v1/shifts/{shiftId}`: a shift's report; a till's own shifts only (another's is
+    /// `not_found`), any device's for a manager.
+    public func shift(id: String) async throws -> Shift {
+        try await decode(send(.get, "/v1/shifts/\(Self.segment(id))"))
+    }
+
     /// `GET /v1/bills/{billId}/receipt`: a paid bill's receipt, to print or show, for the till
     /// that holds the bill or a manager. Throws a ``Problem``: `bill_not_paid` (the bill is not
     /// paid yet), `not_found` (no such bill, or another till's).

@@ -195,6 +195,10 @@ public enum ProblemCode: OpenEnumeration {
     case unknownModifier
     /// An add chose a modifier group too few or too many times (``Problem/groupId``).
     case modifierChoiceInvalid
+    /// Cash drawer shifts: opening a second (``Problem/shiftId``, the open one); cash moved or a
+    /// close without an open shift; a pay-out beyond the cash the drawer should hold
+    /// (``Problem/expectedCashMinor``).
+    case shiftAlreadyOpen, noOpenShift, insufficientCash
     case unknown(String)
 
     public static let knownCases: [ProblemCode] = [
@@ -208,7 +212,7 @@ public enum ProblemCode: OpenEnumeration {
         .questionAlreadyAnswered, .questionNotCurrent, .questionNotInGame, .answerNotAChoice, .gameNotFinished, .questionsAvailable,
         .overloaded, .timedOut, .shuttingDown, .databaseUnavailable, .deviceNotActive, .billNotPaid, .refundExceedsPayment,
         .discountNeedsManager, .amountExceedsDue, .billPartlyPaid, .paymentIdRequired, .unknownPayment, .unknownModifier,
-        .modifierChoiceInvalid,
+        .modifierChoiceInvalid, .shiftAlreadyOpen, .noOpenShift, .insufficientCash,
     ]
 
     public var rawValue: String {
@@ -268,6 +272,9 @@ public enum ProblemCode: OpenEnumeration {
         case .unknownPayment: "unknown_payment"
         case .unknownModifier: "unknown_modifier"
         case .modifierChoiceInvalid: "modifier_choice_invalid"
+        case .shiftAlreadyOpen: "shift_already_open"
+        case .noOpenShift: "no_open_shift"
+        case .insufficientCash: "insufficient_cash"
         case .unknown(let value): value
         }
     }

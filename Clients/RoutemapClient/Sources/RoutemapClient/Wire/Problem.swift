@@ -54,11 +54,15 @@ public struct Problem: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var minChoices: Int?
     public var maxChoices: Int?
     public var chosen: Int?
+    /// `shift_already_open`: the device's open shift.
+    public var shiftId: String?
+    /// `insufficient_cash`: the cash the drawer should hold.
+    public var expectedCashMinor: Int64?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, title, status, detail, code, field, menuItemId, category, expectedMinor, limit, retryAfterSeconds, input, route
         case routeGuard = "guard"
         case questionId, currentQuestionId, deviceId, refundableMinor, limitBps, shareBps, dueMinor, paidMinor, paymentIds, paymentId
-        case optionId, groupId, minChoices, maxChoices, chosen
+        case optionId, groupId, minChoices, maxChoices, chosen, shiftId, expectedCashMinor
     }
 }

@@ -1,0 +1,137 @@
+/// A device's cash drawer shift and its cash-up (`Shift` in openapi.yaml): the sums of what the
+/// device did while the shift was open, the cash its drawer should hold, and once closed the
+/// count and how far it is from that (above 0 over, below 0 short).
+public struct Shift: Codable, Sendable, Hashable, WireObjectWithKeys {
+    /// `shift_…`.
+    public var shiftId: String
+    /// The device whose drawer it is.
+    public var deviceId: String
+    public var status: ShiftStatus
+    public var currency: String
+    /// RFC 3339 date-time, as the server wrote it.
+    public var openedAt: String
+    public var openedByDeviceId: String
+    public var openingFloatMinor: Int64
+    /// The device's cash payments, and what they left in the drawer (amounts and cash tips).
+    public var cashPayments: Int
+    public var cashTakenMinor: Int64
+    /// The cash refunds the device made.
+    public var cashRefunds: Int
+    public var cashRefundedMinor: Int64
+    public var payIns: Int
+    public var payInsMinor: Int64
+    public var payOuts: Int
+    public var payOutsMinor: Int64
+    /// The device's card payments and what they charged (amounts and tips): not in the drawer.
+    public var cardPayments: Int
+    public var cardTakenMinor: Int64
+    /// `cashPayments + cardPayments`.
+    public var paymentsCount: Int
+    /// Float + cash taken − cash refunded + pay-ins − pay-outs; fixed at the close.
+    public var expectedCashMinor: Int64
+    /// Once closed: when, by which device, the cash counted, and counted − expected.
+    public var closedAt: String?
+    public var closedByDeviceId: String?
+    public var countedCashMinor: Int64?
+    public var varianceMinor: Int64?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case shiftId, deviceId, status, currency, openedAt, openedByDeviceId, openingFloatMinor, cashPayments, cashTakenMinor
+        case cashRefunds, cashRefundedMinor, payIns, payInsMinor, payOuts, payOutsMinor, cardPayments, cardTakenMinor, paymentsCount
+        case expectedCashMinor, closedAt, closedByDeviceId, countedCashMinor, varianceMinor
+    }
+}
+
+/// Whether a shift is still counting its device's cash.
+public enum ShiftStatus: OpenEnumeration {
+    case open, closed
+    case unknown(String)
+
+    public static let knownCases: [ShiftStatus] = [.open, .closed]
+
+    public var rawValue: String {
+        switch self {
+        case .open: "open"
+        case .closed: "closed"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// Cash put into (`payIn`) or taken out of (`payOut`) a shift's drawer.
+public enum DrawerMovementKind: OpenEnumeration {
+    case payIn, payOut
+    case unknown(String)
+
+    public static let knownCases: [DrawerMovementKind] = [.payIn, .payOut]
+
+    public var rawValue: String {
+        switch self {
+        case .payIn: "pay_in"
+        case .payOut: "pay_out"
+        case .unknown(let value): value
+        }
+    }
+}
+
+/// Cash paid into or out of a shift's drawer for something other than a sale (`DrawerMovement` in openapi.yaml).
+public struct DrawerMovement: Codable, Sendable, Hashable, WireObjectWithKeys {
+    /// `mov_…`.
+    public var movementId: String
+    public var shiftId: String
+    public var kind: DrawerMovementKind
+    public var amountMinor: Int64
+    public var reason: String
+    public var deviceId: String
+    /// RFC 3339 date-time, as the server wrote it.
+    public var createdAt: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case movementId, shiftId, kind, amountMinor, reason, deviceId, createdAt }
+}
+
+/// `POST /v1/shifts`: the cash put in the drawer to open the shift.
+public struct OpenShiftRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
+    public var openingFloatMinor: Int64
+
+    public init(openingFloatMinor: Int64) {
+        self.openingFloatMinor = openingFloatMinor
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case openingFloatMinor }
+}
+
+/// `POST /v1/shifts/current/movements`: cash paid in or out, and why.
+public struct DrawerMovementRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
+    public var kind: DrawerMovementKind
+    /// At least 1; a pay-out at most what the drawer should hold.
+    public var amountMinor: Int64
+    /// 1 to 200 characters, as a void's reason.
+    public var reason: String
+
+    public init(kind: DrawerMovementKind, amountMinor: Int64, reason: String) {
+        self.kind = kind
+        self.amountMinor = amountMinor
+        self.reason = reason
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case kind, amountMinor, reason }
+}
+
+/// `POST /v1/shifts/current/close`: the cash counted in the drawer.
+public struct CloseShiftRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
+    public var countedCashMinor: Int64
+
+    public init(countedCashMinor: Int64) {
+        self.countedCashMinor = countedCashMinor
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case countedCashMinor }
+}
+
+/// The answer to `POST /v1/shifts/current/movements`: the movement, and the shift after it.
+public struct DrawerMovementAnswer: Codable, Sendable, Hashable, WireObjectWithKeys {
+    public var movement: DrawerMovement
+    public var shift: Shift
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case movement, shift }
+}
