@@ -29,7 +29,8 @@ extension Till {
         }
     }
 
-    /// The open shift of `device` with what its drawer should hold now. Throws `noOpenShift`.
+    /// The open shift of `device` with what its drawer should hold now (its sums read in one
+    /// snapshot, after the shift). Throws `noOpenShift`.
     public func currentShift(device: String) throws -> ShiftReport {
         guard let shift = try store.openShift(deviceId: device) else { throw POSError.noOpenShift }
         return try ShiftReport(shift: shift, figures: try store.drawerFigures(of: shift))

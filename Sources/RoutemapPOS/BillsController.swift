@@ -184,7 +184,8 @@ struct BillsController {
     /// The quantities the till's limits allow on a line.
     var quantityRange: ClosedRange<Int64> { Int64(till.limits.quantityRange.lowerBound)...Int64(till.limits.quantityRange.upperBound) }
     /// Amounts a till can take: up to 10^13 minor units, far from `Int64` overflow in any sum.
-    var moneyRange: ClosedRange<Int64> { 0...10_000_000_000_000 }
+    static let moneyRange: ClosedRange<Int64> = 0...10_000_000_000_000
+    var moneyRange: ClosedRange<Int64> { Self.moneyRange }
 
     /// The client's capabilities, checked to cover `routes` and `operations`.
     func supported(_ request: Request, _ routes: [RouteID], _ operations: Set<StepOperation>) throws -> ClientCapabilities {

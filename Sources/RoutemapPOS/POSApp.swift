@@ -3,8 +3,8 @@ import RoutemapDomain
 import RoutemapHTTP
 import RoutemapNavigation
 
-/// The point-of-sale app: a till's menu, bills, checkout and payment, and the manager's menu and
-/// sales report.
+/// The point-of-sale app: a till's menu, bills, checkout and payment, each device's cash drawer
+/// shifts, and the manager's menu and sales report.
 /// Its registry is ``POSNavigation/registry``; its data is the domain's `Till`.
 package struct POSApp: App {
     package static let name = "pos"

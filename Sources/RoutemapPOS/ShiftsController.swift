@@ -86,8 +86,8 @@ struct ShiftsController {
         return Self.report(json(report))
     }
 
-    /// The cash a drawer's float and count may be: as much as a till takes (`BillsController`'s money range).
-    static let cashRange: ClosedRange<Int64> = 0...10_000_000_000_000
+    /// The cash a drawer's float, count and movements may be: as much as a till takes.
+    static let cashRange = BillsController.moneyRange
 
     /// A read report: not for caches to keep, as it is out of date at the next sale.
     private static func report(_ json: JSON) -> Response {
