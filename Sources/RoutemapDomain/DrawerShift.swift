@@ -28,6 +28,14 @@ public struct DrawerShift: Sendable, Hashable, Identifiable {
         /// fixed then, so the closed shift's report never changes.
         public let expectedCashMinor: Int64
 
+        /// The count less the expected cash: above 0 the drawer was over, below 0 short. Throws
+        /// ``InvariantViolation`` when it does not fit in 64 bits (stored numbers no close makes).
+        public func varianceMinor() throws(InvariantViolation) -> Int64 {
+            let (variance, overflow) = countedCashMinor.subtractingReportingOverflow(expectedCashMinor)
+            guard !overflow else { throw InvariantViolation("a shift's variance does not fit in 64 bits") }
+            return variance
+        }
+
         public init(closedAt: Date, closedByDeviceId: String, countedCashMinor: Int64, expectedCashMinor: Int64) {
             self.closedAt = closedAt
             self.closedByDeviceId = closedByDeviceId
@@ -62,6 +70,31 @@ public struct DrawerShift: Sendable, Hashable, Identifiable {
         DrawerShift(
             id: id, deviceId: self.deviceId, openedAt: openedAt, openingFloatMinor: openingFloatMinor, openedByDeviceId: openedByDeviceId,
             closing: Closing(closedAt: date, closedByDeviceId: deviceId, countedCashMinor: countedCashMinor, expectedCashMinor: expectedCashMinor))
+    }
+}
+
+/// Where a page of shifts, listed newest first, continues: after the shift opened at
+/// `openedAt` with id `id` (ids break ties within a millisecond, in byte order).
+public struct ShiftCursor: Sendable, Hashable {
+    public let openedAt: Date
+    public let id: String
+
+    /// The cursor just past `shift`.
+    public init(after shift: DrawerShift) {
+        openedAt = shift.openedAt
+        id = shift.id
+    }
+}
+
+/// One page of shifts, newest first.
+public struct ShiftPage: Sendable, Hashable {
+    public let shifts: [DrawerShift]
+    /// The id of the last shift, to pass as the next page's cursor; `nil` on the last page.
+    public let nextCursor: String?
+
+    public init(shifts: [DrawerShift], nextCursor: String?) {
+        self.shifts = shifts
+        self.nextCursor = nextCursor
     }
 }
 
@@ -166,9 +199,7 @@ public struct ShiftReport: Sendable, Hashable {
         self.figures = figures
         if let closing = shift.closing {
             expectedCashMinor = closing.expectedCashMinor
-            let (variance, overflow) = closing.countedCashMinor.subtractingReportingOverflow(closing.expectedCashMinor)
-            guard !overflow else { throw InvariantViolation("shift \(shift.id): its variance does not fit in 64 bits") }
-            varianceMinor = variance
+            varianceMinor = try closing.varianceMinor()
         } else {
             expectedCashMinor = try Self.expectedCash(openingFloatMinor: shift.openingFloatMinor, figures: figures)
             varianceMinor = nil

@@ -32,6 +32,9 @@ public protocol POSStore: DataReads {
     func shift(id: String) throws -> DrawerShift?
     /// The open shift of `deviceId`, or `nil` (it has at most one).
     func openShift(deviceId: String) throws -> DrawerShift?
+    /// Up to `limit` shifts, of device `deviceId` (`nil`: of every device), newest first (by
+    /// opening, then id in byte order), starting after `cursor`.
+    func shifts(deviceId: String?, after cursor: ShiftCursor?, limit: Int) throws -> [DrawerShift]
     /// What `shift`'s device moved in and out of its drawer while the shift was open
     /// (``DrawerFigures``), read in one snapshot by aggregate queries: its payments and refunds
     /// by time, its movements by shift. Throws if a sum does not fit in 64 bits.

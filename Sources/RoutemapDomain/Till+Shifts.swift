@@ -88,6 +88,27 @@ extension Till {
         return try ShiftReport(shift: shift, figures: try store.drawerFigures(of: shift))
     }
 
+    /// A page of shifts, newest first, for a manager (`managerOnly` for a till): of device
+    /// `deviceId`, or of every device when `nil`, after the shift `cursor` names (the previous
+    /// page's `nextCursor`; `invalidCursor` when it names no shift of the list).
+    public func shifts(deviceId: String?, after cursor: String?, limit: Int, caller: BillCaller) throws -> ShiftPage {
+        guard caller.role == .manager else { throw POSError.managerOnly }
+        guard (1...Self.maxPageSize).contains(limit) else {
+            throw InvariantViolation("Shifts are listed 1 to \(Self.maxPageSize) a page, not \(limit).")
+        }
+        var after: ShiftCursor?
+        if let cursor {
+            guard let shift = try store.shift(id: cursor), deviceId == nil || shift.deviceId == deviceId else {
+                throw POSError.invalidCursor(cursor)
+            }
+            after = ShiftCursor(after: shift)
+        }
+        // One more than asked: whether there is a next page.
+        let shifts = try store.shifts(deviceId: deviceId, after: after, limit: limit + 1)
+        let page = Array(shifts.prefix(limit))
+        return ShiftPage(shifts: page, nextCursor: shifts.count > limit ? page.last?.id : nil)
+    }
+
     /// The open shift of `device` and its report, read in `transaction`. Throws `noOpenShift`.
     private func openShiftReport(device: String, in transaction: any POSTransaction) throws -> (DrawerShift, ShiftReport) {
         guard let shift = try transaction.openShift(deviceId: device) else { throw POSError.noOpenShift }

@@ -96,6 +96,19 @@ struct ListQuery {
         } else {
             statuses = [.open, .checkedOut]
         }
+        let page = try PageQuery(request)
+        limit = page.limit
+        cursor = page.cursor
+    }
+}
+
+/// A page's query parameters, as every list reads them: `limit` (1 to ``Till/maxPageSize``, 20
+/// when absent) and `cursor` (the previous page's `nextCursor`).
+struct PageQuery {
+    let limit: Int
+    let cursor: String?
+
+    init(_ request: Request) throws {
         if let text = request.query["limit"] {
             guard let limit = Int(text), (1...Till.maxPageSize).contains(limit), text.allSatisfy(\.isASCII) else {
                 throw Problem.invalidField("limit", "limit must be 1 to \(Till.maxPageSize).")

@@ -24,6 +24,7 @@ struct ShiftsController {
         router.device(.POST, "/v1/shifts/current/movements", recordMovement)
         router.device(.POST, "/v1/shifts/current/close", closeShift)
         router.device(.GET, "/v1/shifts/{shiftId}", reading: till, getShift)
+        router.manager(.GET, "/v1/shifts", reading: till, listShifts)
     }
 
     /// `POST /v1/shifts` with `{"openingFloatMinor": …}`: 201 with the open shift; 409
@@ -34,7 +35,7 @@ struct ShiftsController {
         return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.openShift(device: device.id, openingFloatMinor: float, idempotency: key)
         } answer: { report in
-            .json(json(report), status: .created, headers: ["Location": "/v1/shifts/\(report.shift.id)"])
+            .json(try json(report), status: .created, headers: ["Location": "/v1/shifts/\(report.shift.id)"])
         }
     }
 
@@ -42,7 +43,7 @@ struct ShiftsController {
     /// `no_open_shift` when it has none (the resource is missing: no conflict to record).
     @Sendable func currentShift(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
         do {
-            return Self.report(json(try till.currentShift(device: device.id)))
+            return Self.report(try json(try till.currentShift(device: device.id)))
         } catch POSError.noOpenShift {
             var problem = POSError.noOpenShift.problem
             problem.status = .notFound
@@ -64,7 +65,7 @@ struct ShiftsController {
         return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.recordDrawerMovement(kind: kind, amountMinor: amount, reason: reason, device: device.id, idempotency: key)
         } answer: { outcome in
-            .json(["movement": outcome.movement.json, "shift": json(outcome.report)])
+            .json(["movement": outcome.movement.json, "shift": try json(outcome.report)])
         }
     }
 
@@ -76,14 +77,45 @@ struct ShiftsController {
         return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.closeShift(device: device.id, countedCashMinor: counted, idempotency: key)
         } answer: { report in
-            .json(json(report))
+            .json(try json(report))
         }
     }
 
     /// `GET /v1/shifts/{shiftId}`: the shift's report, open or closed.
     @Sendable func getShift(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
         let report = try till.shiftReport(id: try request.parameter("shiftId"), caller: BillCaller(deviceId: device.id, role: device.role))
-        return Self.report(json(report))
+        return Self.report(try json(report))
+    }
+
+    /// `GET /v1/shifts?device=dev_…&limit=20&cursor=shift_…` (managers only): shifts newest
+    /// first, of one device or of all, a page at a time; each as stored, without its sums
+    /// (`GET /v1/shifts/{shiftId}` has them).
+    @Sendable func listShifts(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
+        let query = try PageQuery(request)
+        let page = try till.shifts(
+            deviceId: request.query["device"], after: query.cursor, limit: query.limit, caller: BillCaller(deviceId: device.id, role: device.role))
+        var object: JSONObject = ["shifts": .array(try page.shifts.map(Self.entry))]
+        if let next = page.nextCursor { object.append("nextCursor", .string(next)) }
+        return Self.report(.object(object))
+    }
+
+    /// The `ShiftListEntry` schema of openapi.yaml: a shift as stored, and once closed its count.
+    private static func entry(_ shift: DrawerShift) throws -> JSON {
+        var object: JSONObject = [
+            "shiftId": .string(shift.id), "deviceId": .string(shift.deviceId), "status": .string(shift.isOpen ? "open" : "closed"),
+            "openedAt": .string(shift.openedAt.wireText), "openingFloatMinor": .int(shift.openingFloatMinor),
+        ]
+        if let closing = shift.closing { try append(closing, to: &object) }
+        return .object(object)
+    }
+
+    /// A closed shift's members: when and by which device, what was counted and expected, and the variance.
+    private static func append(_ closing: DrawerShift.Closing, to object: inout JSONObject) throws {
+        object.append("closedAt", .string(closing.closedAt.wireText))
+        object.append("closedByDeviceId", .string(closing.closedByDeviceId))
+        object.append("countedCashMinor", .int(closing.countedCashMinor))
+        object.append("expectedCashMinor", .int(closing.expectedCashMinor))
+        object.append("varianceMinor", .int(try closing.varianceMinor()))
     }
 
     /// The cash a drawer's float, count and movements may be: as much as a till takes.
@@ -95,7 +127,7 @@ struct ShiftsController {
     }
 
     /// The `Shift` schema of openapi.yaml: the shift, its sums, and once closed its count.
-    func json(_ report: ShiftReport) -> JSON {
+    func json(_ report: ShiftReport) throws -> JSON {
         let shift = report.shift, figures = report.figures
         var object: JSONObject = [
             "shiftId": .string(shift.id), "deviceId": .string(shift.deviceId), "status": .string(shift.isOpen ? "open" : "closed"),
@@ -106,13 +138,12 @@ struct ShiftsController {
             "payIns": .int(Int64(figures.payIns.count)), "payInsMinor": .int(figures.payIns.amountMinor),
             "payOuts": .int(Int64(figures.payOuts.count)), "payOutsMinor": .int(figures.payOuts.amountMinor),
             "cardPayments": .int(Int64(figures.cardTaken.count)), "cardTakenMinor": .int(figures.cardTaken.amountMinor),
-            "paymentsCount": .int(Int64(figures.paymentCount)), "expectedCashMinor": .int(report.expectedCashMinor),
+            "paymentsCount": .int(Int64(figures.paymentCount)),
         ]
-        if let closing = shift.closing, let variance = report.varianceMinor {
-            object.append("closedAt", .string(closing.closedAt.wireText))
-            object.append("closedByDeviceId", .string(closing.closedByDeviceId))
-            object.append("countedCashMinor", .int(closing.countedCashMinor))
-            object.append("varianceMinor", .int(variance))
+        if let closing = shift.closing {
+            try Self.append(closing, to: &object)
+        } else {
+            object.append("expectedCashMinor", .int(report.expectedCashMinor))
         }
         return .object(object)
     }

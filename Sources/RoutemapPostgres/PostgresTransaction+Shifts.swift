@@ -15,6 +15,10 @@ extension PostgresStore {
         try reading("reading the open shift of device \(deviceId)") { try $0.openShift(deviceId: deviceId) }
     }
 
+    public func shifts(deviceId: String?, after cursor: ShiftCursor?, limit: Int) throws -> [DrawerShift] {
+        try reading("listing shifts") { try $0.shifts(deviceId: deviceId, after: cursor, limit: limit) }
+    }
+
     /// One REPEATABLE READ, READ ONLY transaction: its three sums share one snapshot.
     public func drawerFigures(of shift: DrawerShift) throws -> DrawerFigures {
         try reading("summing up shift \(shift.id)") { transaction in try transaction.inReadOnlySnapshot { try transaction.drawerFigures(of: shift) } }
@@ -37,6 +41,20 @@ extension PostgresTransaction {
         return try session.rows(
             "SELECT \(unescaped: Self.shiftColumns) FROM drawer_shifts WHERE device_id = \(deviceId) AND closed_at IS NULL"
         ).first.map(Self.shift)
+    }
+
+    /// Newest first, then by id in byte order (`COLLATE "C"`, as SQLite compares), after `cursor`.
+    func shifts(deviceId: String?, after cursor: ShiftCursor?, limit: Int) throws -> [DrawerShift] {
+        guard !(deviceId?.utf8.contains(0) ?? false), !(cursor?.id.utf8.contains(0) ?? false) else { return [] }
+        return try session.rows(
+            """
+            SELECT \(unescaped: Self.shiftColumns) FROM drawer_shifts
+            WHERE (\(deviceId)::text IS NULL OR device_id = \(deviceId)::text)
+              AND (\(cursor?.openedAt)::timestamptz IS NULL OR opened_at < \(cursor?.openedAt)::timestamptz
+                   OR (opened_at = \(cursor?.openedAt)::timestamptz AND id COLLATE "C" < \(cursor?.id)::text COLLATE "C"))
+            ORDER BY opened_at DESC, id COLLATE "C" DESC LIMIT \(limit)
+            """
+        ).map(Self.shift)
     }
 
     func insert(_ shift: DrawerShift) throws {

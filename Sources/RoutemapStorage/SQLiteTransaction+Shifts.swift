@@ -13,6 +13,23 @@ extension SQLiteStore {
         try read("reading the open shift of device \(deviceId)") { try $0.openShift(deviceId: deviceId) }
     }
 
+    /// By `drawer_shifts_opened_at` when for one device; newest first, then by id (byte order).
+    public func shifts(deviceId: String?, after cursor: ShiftCursor?, limit: Int) throws -> [DrawerShift] {
+        try read("listing shifts") { transaction in
+            try StorageError.wrapping("listing shifts") {
+                try Row.fetchAll(
+                    transaction.database.cachedStatement(
+                        sql: """
+                            SELECT \(SQLiteTransaction.shiftColumns) FROM drawer_shifts
+                            WHERE (?1 IS NULL OR device_id = ?1) AND (?2 IS NULL OR opened_at < ?2 OR (opened_at = ?2 AND id < ?3))
+                            ORDER BY opened_at DESC, id DESC LIMIT ?4
+                            """),
+                    arguments: [deviceId, cursor.map { Timestamp.format($0.openedAt) }, cursor?.id, limit]
+                ).map(SQLiteTransaction.shift)
+            }
+        }
+    }
+
     /// One read transaction: its three sums see the same commits.
     public func drawerFigures(of shift: DrawerShift) throws -> DrawerFigures {
         try read("summing up shift \(shift.id)") { try $0.drawerFigures(of: shift) }
@@ -131,7 +148,7 @@ extension SQLiteTransaction {
         "id, device_id, opened_at, opening_float_minor, opened_by_device_id, closed_at, closed_by_device_id, counted_cash_minor, expected_cash_minor"
 
     /// The shift in `row` (``shiftColumns``). Throws ``StorageError/invalidRow(table:id:reason:)``.
-    private static func shift(_ row: Row) throws -> DrawerShift {
+    static func shift(_ row: Row) throws -> DrawerShift {
         let id: String = row[0]
         func date(_ text: String) throws -> Date {
             guard let date = Timestamp.parse(text) else { throw StorageError.invalidRow(table: "drawer_shifts", id: id, reason: "timestamp '\(text)'") }

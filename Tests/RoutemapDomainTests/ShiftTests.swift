@@ -204,6 +204,28 @@ struct ShiftTests {
         #expect(try till.currentShift(device: device.deviceId).shift.isOpen)
     }
 
+    @Test("a manager lists shifts newest first, a page at a time, of one device or all; a till may not; a bad cursor is refused")
+    func listing() async throws {
+        let first = try await open(100)
+        clock.advance(by: 1)
+        _ = try await close(100)
+        clock.advance(by: 1)
+        let other = try await open(200, device: Fixtures.otherDevice)
+        clock.advance(by: 1)
+        let second = try await open(300)
+        let all = try till.shifts(deviceId: nil, after: nil, limit: 2, caller: device)
+        #expect(all.shifts.map(\.id) == [second.shift.id, other.shift.id] && all.nextCursor == other.shift.id)
+        let rest = try till.shifts(deviceId: nil, after: all.nextCursor, limit: 2, caller: device)
+        #expect(rest.shifts.map(\.id) == [first.shift.id] && rest.nextCursor == nil && rest.shifts[0].closing != nil)
+        let own = try till.shifts(deviceId: device.deviceId, after: nil, limit: 10, caller: device)
+        #expect(own.shifts.map(\.id) == [second.shift.id, first.shift.id])
+        #expect(throws: POSError.managerOnly) { try till.shifts(deviceId: nil, after: nil, limit: 10, caller: .till(Fixtures.device)) }
+        #expect(throws: POSError.invalidCursor(other.shift.id)) {
+            try till.shifts(deviceId: device.deviceId, after: other.shift.id, limit: 10, caller: device)
+        }
+        #expect(throws: POSError.invalidCursor("shift_missing")) { try till.shifts(deviceId: nil, after: "shift_missing", limit: 10, caller: device) }
+    }
+
     @Test("a till reads only its own shifts (another's reads as missing); a manager reads any")
     func reading() async throws {
         let own = try await open(100, device: Fixtures.otherDevice)

@@ -87,6 +87,20 @@ struct ShiftsEndToEndTests {
         let tillShiftId = try #require(tillShift.json["shiftId"]?.stringValue)
         #expect(try drawer.request("GET", "/v1/shifts/\(tillShiftId)").status == 200)
         #expect(try shop.lost.request("GET", "/v1/shifts/\(tillShiftId)").json == tillShift.json)
+
+        // A manager lists them, newest first, a page at a time; a till may not.
+        let page = try drawer.request("GET", "/v1/shifts?limit=1")
+        #expect(page.status == 200, "\(page.text)")
+        #expect(page.json["shifts"]?.arrayValue?.compactMap { $0["shiftId"]?.stringValue } == [tillShiftId])
+        let next = try #require(page.json["nextCursor"]?.stringValue)
+        let rest = try drawer.request("GET", "/v1/shifts?limit=1&cursor=\(next)")
+        let listed = try #require(rest.json["shifts"]?.arrayValue?.first)
+        #expect(listed["shiftId"]?.stringValue == shiftId && listed["varianceMinor"] == -25 && rest.json["nextCursor"] == nil, "\(rest.text)")
+        let mine = try drawer.request("GET", "/v1/shifts?device=\(shop.lostId)")
+        #expect(mine.json["shifts"]?.arrayValue?.count == 1 && mine.json["shifts"]?.arrayValue?.first?["status"] == "open", "\(mine.text)")
+        expectProblem(try shop.lost.request("GET", "/v1/shifts"), 403, "manager_only")
+        expectProblem(try drawer.request("GET", "/v1/shifts?cursor=shift_nope"), 400, "invalid_field")
+        expectProblem(try drawer.request("GET", "/v1/shifts?limit=0"), 400, "invalid_field")
     }
 
     @Test("refusals change nothing: bad input (400 invalid_field), no open shift (409, 404 to read), and the shift as it was")

@@ -22,6 +22,9 @@ extension ForwardingStore {
     func shift(id: String) throws -> DrawerShift? { try forwarded.shift(id: id) }
     func openShift(deviceId: String) throws -> DrawerShift? { try forwarded.openShift(deviceId: deviceId) }
     func drawerFigures(of shift: DrawerShift) throws -> DrawerFigures { try forwarded.drawerFigures(of: shift) }
+    func shifts(deviceId: String?, after cursor: ShiftCursor?, limit: Int) throws -> [DrawerShift] {
+        try forwarded.shifts(deviceId: deviceId, after: cursor, limit: limit)
+    }
     func device(tokenDigest: [UInt8]) throws -> Device? { try forwarded.device(tokenDigest: tokenDigest) }
     func devices() throws -> [Device] { try forwarded.devices() }
     func device(nextTokenDigest: [UInt8]) throws -> Device? { try forwarded.device(nextTokenDigest: nextTokenDigest) }

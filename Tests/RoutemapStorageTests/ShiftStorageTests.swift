@@ -81,6 +81,29 @@ struct ShiftStorageTests {
         #expect(try database.store.shift(id: "shift_1") == closed)
     }
 
+    @Test("listing: newest first, shifts opened in the same millisecond by id (byte order), a page after a cursor, one device's")
+    func listing() async throws {
+        let database = try await TestDatabase()
+        let other = try await database.enrollDevice()
+        let at = Date().roundedToMilliseconds
+        // Closed shifts of one device opened in one millisecond, and another device's later one.
+        let device = database.device
+        for id in ["shift_B", "shift_a", "shift_C"] {
+            let shift = DrawerShift(id: id, deviceId: device, openedAt: at, openingFloatMinor: 0, openedByDeviceId: device)
+            try await database.store.write { transaction in
+                try transaction.insert(shift)
+                try transaction.close(shift.closed(at: at, by: device, countedCashMinor: 0, expectedCashMinor: 0))
+            }
+        }
+        let later = DrawerShift(id: "shift_0", deviceId: other, openedAt: at.addingTimeInterval(1), openingFloatMinor: 0, openedByDeviceId: other)
+        try await database.store.write { try $0.insert(later) }
+        #expect(try database.store.shifts(deviceId: nil, after: nil, limit: 10).map(\.id) == ["shift_0", "shift_a", "shift_C", "shift_B"])
+        let first = try #require(try database.store.shift(id: "shift_a"))
+        #expect(try database.store.shifts(deviceId: nil, after: ShiftCursor(after: first), limit: 1).map(\.id) == ["shift_C"])
+        #expect(try database.store.shifts(deviceId: database.device, after: nil, limit: 10).map(\.id) == ["shift_a", "shift_C", "shift_B"])
+        #expect(try database.store.shifts(deviceId: other, after: ShiftCursor(after: later), limit: 10).isEmpty)
+    }
+
     @Test("the tables refuse a negative float, a movement of nothing, a reason over 200 characters and a shift that does not exist")
     func constraints() async throws {
         let database = try await TestDatabase()

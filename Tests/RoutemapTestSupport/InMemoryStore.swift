@@ -155,6 +155,14 @@ public final class InMemoryStore: POSStore {
 
     public func drawerFigures(of shift: DrawerShift) throws -> DrawerFigures { try committed.drawerFigures(of: shift) }
 
+    /// As the stores list them: newest first, then by id.
+    public func shifts(deviceId: String?, after cursor: ShiftCursor?, limit: Int) throws -> [DrawerShift] {
+        let shifts = committed.shifts.filter { shift in deviceId.map { shift.deviceId == $0 } ?? true }
+            .sorted { ($0.openedAt, $0.id) > ($1.openedAt, $1.id) }
+            .filter { shift in cursor.map { (shift.openedAt, shift.id) < ($0.openedAt, $0.id) } ?? true }
+        return Array(shifts.prefix(limit))
+    }
+
     public func device(tokenDigest: [UInt8]) throws -> Device? {
         committed.devices.first { $0.tokenDigest == tokenDigest }?.device
     }

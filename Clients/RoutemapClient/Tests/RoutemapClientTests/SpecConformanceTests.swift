@@ -61,6 +61,8 @@ struct SpecConformanceTests {
         "OpenShiftRequest": OpenShiftRequest.self,
         "DrawerMovementRequest": DrawerMovementRequest.self,
         "CloseShiftRequest": CloseShiftRequest.self,
+        "ShiftList": ShiftList.self,
+        "ShiftListEntry": ShiftListEntry.self,
         "MethodTotals": MethodTotals.self,
         "Receipt": Receipt.self,
         "Shop": Shop.self,

@@ -279,6 +279,16 @@ public actor APIClient {
         try await decode(send(.get, "/v1/shifts/\(Self.segment(id))"))
     }
 
+    /// `GET /v1/shifts` (managers only): a page of shifts, newest first, of device `deviceId` or
+    /// of every device; pass a page's ``ShiftList/nextCursor`` as `cursor` for the next.
+    public func shifts(ofDevice deviceId: String? = nil, limit: Int? = nil, cursor: String? = nil) async throws -> ShiftList {
+        var query: [String: String] = [:]
+        if let deviceId { query["device"] = deviceId }
+        if let limit { query["limit"] = String(limit) }
+        if let cursor { query["cursor"] = cursor }
+        return try await decode(send(.get, "/v1/shifts", query: query))
+    }
+
     /// `GET /v1/bills/{billId}/receipt`: a paid bill's receipt, to print or show, for the till
     /// that holds the bill or a manager. Throws a ``Problem``: `bill_not_paid` (the bill is not
     /// paid yet), `not_found` (no such bill, or another till's).

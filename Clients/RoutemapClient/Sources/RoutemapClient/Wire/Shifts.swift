@@ -135,3 +135,32 @@ public struct DrawerMovementAnswer: Codable, Sendable, Hashable, WireObjectWithK
 
     enum CodingKeys: String, CodingKey, CaseIterable { case movement, shift }
 }
+
+/// `GET /v1/shifts` (managers only): a page of shifts, newest first (`ShiftList` in openapi.yaml).
+public struct ShiftList: Codable, Sendable, Hashable, WireObjectWithKeys {
+    public var shifts: [ShiftListEntry]
+    /// Present when more shifts follow: the next page's `cursor`.
+    public var nextCursor: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case shifts, nextCursor }
+}
+
+/// A listed shift, as stored, without its sums (`ShiftListEntry` in openapi.yaml).
+public struct ShiftListEntry: Codable, Sendable, Hashable, WireObjectWithKeys {
+    public var shiftId: String
+    public var deviceId: String
+    public var status: ShiftStatus
+    public var openedAt: String
+    public var openingFloatMinor: Int64
+    /// Once closed: when, by which device, the count, the expected cash fixed then, and counted − expected.
+    public var closedAt: String?
+    public var closedByDeviceId: String?
+    public var countedCashMinor: Int64?
+    public var expectedCashMinor: Int64?
+    public var varianceMinor: Int64?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case shiftId, deviceId, status, openedAt, openingFloatMinor, closedAt, closedByDeviceId, countedCashMinor, expectedCashMinor
+        case varianceMinor
+    }
+}

@@ -57,5 +57,12 @@ struct ShiftClientTests {
         await #expect { _ = try await till.shift(id: closed.shiftId) } throws: { ($0 as? Problem)?.code == .notFound }
         let own = try await till.openShift(openingFloatMinor: 0).answer
         #expect(try await till.shift(id: own.shiftId) == own && own.deviceId != closed.deviceId)
+
+        let page = try await manager.shifts(limit: 1)
+        #expect(page.shifts.map(\.shiftId) == [own.shiftId] && page.shifts.first?.status == .open)
+        let rest = try await manager.shifts(limit: 1, cursor: page.nextCursor)
+        #expect(rest.shifts.first?.varianceMinor == 40 && rest.shifts.first?.expectedCashMinor == closed.expectedCashMinor && rest.nextCursor == nil)
+        #expect(try await manager.shifts(ofDevice: closed.deviceId).shifts.map(\.shiftId) == [closed.shiftId])
+        await #expect { _ = try await till.shifts() } throws: { ($0 as? Problem)?.code == .managerOnly }
     }
 }
