@@ -9,8 +9,8 @@ import Foundation
 /// so paying does nothing for shifts but record its device.
 ///
 /// Each change is one transaction committed with `full` durability (it is money, as paying is)
-/// that reads the device's open shift first: on PostgreSQL that read locks the device's row, so
-/// a device's shift changes run one after the other on every node.
+/// that reads the device's open shift first: on PostgreSQL that read takes an advisory lock on
+/// the device, so a device's shift changes run one after the other on every node.
 extension Till {
     /// Opens a shift on `device` with `openingFloatMinor` in its drawer (0 or more, else
     /// ``InvalidInput``). Throws `shiftAlreadyOpen` with the open shift's id, a state conflict

@@ -8,7 +8,8 @@ import RoutemapJSON
 /// records cash paid in or out (`POST /v1/shifts/current/movements`) and closes it with the
 /// cash it counted (`POST /v1/shifts/current/close`), which answers the report: over or short.
 /// Any device, till or manager, works its own drawer only; `GET /v1/shifts/{shiftId}` reads a
-/// report, a till its own shifts only (another's is 404, as another's bill is), a manager any.
+/// report, a till its own shifts only (another's is 404, as another's bill is), a manager any;
+/// a manager lists them (`GET /v1/shifts`).
 ///
 /// Optional: paying needs no open shift. Every change takes an optional `Idempotency-Key`, and
 /// is committed with full durability, as a payment is. No navigation steps: no screen shows a
