@@ -22,7 +22,7 @@ struct BillCheckoutTests {
         #expect(bill.status == .open)
         try bill.checkout()
         let payment = try bill.check(PaymentRequest(method: .card, amountMinor: total))
-            .payment(id: "pay_test", receiptNumber: 1, createdAt: Fixtures.createdAt)
+            .payment(id: "pay_test", receiptNumber: 1, createdAt: Fixtures.createdAt, deviceId: Fixtures.device)
         try bill.record(payment)
         #expect(bill.status == .paid && bill.payments == [payment])
         #expect(bill.version == 6)
@@ -36,7 +36,7 @@ struct BillCheckoutTests {
         let due = PaymentRequest(method: .card, amountMinor: open.totalMinor)
         #expect(throws: POSError.billNotCheckedOut(.open)) { try open.check(due) }
         var paid = try Fixtures.paidBill()
-        let another = try Fixtures.checkedOutBill().check(due).payment(id: "pay_other", receiptNumber: 2, createdAt: Fixtures.createdAt)
+        let another = try Fixtures.checkedOutBill().check(due).payment(id: "pay_other", receiptNumber: 2, createdAt: Fixtures.createdAt, deviceId: Fixtures.device)
         #expect(throws: POSError.billNotCheckedOut(.open)) { try open.record(another) }
         #expect(throws: POSError.billNotCheckedOut(.paid)) { try paid.cancelCheckout() }
         #expect(throws: POSError.billNotCheckedOut(.paid)) { try paid.check(due) }

@@ -48,7 +48,7 @@ enum Fixtures {
     static func paidBill(with items: [MenuItem] = [latte]) throws -> Bill {
         var bill = try checkedOutBill(with: items)
         let checked = try bill.check(PaymentRequest(method: .card, amountMinor: bill.dueMinor))
-        try bill.record(checked.payment(id: "pay_test", receiptNumber: 1, createdAt: createdAt))
+        try bill.record(checked.payment(id: "pay_test", receiptNumber: 1, createdAt: createdAt, deviceId: device))
         return bill
     }
 }
