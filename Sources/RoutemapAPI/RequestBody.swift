@@ -46,10 +46,7 @@ package struct RequestBody {
     /// as JSON Schema's `maxLength` counts them, so an accent is one), without U+0000 (never
     /// text a person wrote, and PostgreSQL cannot store it).
     package func text(_ name: String, maxCharacters: Int) throws -> String {
-        let text = try anyString(name)
-        guard !text.isEmpty, text.unicodeScalars.count <= maxCharacters else {
-            throw Problem.invalidField(name, "'\(name)' must be 1 to \(maxCharacters) characters long.")
-        }
+        let text = try string(name, maxLength: maxCharacters)
         guard !text.unicodeScalars.contains("\u{0}") else { throw Problem.invalidField(name, "'\(name)' must not contain U+0000.") }
         return text
     }
