@@ -47,7 +47,7 @@ extension BillsController {
     ) async throws -> Response {
         let billId = try request.parameter("billId")
         return try await app.idempotency.perform(request, body: body, device: device) { key in
-            try await till.setDiscount(billId: billId, caller: Self.caller(device), discount, idempotency: key)
+            try await till.setDiscount(billId: billId, caller: device.caller, discount, idempotency: key)
         } answer: { bill in
             guard bill.deviceId == device.id else {
                 return .json(["bill": app.screenContext(device, bill).json(of: bill), "navigation": []])

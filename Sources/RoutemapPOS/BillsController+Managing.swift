@@ -19,7 +19,7 @@ extension BillsController {
         let query = try ListQuery(request)
         let deviceId = try request.parameter("deviceId")
         let page = try till.bills(
-            ofDevice: deviceId, caller: Self.caller(device), statuses: query.statuses, after: query.cursor, limit: query.limit)
+            ofDevice: deviceId, caller: device.caller, statuses: query.statuses, after: query.cursor, limit: query.limit)
         let current = try till.reader(for: deviceId).currentBill()?.id
         return .json(BillListJSON.page(page, current: current))
     }
@@ -33,14 +33,16 @@ extension BillsController {
         let target = try body.text("deviceId", maxCharacters: 64)
         let billId = try request.parameter("billId")
         return try await app.idempotency.perform(request, body: body, device: device) { key in
-            try await till.transfer(billId: billId, to: target, caller: Self.caller(device), idempotency: key)
+            try await till.transfer(billId: billId, to: target, caller: device.caller, idempotency: key)
         } answer: { bill in
             .json(bill.json)
         }
     }
+}
 
+extension AuthenticatedDevice {
     /// The caller as the domain's rules see it: its device and role.
-    static func caller(_ device: AuthenticatedDevice) -> BillCaller {
-        BillCaller(deviceId: device.id, role: device.role)
+    var caller: BillCaller {
+        BillCaller(deviceId: id, role: role)
     }
 }

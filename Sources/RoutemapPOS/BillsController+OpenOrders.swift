@@ -51,7 +51,7 @@ extension BillsController {
         let reason = try body.text("reason", maxCharacters: BillVoiding.maxReasonLength)
         let billId = try request.parameter("billId")
         return try await app.idempotency.perform(request, body: body, device: device) { key in
-            try await till.void(billId: billId, caller: Self.caller(device), reason: reason, idempotency: key)
+            try await till.void(billId: billId, caller: device.caller, reason: reason, idempotency: key)
         } answer: { outcome in
             let context = app.screenContext(device, outcome.bill, outcome.nextBill)
             guard outcome.bill.deviceId == device.id else {
@@ -68,7 +68,7 @@ extension BillsController {
     /// A payment of one of the device's bills (404 for any other), or for a manager of any
     /// device's bill, as a manager reads any bill.
     @Sendable func getPayment(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
-        .json(try till.payment(id: try request.parameter("paymentId"), caller: Self.caller(device)).json)
+        .json(try till.payment(id: try request.parameter("paymentId"), caller: device.caller).json)
     }
 
     /// The screen a bill is shown on when it becomes current: its summary when checked out.

@@ -14,7 +14,7 @@ extension BillsController {
     /// that is not paid. No `ETag`, as `GET /v1/bills/{billId}` has none: a refund changes a
     /// paid bill's receipt.
     @Sendable func getReceipt(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
-        .json(try till.receipt(billId: try request.parameter("billId"), caller: Self.caller(device)).json)
+        .json(try till.receipt(billId: try request.parameter("billId"), caller: device.caller).json)
     }
 }
 

@@ -27,7 +27,7 @@ extension BillsController {
         let billId = try request.parameter("billId")
         return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.refund(
-                billId: billId, paymentId: paymentId, amountMinor: amount, reason: reason, caller: Self.caller(device), idempotency: key)
+                billId: billId, paymentId: paymentId, amountMinor: amount, reason: reason, caller: device.caller, idempotency: key)
         } answer: { outcome in
             .json([
                 "refund": outcome.refund.json, "refundedMinor": .int(outcome.refundedMinor),
@@ -39,7 +39,7 @@ extension BillsController {
     /// `GET /v1/bills/{billId}/refunds`: the bill's refunds, oldest first, with what they sum to
     /// and what is left to refund (an empty list for a bill with none).
     @Sendable func listRefunds(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
-        .json(try till.refunds(billId: try request.parameter("billId"), caller: Self.caller(device)).json)
+        .json(try till.refunds(billId: try request.parameter("billId"), caller: device.caller).json)
     }
 }
 

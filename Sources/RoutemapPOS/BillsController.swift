@@ -49,7 +49,7 @@ struct BillsController {
     /// (its only one unless split), so an app that lost the answer to `pay` can read it back.
     /// A till reads its own bills only; a manager any device's.
     @Sendable func getBill(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
-        let bill = try till.bill(id: try request.parameter("billId"), caller: Self.caller(device))
+        let bill = try till.bill(id: try request.parameter("billId"), caller: device.caller)
         guard let payment = bill.completingPayment, case .object(var object) = bill.json else {
             return .json(bill.json)
         }

@@ -29,7 +29,7 @@ struct ReportsController {
                 throw Problem.invalidField("to", "The period may be at most \(SalesPeriod.maxDays) days long.")
             }
         }
-        let report = try app.till.salesReport(period, caller: BillCaller(deviceId: device.id, role: device.role))
+        let report = try app.till.salesReport(period, caller: device.caller)
         // Takings are not for caches to keep, and are out of date at the next sale.
         return .json(report.json, headers: ["Cache-Control": "no-store"])
     }

@@ -84,7 +84,7 @@ struct ShiftsController {
 
     /// `GET /v1/shifts/{shiftId}`: the shift's report, open or closed.
     @Sendable func getShift(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
-        let report = try till.shiftReport(id: try request.parameter("shiftId"), caller: BillCaller(deviceId: device.id, role: device.role))
+        let report = try till.shiftReport(id: try request.parameter("shiftId"), caller: device.caller)
         return Self.report(try json(report))
     }
 
@@ -94,7 +94,7 @@ struct ShiftsController {
     @Sendable func listShifts(_ request: Request, _ device: AuthenticatedDevice) throws -> Response {
         let query = try PageQuery(request)
         let page = try till.shifts(
-            deviceId: request.query["device"], after: query.cursor, limit: query.limit, caller: BillCaller(deviceId: device.id, role: device.role))
+            deviceId: request.query["device"], after: query.cursor, limit: query.limit, caller: device.caller)
         var object: JSONObject = ["shifts": .array(try page.shifts.map(Self.entry))]
         if let next = page.nextCursor { object.append("nextCursor", .string(next)) }
         return Self.report(.object(object))
@@ -102,12 +102,17 @@ struct ShiftsController {
 
     /// The `ShiftListEntry` schema of openapi.yaml: a shift as stored, and once closed its count.
     private static func entry(_ shift: DrawerShift) throws -> JSON {
-        var object: JSONObject = [
+        var object = opening(shift)
+        if let closing = shift.closing { try append(closing, to: &object) }
+        return .object(object)
+    }
+
+    /// The members every shift's answer opens with: which, whose, whether open, and its opening.
+    private static func opening(_ shift: DrawerShift) -> JSONObject {
+        [
             "shiftId": .string(shift.id), "deviceId": .string(shift.deviceId), "status": .string(shift.isOpen ? "open" : "closed"),
             "openedAt": .string(shift.openedAt.wireText), "openingFloatMinor": .int(shift.openingFloatMinor),
         ]
-        if let closing = shift.closing { try append(closing, to: &object) }
-        return .object(object)
     }
 
     /// A closed shift's members: when and by which device, what was counted and expected, and the variance.
