@@ -13,7 +13,8 @@
 --   (tendered − change: the amount and the cash tip), less its device's cash refunds, plus its
 --   pay-ins, less its pay-outs, each made between opened_at and closed_at (both included).
 -- - expected_cash_minor is fixed at close, so a closed shift's report never changes;
---   closed_at, closed_by_device_id, counted_cash_minor and it are set together, or none is.
+--   closed_at, counted_cash_minor and it are set together, or none is. A device opens and
+--   closes its own drawer only, so who opened and who closed it is device_id: not stored again.
 -- - At most one open shift per device: drawer_shifts_open_by_device, a partial unique index.
 -- - drawer_movements: cash paid into (pay_in) or out of (pay_out) an open shift's drawer,
 --   amount > 0, with a reason of 1 to 200 characters (as a refund's), by the shift's device.
@@ -26,13 +27,10 @@ CREATE TABLE drawer_shifts (
     device_id           TEXT    NOT NULL REFERENCES devices (id),
     opened_at           TEXT    NOT NULL,
     opening_float_minor INTEGER NOT NULL CHECK (opening_float_minor >= 0),
-    opened_by_device_id TEXT    NOT NULL REFERENCES devices (id),
     closed_at           TEXT,
-    closed_by_device_id TEXT    REFERENCES devices (id),
     counted_cash_minor  INTEGER CHECK (counted_cash_minor >= 0),
     expected_cash_minor INTEGER,
-    CHECK ((closed_at IS NULL) = (closed_by_device_id IS NULL)
-        AND (closed_at IS NULL) = (counted_cash_minor IS NULL)
+    CHECK ((closed_at IS NULL) = (counted_cash_minor IS NULL)
         AND (closed_at IS NULL) = (expected_cash_minor IS NULL)),
     CHECK (closed_at IS NULL OR closed_at >= opened_at)
 ) STRICT;

@@ -15,7 +15,8 @@
 --   (tendered − change: the amount and the cash tip), less its device's cash refunds, plus its
 --   pay-ins, less its pay-outs, each made between opened_at and closed_at (both included).
 -- - expected_cash_minor is fixed at close, so a closed shift's report never changes;
---   closed_at, closed_by_device_id, counted_cash_minor and it are set together, or none is.
+--   closed_at, counted_cash_minor and it are set together, or none is. A device opens and
+--   closes its own drawer only, so who opened and who closed it is device_id: not stored again.
 -- - At most one open shift per device: drawer_shifts_open_by_device, a partial unique index.
 --   The application changes a device's shifts under an advisory lock on the device, one
 --   change at a time, so the index is a last guard, never the answer to a second open.
@@ -30,13 +31,10 @@ CREATE TABLE drawer_shifts (
     device_id           text        NOT NULL REFERENCES devices (id),
     opened_at           timestamptz NOT NULL,
     opening_float_minor bigint      NOT NULL CHECK (opening_float_minor >= 0),
-    opened_by_device_id text        NOT NULL REFERENCES devices (id),
     closed_at           timestamptz,
-    closed_by_device_id text        REFERENCES devices (id),
     counted_cash_minor  bigint      CHECK (counted_cash_minor >= 0),
     expected_cash_minor bigint,
-    CHECK ((closed_at IS NULL) = (closed_by_device_id IS NULL)
-        AND (closed_at IS NULL) = (counted_cash_minor IS NULL)
+    CHECK ((closed_at IS NULL) = (counted_cash_minor IS NULL)
         AND (closed_at IS NULL) = (expected_cash_minor IS NULL)),
     CHECK (closed_at IS NULL OR closed_at >= opened_at)
 );

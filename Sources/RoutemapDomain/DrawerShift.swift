@@ -12,16 +12,13 @@ public struct DrawerShift: Sendable, Hashable, Identifiable {
     public let openedAt: Date
     /// The cash put in the drawer to open it (0 or more).
     public let openingFloatMinor: Int64
-    /// The device that opened it: the till itself (a device opens its own drawer).
-    public let openedByDeviceId: String
-    /// How it was closed; `nil` while it is open.
+    /// How it was closed; `nil` while it is open. A device opens and closes its own drawer only,
+    /// so `deviceId` is also who opened and who closed it.
     public let closing: Closing?
 
-    /// A shift's close: when, by which device, the cash counted, and the cash expected then.
+    /// A shift's close: when, the cash counted, and the cash expected then.
     public struct Closing: Sendable, Hashable {
         public let closedAt: Date
-        /// The device that closed it: the till itself.
-        public let closedByDeviceId: String
         /// The cash counted in the drawer at close (0 or more).
         public let countedCashMinor: Int64
         /// What the drawer should have held at close (``ShiftReport/expectedCash(openingFloatMinor:figures:)``),
@@ -36,20 +33,18 @@ public struct DrawerShift: Sendable, Hashable, Identifiable {
             return variance
         }
 
-        public init(closedAt: Date, closedByDeviceId: String, countedCashMinor: Int64, expectedCashMinor: Int64) {
+        public init(closedAt: Date, countedCashMinor: Int64, expectedCashMinor: Int64) {
             self.closedAt = closedAt
-            self.closedByDeviceId = closedByDeviceId
             self.countedCashMinor = countedCashMinor
             self.expectedCashMinor = expectedCashMinor
         }
     }
 
-    public init(id: String, deviceId: String, openedAt: Date, openingFloatMinor: Int64, openedByDeviceId: String, closing: Closing? = nil) {
+    public init(id: String, deviceId: String, openedAt: Date, openingFloatMinor: Int64, closing: Closing? = nil) {
         self.id = id
         self.deviceId = deviceId
         self.openedAt = openedAt
         self.openingFloatMinor = openingFloatMinor
-        self.openedByDeviceId = openedByDeviceId
         self.closing = closing
     }
 
@@ -65,11 +60,11 @@ public struct DrawerShift: Sendable, Hashable, Identifiable {
         deviceId == self.deviceId && date >= openedAt && date <= end
     }
 
-    /// This shift closed at `date` by `deviceId`, with `countedCashMinor` counted against `expectedCashMinor`.
-    public func closed(at date: Date, by deviceId: String, countedCashMinor: Int64, expectedCashMinor: Int64) -> DrawerShift {
+    /// This shift closed at `date`, with `countedCashMinor` counted against `expectedCashMinor`.
+    public func closed(at date: Date, countedCashMinor: Int64, expectedCashMinor: Int64) -> DrawerShift {
         DrawerShift(
-            id: id, deviceId: self.deviceId, openedAt: openedAt, openingFloatMinor: openingFloatMinor, openedByDeviceId: openedByDeviceId,
-            closing: Closing(closedAt: date, closedByDeviceId: deviceId, countedCashMinor: countedCashMinor, expectedCashMinor: expectedCashMinor))
+            id: id, deviceId: deviceId, openedAt: openedAt, openingFloatMinor: openingFloatMinor,
+            closing: Closing(closedAt: date, countedCashMinor: countedCashMinor, expectedCashMinor: expectedCashMinor))
     }
 }
 

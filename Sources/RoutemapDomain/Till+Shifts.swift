@@ -22,8 +22,7 @@ extension Till {
         return try await write(device: device, durability: .full, idempotency: idempotency) { transaction in
             if let open = try transaction.openShift(deviceId: device) { throw POSError.shiftAlreadyOpen(shiftId: open.id) }
             let shift = DrawerShift(
-                id: Identifier.make(prefix: "shift_"), deviceId: device, openedAt: timestamp(), openingFloatMinor: openingFloatMinor,
-                openedByDeviceId: device)
+                id: Identifier.make(prefix: "shift_"), deviceId: device, openedAt: timestamp(), openingFloatMinor: openingFloatMinor)
             try transaction.insert(shift)
             return try ShiftReport(shift: shift, figures: DrawerFigures())
         }
@@ -72,8 +71,7 @@ extension Till {
         guard countedCashMinor >= 0 else { throw InvalidInput(field: "countedCashMinor", rule: "at least 0") }
         return try await write(device: device, durability: .full, idempotency: idempotency) { transaction in
             let (shift, open) = try openShiftReport(device: device, in: transaction)
-            let closed = shift.closed(
-                at: timestamp(), by: device, countedCashMinor: countedCashMinor, expectedCashMinor: open.expectedCashMinor)
+            let closed = shift.closed(at: timestamp(), countedCashMinor: countedCashMinor, expectedCashMinor: open.expectedCashMinor)
             try transaction.close(closed)
             return try ShiftReport(shift: closed, figures: open.figures)
         }

@@ -115,10 +115,9 @@ struct ShiftsController {
         ]
     }
 
-    /// A closed shift's members: when and by which device, what was counted and expected, and the variance.
+    /// A closed shift's members: when, what was counted and expected, and the variance.
     private static func append(_ closing: DrawerShift.Closing, to object: inout JSONObject) throws {
         object.append("closedAt", .string(closing.closedAt.wireText))
-        object.append("closedByDeviceId", .string(closing.closedByDeviceId))
         object.append("countedCashMinor", .int(closing.countedCashMinor))
         object.append("expectedCashMinor", .int(closing.expectedCashMinor))
         object.append("varianceMinor", .int(try closing.varianceMinor()))
@@ -135,10 +134,9 @@ struct ShiftsController {
     /// The `Shift` schema of openapi.yaml: the shift, its sums, and once closed its count.
     func json(_ report: ShiftReport) throws -> JSON {
         let shift = report.shift, figures = report.figures
-        var object: JSONObject = [
-            "shiftId": .string(shift.id), "deviceId": .string(shift.deviceId), "status": .string(shift.isOpen ? "open" : "closed"),
-            "currency": .string(till.currency.rawValue), "openedAt": .string(shift.openedAt.wireText),
-            "openedByDeviceId": .string(shift.openedByDeviceId), "openingFloatMinor": .int(shift.openingFloatMinor),
+        var object = Self.opening(shift)
+        let sums: KeyValuePairs<String, JSON> = [
+            "currency": .string(till.currency.rawValue),
             "cashPayments": .int(Int64(figures.cashTaken.count)), "cashTakenMinor": .int(figures.cashTaken.amountMinor),
             "cashRefunds": .int(Int64(figures.cashRefunded.count)), "cashRefundedMinor": .int(figures.cashRefunded.amountMinor),
             "payIns": .int(Int64(figures.payIns.count)), "payInsMinor": .int(figures.payIns.amountMinor),
@@ -146,6 +144,7 @@ struct ShiftsController {
             "cardPayments": .int(Int64(figures.cardTaken.count)), "cardTakenMinor": .int(figures.cardTaken.amountMinor),
             "paymentsCount": .int(Int64(figures.paymentCount)),
         ]
+        for (key, value) in sums { object.append(key, value) }
         if let closing = shift.closing {
             try Self.append(closing, to: &object)
         } else {

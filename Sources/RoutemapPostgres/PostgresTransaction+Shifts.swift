@@ -27,7 +27,7 @@ extension PostgresStore {
 
 extension PostgresTransaction {
     private static let shiftColumns =
-        "id, device_id, opened_at, opening_float_minor, opened_by_device_id, closed_at, closed_by_device_id, counted_cash_minor, expected_cash_minor"
+        "id, device_id, opened_at, opening_float_minor, closed_at, counted_cash_minor, expected_cash_minor"
 
     /// By its primary key.
     func shift(id: String) throws -> DrawerShift? {
@@ -60,8 +60,8 @@ extension PostgresTransaction {
     func insert(_ shift: DrawerShift) throws {
         session.enqueue(
             """
-            INSERT INTO drawer_shifts (id, device_id, opened_at, opening_float_minor, opened_by_device_id)
-            VALUES (\(shift.id), \(shift.deviceId), \(shift.openedAt), \(shift.openingFloatMinor), \(shift.openedByDeviceId))
+            INSERT INTO drawer_shifts (id, device_id, opened_at, opening_float_minor)
+            VALUES (\(shift.id), \(shift.deviceId), \(shift.openedAt), \(shift.openingFloatMinor))
             """)
     }
 
@@ -71,8 +71,7 @@ extension PostgresTransaction {
         session.enqueue(
             """
             UPDATE drawer_shifts
-            SET closed_at = \(closing.closedAt), closed_by_device_id = \(closing.closedByDeviceId),
-                counted_cash_minor = \(closing.countedCashMinor), expected_cash_minor = \(closing.expectedCashMinor)
+            SET closed_at = \(closing.closedAt), counted_cash_minor = \(closing.countedCashMinor), expected_cash_minor = \(closing.expectedCashMinor)
             WHERE id = \(shift.id) AND closed_at IS NULL
             """
         ) { result in
@@ -138,18 +137,17 @@ extension PostgresTransaction {
 
     /// The shift in `row` (``shiftColumns``).
     private static func shift(_ row: PostgresRow) throws -> DrawerShift {
-        let (id, device, openedAt, float, openedBy, closedAt, closedBy, counted, expected) = try row.decode(
-            (String, String, Date, Int64, String, Date?, String?, Int64?, Int64?).self)
+        let (id, device, openedAt, float, closedAt, counted, expected) = try row.decode(
+            (String, String, Date, Int64, Date?, Int64?, Int64?).self)
         var closing: DrawerShift.Closing?
         if let closedAt {
-            guard let closedBy, let counted, let expected else {
+            guard let counted, let expected else {
                 throw StorageError.invalidRow(table: "drawer_shifts", id: id, reason: "closed without its count")
             }
             closing = DrawerShift.Closing(
-                closedAt: closedAt.roundedToMilliseconds, closedByDeviceId: closedBy, countedCashMinor: counted, expectedCashMinor: expected)
+                closedAt: closedAt.roundedToMilliseconds, countedCashMinor: counted, expectedCashMinor: expected)
         }
         return DrawerShift(
-            id: id, deviceId: device, openedAt: openedAt.roundedToMilliseconds, openingFloatMinor: float, openedByDeviceId: openedBy,
-            closing: closing)
+            id: id, deviceId: device, openedAt: openedAt.roundedToMilliseconds, openingFloatMinor: float, closing: closing)
     }
 }

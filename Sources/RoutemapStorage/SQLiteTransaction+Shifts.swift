@@ -59,10 +59,10 @@ extension SQLiteTransaction {
         try StorageError.wrapping("recording shift \(shift.id) of device \(shift.deviceId)") {
             try database.cachedStatement(
                 sql: """
-                    INSERT INTO drawer_shifts (id, device_id, opened_at, opening_float_minor, opened_by_device_id)
-                    VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO drawer_shifts (id, device_id, opened_at, opening_float_minor)
+                    VALUES (?, ?, ?, ?)
                     """
-            ).execute(arguments: [shift.id, shift.deviceId, Timestamp.format(shift.openedAt), shift.openingFloatMinor, shift.openedByDeviceId])
+            ).execute(arguments: [shift.id, shift.deviceId, Timestamp.format(shift.openedAt), shift.openingFloatMinor])
         }
     }
 
@@ -72,11 +72,11 @@ extension SQLiteTransaction {
         try StorageError.wrapping("closing shift \(shift.id)") {
             try database.cachedStatement(
                 sql: """
-                    UPDATE drawer_shifts SET closed_at = ?, closed_by_device_id = ?, counted_cash_minor = ?, expected_cash_minor = ?
+                    UPDATE drawer_shifts SET closed_at = ?, counted_cash_minor = ?, expected_cash_minor = ?
                     WHERE id = ? AND closed_at IS NULL
                     """
             ).execute(arguments: [
-                Timestamp.format(closing.closedAt), closing.closedByDeviceId, closing.countedCashMinor, closing.expectedCashMinor, shift.id,
+                Timestamp.format(closing.closedAt), closing.countedCashMinor, closing.expectedCashMinor, shift.id,
             ])
             guard database.changesCount == 1 else { throw InvariantViolation("shift \(shift.id) is not open to be closed") }
         }
@@ -145,7 +145,7 @@ extension SQLiteTransaction {
     static let shiftMovementsSQL = "SELECT kind, count(*), coalesce(sum(amount_minor), 0) FROM drawer_movements WHERE shift_id = ? GROUP BY kind"
 
     static let shiftColumns =
-        "id, device_id, opened_at, opening_float_minor, opened_by_device_id, closed_at, closed_by_device_id, counted_cash_minor, expected_cash_minor"
+        "id, device_id, opened_at, opening_float_minor, closed_at, counted_cash_minor, expected_cash_minor"
 
     /// The shift in `row` (``shiftColumns``). Throws ``StorageError/invalidRow(table:id:reason:)``.
     static func shift(_ row: Row) throws -> DrawerShift {
@@ -155,13 +155,13 @@ extension SQLiteTransaction {
             return date
         }
         var closing: DrawerShift.Closing?
-        if let closedAt: String = row[5] {
-            guard let closedBy: String = row[6], let counted: Int64 = row[7], let expected: Int64 = row[8] else {
+        if let closedAt: String = row[4] {
+            guard let counted: Int64 = row[5], let expected: Int64 = row[6] else {
                 throw StorageError.invalidRow(table: "drawer_shifts", id: id, reason: "closed without its count")
             }
-            closing = DrawerShift.Closing(closedAt: try date(closedAt), closedByDeviceId: closedBy, countedCashMinor: counted, expectedCashMinor: expected)
+            closing = DrawerShift.Closing(closedAt: try date(closedAt), countedCashMinor: counted, expectedCashMinor: expected)
         }
         return DrawerShift(
-            id: id, deviceId: row[1], openedAt: try date(row[2]), openingFloatMinor: row[3], openedByDeviceId: row[4], closing: closing)
+            id: id, deviceId: row[1], openedAt: try date(row[2]), openingFloatMinor: row[3], closing: closing)
     }
 }

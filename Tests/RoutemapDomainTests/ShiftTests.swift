@@ -37,7 +37,7 @@ struct ShiftTests {
     // MARK: The rule, on records
 
     private static let shift = DrawerShift(
-        id: "shift_1", deviceId: "dev_A", openedAt: Fixtures.createdAt, openingFloatMinor: 5000, openedByDeviceId: "dev_A")
+        id: "shift_1", deviceId: "dev_A", openedAt: Fixtures.createdAt, openingFloatMinor: 5000)
 
     private static func payment(
         _ id: String, _ method: PaymentMethod, amount: Int64 = 1000, tip: Int64 = 0, tendered: Int64? = nil, device: String? = "dev_A",
@@ -87,7 +87,7 @@ struct ShiftTests {
     @Test("a payment by another device, one without a device, one before the opening or after the close is not the shift's; both ends count")
     func window() throws {
         let closed = Self.shift.closed(
-            at: Fixtures.createdAt.addingTimeInterval(600), by: "dev_A", countedCashMinor: 0, expectedCashMinor: 0)
+            at: Fixtures.createdAt.addingTimeInterval(600), countedCashMinor: 0, expectedCashMinor: 0)
         let payments = [
             Self.payment("other", .cash, device: "dev_B"), Self.payment("legacy", .cash, device: nil),
             Self.payment("before", .cash, at: -0.001), Self.payment("after", .cash, at: 600.001),
@@ -115,7 +115,7 @@ struct ShiftTests {
     @Test("variance: the count less the expected cash fixed at close: over above 0, short below, 0 when it balances")
     func variance() throws {
         for (counted, variance) in [(Int64(6000), Int64(50)), (5900, -50), (5950, 0)] {
-            let closed = Self.shift.closed(at: Fixtures.createdAt.addingTimeInterval(60), by: "dev_A", countedCashMinor: counted, expectedCashMinor: 5950)
+            let closed = Self.shift.closed(at: Fixtures.createdAt.addingTimeInterval(60), countedCashMinor: counted, expectedCashMinor: 5950)
             // The figures read later do not change what was fixed.
             let report = try ShiftReport(shift: closed, figures: DrawerFigures())
             #expect(report.expectedCashMinor == 5950 && report.varianceMinor == variance)
@@ -127,7 +127,7 @@ struct ShiftTests {
     @Test("a whole shift: open, cash with a tip, card, a cash refund, a pay-in and a pay-out, then a short count")
     func wholeShift() async throws {
         let opened = try await open(10_000)
-        #expect(opened.shift.deviceId == device.deviceId && opened.shift.openedByDeviceId == device.deviceId && opened.shift.isOpen)
+        #expect(opened.shift.deviceId == device.deviceId && opened.shift.isOpen)
         #expect(opened.expectedCashMinor == 10_000 && opened.shift.id.hasPrefix("shift_"))
         clock.advance(by: 1)
         let cash = try await paid(.cash, tip: 100, tendered: 2000)
@@ -148,7 +148,7 @@ struct ShiftTests {
         clock.advance(by: 60)
         let closed = try await close(10_390)
         #expect(closed.expectedCashMinor == 10_400 && closed.varianceMinor == -10)
-        #expect(closed.shift.closing?.closedAt == clock.now && closed.shift.closing?.closedByDeviceId == device.deviceId)
+        #expect(closed.shift.closing?.closedAt == clock.now && closed.shift.deviceId == device.deviceId)
         #expect(Array(store.snapshot.committedDurabilities.suffix(4)) == [.full, .full, .full, .full])
 
         // After the close: no open shift; a later payment is not the closed shift's.

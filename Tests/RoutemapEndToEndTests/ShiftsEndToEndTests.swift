@@ -71,7 +71,7 @@ struct ShiftsEndToEndTests {
         #expect(closed.status == 200, "\(closed.text)")
         #expect(closed.json["status"] == "closed" && closed.json["varianceMinor"] == -25, "\(closed.text)")
         #expect(closed.json["expectedCashMinor"]?.int64Value == expected && closed.json["countedCashMinor"]?.int64Value == expected - 25)
-        #expect(closed.json["closedByDeviceId"] == closed.json["deviceId"] && closed.json["closedAt"]?.stringValue != nil)
+        #expect(closed.json["deviceId"] == opened.json["deviceId"] && closed.json["closedAt"]?.stringValue != nil)
         let closedAgain = try drawer.json("POST", "/v1/shifts/current/close", ["countedCashMinor": .int(expected - 25)], headers: Self.key("close-1"))
         #expect(closedAgain.json == closed.json && closedAgain.header("Idempotent-Replayed") == "true")
         expectProblem(try drawer.request("GET", "/v1/shifts/current"), 404, "no_open_shift")

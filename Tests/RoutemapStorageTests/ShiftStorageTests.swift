@@ -69,11 +69,11 @@ struct ShiftStorageTests {
     func oneOpenShift() async throws {
         let database = try await TestDatabase()
         let at = Date().roundedToMilliseconds
-        let first = DrawerShift(id: "shift_1", deviceId: database.device, openedAt: at, openingFloatMinor: 0, openedByDeviceId: database.device)
-        let second = DrawerShift(id: "shift_2", deviceId: database.device, openedAt: at, openingFloatMinor: 0, openedByDeviceId: database.device)
+        let first = DrawerShift(id: "shift_1", deviceId: database.device, openedAt: at, openingFloatMinor: 0)
+        let second = DrawerShift(id: "shift_2", deviceId: database.device, openedAt: at, openingFloatMinor: 0)
         try await database.store.write { try $0.insert(first) }
         await #expect(throws: (any Error).self) { try await database.store.write { try $0.insert(second) } }
-        let closed = first.closed(at: at, by: database.device, countedCashMinor: 0, expectedCashMinor: 0)
+        let closed = first.closed(at: at, countedCashMinor: 0, expectedCashMinor: 0)
         try await database.store.write { try $0.close(closed) }
         await #expect(throws: (any Error).self, "a shift is closed once") { try await database.store.write { try $0.close(closed) } }
         try await database.store.write { try $0.insert(second) }
@@ -89,13 +89,13 @@ struct ShiftStorageTests {
         // Closed shifts of one device opened in one millisecond, and another device's later one.
         let device = database.device
         for id in ["shift_B", "shift_a", "shift_C"] {
-            let shift = DrawerShift(id: id, deviceId: device, openedAt: at, openingFloatMinor: 0, openedByDeviceId: device)
+            let shift = DrawerShift(id: id, deviceId: device, openedAt: at, openingFloatMinor: 0)
             try await database.store.write { transaction in
                 try transaction.insert(shift)
-                try transaction.close(shift.closed(at: at, by: device, countedCashMinor: 0, expectedCashMinor: 0))
+                try transaction.close(shift.closed(at: at, countedCashMinor: 0, expectedCashMinor: 0))
             }
         }
-        let later = DrawerShift(id: "shift_0", deviceId: other, openedAt: at.addingTimeInterval(1), openingFloatMinor: 0, openedByDeviceId: other)
+        let later = DrawerShift(id: "shift_0", deviceId: other, openedAt: at.addingTimeInterval(1), openingFloatMinor: 0)
         try await database.store.write { try $0.insert(later) }
         #expect(try database.store.shifts(deviceId: nil, after: nil, limit: 10).map(\.id) == ["shift_0", "shift_a", "shift_C", "shift_B"])
         let first = try #require(try database.store.shift(id: "shift_a"))
@@ -108,8 +108,7 @@ struct ShiftStorageTests {
     func constraints() async throws {
         let database = try await TestDatabase()
         let negative = DrawerShift(
-            id: "shift_neg", deviceId: database.device, openedAt: Date().roundedToMilliseconds, openingFloatMinor: -1,
-            openedByDeviceId: database.device)
+            id: "shift_neg", deviceId: database.device, openedAt: Date().roundedToMilliseconds, openingFloatMinor: -1)
         await #expect(throws: (any Error).self) { try await database.store.write { try $0.insert(negative) } }
         let shift = try await database.till().openShift(device: database.device, openingFloatMinor: 0, idempotency: nil).performedWithoutKey().shift
         func attempt(amount: Int64 = 1, reason: String = "ok", shiftId: String? = nil) async throws {

@@ -4,13 +4,12 @@
 public struct Shift: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// `shift_…`.
     public var shiftId: String
-    /// The device whose drawer it is.
+    /// The device whose drawer it is, which opened it and closes it.
     public var deviceId: String
     public var status: ShiftStatus
     public var currency: String
     /// RFC 3339 date-time, as the server wrote it.
     public var openedAt: String
-    public var openedByDeviceId: String
     public var openingFloatMinor: Int64
     /// The device's cash payments, and what they left in the drawer (amounts and cash tips).
     public var cashPayments: Int
@@ -29,16 +28,15 @@ public struct Shift: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var paymentsCount: Int
     /// Float + cash taken − cash refunded + pay-ins − pay-outs; fixed at the close.
     public var expectedCashMinor: Int64
-    /// Once closed: when, by which device, the cash counted, and counted − expected.
+    /// Once closed: when, the cash counted, and counted − expected.
     public var closedAt: String?
-    public var closedByDeviceId: String?
     public var countedCashMinor: Int64?
     public var varianceMinor: Int64?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case shiftId, deviceId, status, currency, openedAt, openedByDeviceId, openingFloatMinor, cashPayments, cashTakenMinor
+        case shiftId, deviceId, status, currency, openedAt, openingFloatMinor, cashPayments, cashTakenMinor
         case cashRefunds, cashRefundedMinor, payIns, payInsMinor, payOuts, payOutsMinor, cardPayments, cardTakenMinor, paymentsCount
-        case expectedCashMinor, closedAt, closedByDeviceId, countedCashMinor, varianceMinor
+        case expectedCashMinor, closedAt, countedCashMinor, varianceMinor
     }
 }
 
@@ -152,15 +150,14 @@ public struct ShiftListEntry: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var status: ShiftStatus
     public var openedAt: String
     public var openingFloatMinor: Int64
-    /// Once closed: when, by which device, the count, the expected cash fixed then, and counted − expected.
+    /// Once closed: when, the count, the expected cash fixed then, and counted − expected.
     public var closedAt: String?
-    public var closedByDeviceId: String?
     public var countedCashMinor: Int64?
     public var expectedCashMinor: Int64?
     public var varianceMinor: Int64?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case shiftId, deviceId, status, openedAt, openingFloatMinor, closedAt, closedByDeviceId, countedCashMinor, expectedCashMinor
+        case shiftId, deviceId, status, openedAt, openingFloatMinor, closedAt, countedCashMinor, expectedCashMinor
         case varianceMinor
     }
 }

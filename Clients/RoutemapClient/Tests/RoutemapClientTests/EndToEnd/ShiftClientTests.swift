@@ -51,7 +51,7 @@ struct ShiftClientTests {
         #expect(current.cardPayments == 1 && current.cardTakenMinor == card.payment.amountMinor + 50 && current.paymentsCount == 2)
         let closed = try await manager.closeShift(countedCashMinor: expected - 1000 + 40).answer
         #expect(closed.status == .closed && closed.expectedCashMinor == expected - 1000 && closed.varianceMinor == 40)
-        #expect(closed.countedCashMinor == expected - 960 && closed.closedAt != nil && closed.closedByDeviceId == closed.deviceId)
+        #expect(closed.countedCashMinor == expected - 960 && closed.closedAt != nil && closed.deviceId == opened.answer.deviceId)
         #expect(try await manager.shift(id: closed.shiftId) == closed)
         await #expect { _ = try await manager.closeShift(countedCashMinor: 0) } throws: { ($0 as? Problem)?.code == .noOpenShift }
         await #expect { _ = try await till.shift(id: closed.shiftId) } throws: { ($0 as? Problem)?.code == .notFound }
