@@ -87,26 +87,33 @@ public struct Till: Sendable {
 
     /// Adds `quantity` of a menu item with the options `modifiers` names (ids of its modifier
     /// options; none for an item without groups), capturing its name and price, and the options'
-    /// names and prices, now. Throws `billNotFound`, `billNotOpen`, `unknownMenuItem`,
-    /// ``InvalidInput`` (an option named twice), `unknownModifier`, `modifierChoiceInvalid`,
-    /// `menuItemUnavailable`, `quantityOutOfRange`, `lineQuantityLimit`, `tooManyLines` or
-    /// `amountOutOfRange`.
-    public func addItem(billId: String, device: String, menuItemId: String, quantity: Int, modifiers: [String] = []) async throws -> Bill {
+    /// names and prices, now, with the note `note` (``LineNote/parse(_:)``: trimmed, blank is
+    /// none). Throws ``InvalidInput`` (a note that breaks its rule, before anything is read),
+    /// `billNotFound`, `billNotOpen`, `unknownMenuItem`, ``InvalidInput`` (an option named
+    /// twice), `unknownModifier`, `modifierChoiceInvalid`, `menuItemUnavailable`,
+    /// `quantityOutOfRange`, `lineQuantityLimit`, `tooManyLines` or `amountOutOfRange`.
+    public func addItem(
+        billId: String, device: String, menuItemId: String, quantity: Int, modifiers: [String] = [], note: String? = nil
+    ) async throws -> Bill {
         try performed(
-            await addItem(billId: billId, device: device, menuItemId: menuItemId, quantity: quantity, modifiers: modifiers, idempotency: nil))
+            await addItem(
+                billId: billId, device: device, menuItemId: menuItemId, quantity: quantity, modifiers: modifiers, note: note,
+                idempotency: nil))
     }
 
-    /// ``addItem(billId:device:menuItemId:quantity:modifiers:)`` under an idempotency key.
+    /// ``addItem(billId:device:menuItemId:quantity:modifiers:note:)`` under an idempotency key.
     public func addItem(
-        billId: String, device: String, menuItemId: String, quantity: Int, modifiers: [String] = [], idempotency: IdempotencyKey<Bill>?
+        billId: String, device: String, menuItemId: String, quantity: Int, modifiers: [String] = [], note: String? = nil,
+        idempotency: IdempotencyKey<Bill>?
     ) async throws -> IdempotentOutcome<Bill> {
-        try await changeBill(billId, device: device, idempotency: idempotency) { bill, transaction in
+        let note = try note.flatMap { try LineNote.parse($0) }
+        return try await changeBill(billId, device: device, idempotency: idempotency) { bill, transaction in
             try bill.requireOpen()
             guard let item = try transaction.menuItem(id: menuItemId) else {
                 throw POSError.unknownMenuItem(menuItemId)
             }
             let chosen = try item.chosenModifiers(modifiers)
-            try bill.add(item, quantity: quantity, modifiers: chosen, limits: limits)
+            try bill.add(item, quantity: quantity, modifiers: chosen, note: note, limits: limits)
         }
     }
 
@@ -122,11 +129,28 @@ public struct Till: Sendable {
     public func setQuantity(billId: String, device: String, lineId: String, quantity: Int, idempotency: IdempotencyKey<Bill>?)
         async throws -> IdempotentOutcome<Bill>
     {
-        try await changeBill(billId, device: device, idempotency: idempotency) { bill, transaction in
+        try await changeLine(billId: billId, device: device, lineId: lineId, quantity: quantity, idempotency: idempotency)
+    }
+
+    /// Changes a line's quantity (when `quantity` is given, as ``setQuantity(billId:device:lineId:quantity:)``)
+    /// and its note (when `note` is given: ``LineNote/parse(_:)``'s, so an empty or blank one
+    /// removes it), in one change (``Bill/changeLine(lineId:quantity:note:item:limits:)``: the line
+    /// stays its own even if it now looks like another). Throws ``InvalidInput`` (a note that
+    /// breaks its rule, before anything is read), then as setting the quantity does.
+    public func changeLine(billId: String, device: String, lineId: String, quantity: Int? = nil, note: String? = nil) async throws -> Bill {
+        try performed(await changeLine(billId: billId, device: device, lineId: lineId, quantity: quantity, note: note, idempotency: nil))
+    }
+
+    /// ``changeLine(billId:device:lineId:quantity:note:)`` under an idempotency key.
+    public func changeLine(
+        billId: String, device: String, lineId: String, quantity: Int? = nil, note: String? = nil, idempotency: IdempotencyKey<Bill>?
+    ) async throws -> IdempotentOutcome<Bill> {
+        let note: LineNote?? = try note.map { try LineNote.parse($0) }
+        return try await changeBill(billId, device: device, idempotency: idempotency) { bill, transaction in
             // Only raising reads the menu (in this transaction, as adding does).
-            let raised = bill.line(id: lineId).flatMap { quantity > $0.quantity ? $0.menuItemId : nil }
+            let raised = bill.line(id: lineId).flatMap { line in quantity.flatMap { $0 > line.quantity ? line.menuItemId : nil } }
             let item = try raised.flatMap { try transaction.menuItem(id: $0) }
-            try bill.setQuantity(lineId: lineId, quantity: quantity, item: item, limits: limits)
+            try bill.changeLine(lineId: lineId, quantity: quantity, note: note, item: item, limits: limits)
         }
     }
 

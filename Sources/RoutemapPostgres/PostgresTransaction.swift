@@ -188,7 +188,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     // MARK: Bills
 
-    /// A bill's columns then its lines' (`NULL`s for a bill without lines) and their modifiers'
+    /// A bill's columns then its lines' (`NULL`s for a bill without lines, the line's note last)
+    /// and their modifiers'
     /// (`NULL`s for a line without any), over `bills b`, `bill_lines l` and `bill_line_modifiers
     /// m` (``linesJoin``): one row per line and modifier, in order.
     private static let billColumns = """
@@ -196,7 +197,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         b.device_id, b.selected_at, b.void_reason, b.voided_at,
         l.line_id, l.menu_item_id, l.name, l.quantity, l.unit_price_minor,
         b.discount_percent_bps, b.discount_amount_minor, b.discount_reason, b.discount_minor, b.paid_minor,
-        m.option_id, m.name, m.price_minor
+        m.option_id, m.name, m.price_minor, l.note
         """
 
     /// A bill's lines and their modifiers, joined to `bills b` (a line without modifiers is one
@@ -306,12 +307,12 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             """
             INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
                                updated_at, device_id, selected_at, void_reason, voided_at, discount_percent_bps, discount_amount_minor,
-                               discount_reason, discount_minor, discount_version, paid_minor)
+                               discount_reason, discount_minor, discount_version, paid_minor, notes_version)
             VALUES (\(bill.id), \(bill.status.rawValue), \(bill.currency.rawValue), \(bill.taxRate.basisPoints),
                     \(bill.discountedSubtotalMinor), \(bill.taxMinor), \(bill.totalMinor), \(bill.version), \(bill.createdAt), \(Date()),
                     \(bill.deviceId), \(bill.selectedAt), \(bill.voiding?.reason), \(bill.voiding?.voidedAt),
                     \(bill.discount?.percentBasisPoints), \(bill.discount?.amountMinor), \(bill.discount?.reason), \(bill.discountMinor),
-                    \(bill.discount.map { _ in bill.version }), \(bill.paymentsMinor))
+                    \(bill.discount.map { _ in bill.version }), \(bill.paymentsMinor), \(Self.notesVersion(bill)))
             """)
         insertLines(of: bill, from: 0)
         known[bill.id] = bill
@@ -330,7 +331,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
                 void_reason = \(bill.voiding?.reason), voided_at = \(bill.voiding?.voidedAt), device_id = \(bill.deviceId),
                 discount_percent_bps = \(bill.discount?.percentBasisPoints), discount_amount_minor = \(bill.discount?.amountMinor),
                 discount_reason = \(bill.discount?.reason), discount_minor = \(bill.discountMinor),
-                discount_version = \(bill.discount.map { _ in bill.version }), paid_minor = \(bill.paymentsMinor)
+                discount_version = \(bill.discount.map { _ in bill.version }), paid_minor = \(bill.paymentsMinor),
+                notes_version = \(Self.notesVersion(bill))
             WHERE id = \(bill.id) AND version < \(bill.version)
             """
         ) { result in
@@ -466,9 +468,15 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         !text.utf8.contains(0)
     }
 
+    /// `bills.notes_version` for `bill`: its version when a line has a note, else `NULL`
+    /// (migration 0025's guard: a binary that knows notes wrote it).
+    private static func notesVersion(_ bill: Bill) -> Int? {
+        bill.lines.contains { $0.lineNote != nil } ? bill.version : nil
+    }
+
     /// Writes the lines of `bill` that differ from `previous` (its stored state, when this
-    /// transaction read it): a line added at the end or a quantity changed touch one row; a
-    /// removal rewrites the lines.
+    /// transaction read it): a line added at the end, a quantity or a note changed touch one
+    /// row; a removal rewrites the lines.
     private func updateLines(of bill: Bill, previous: Bill?) {
         guard let previous, previous.lines.count <= bill.lines.count,
             zip(previous.lines, bill.lines).allSatisfy({ $0.lineId == $1.lineId })
@@ -485,7 +493,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         for (position, (old, new)) in zip(previous.lines, bill.lines).enumerated() where old != new {
             session.enqueue(
                 """
-                UPDATE bill_lines SET quantity = \(new.quantity), modifier_stamp = \(new.quantity)
+                UPDATE bill_lines SET quantity = \(new.quantity), modifier_stamp = \(new.quantity), note = \(new.note)
                 WHERE bill_id = \(bill.id) AND position = \(position)
                 """)
         }
@@ -498,9 +506,9 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             let line = bill.lines[position]
             session.enqueue(
                 """
-                INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor, modifier_stamp)
+                INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor, modifier_stamp, note)
                 VALUES (\(bill.id), \(position), \(line.lineId), \(line.menuItemId), \(line.name), \(line.quantity), \(line.unitPriceMinor),
-                        \(line.quantity))
+                        \(line.quantity), \(line.note))
                 """)
             for (index, modifier) in line.modifiers.enumerated() {
                 session.enqueue(
@@ -569,7 +577,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
                 bills[bills.count - 1].lines.append(
                     try BillLine(
                         lineId: lineId, menuItemId: try cells[14].decode(String.self), name: try cells[15].decode(String.self),
-                        quantity: try cells[16].decode(Int.self), unitPriceMinor: try cells[17].decode(Int64.self), modifiers: modifiers))
+                        quantity: try cells[16].decode(Int.self), unitPriceMinor: try cells[17].decode(Int64.self), modifiers: modifiers,
+                        note: try cells[26].decode(String?.self)))
             } catch let violation as InvariantViolation {
                 throw StorageError.invalidRow(table: "bill_lines", id: lineId, reason: violation.description)
             }

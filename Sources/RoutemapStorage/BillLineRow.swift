@@ -13,6 +13,8 @@ struct BillLineRow: FetchableRecord, TableRecord, Sendable {
         static let quantity = Column("quantity")
         static let unitPriceMinor = Column("unit_price_minor")
         static let position = Column("position")
+        /// Migration 0025's; absent from a file migrated only up to an earlier one.
+        static let note = Column("note")
     }
 
     let lineId: String
@@ -22,6 +24,8 @@ struct BillLineRow: FetchableRecord, TableRecord, Sendable {
     let quantity: Int
     let unitPriceMinor: Int64
     let position: Int
+    /// `nil` for a line without a note, and on a file from before migration 0025.
+    let note: String?
     /// The line's modifiers (`bill_line_modifiers`), in order: read apart from the row.
     var modifiers: [BillLineModifier] = []
 
@@ -33,6 +37,7 @@ struct BillLineRow: FetchableRecord, TableRecord, Sendable {
         quantity = try row.decode(forColumn: Columns.quantity)
         unitPriceMinor = try row.decode(forColumn: Columns.unitPriceMinor)
         position = try row.decode(forColumn: Columns.position)
+        note = try row.decode(String?.self, forColumn: Columns.note)
     }
 
     /// The row that stores `line` at `position` (0-based) on bill `billId`.
@@ -45,16 +50,27 @@ struct BillLineRow: FetchableRecord, TableRecord, Sendable {
         unitPriceMinor = line.unitPriceMinor
         self.position = position
         modifiers = line.modifiers
+        note = line.note
     }
 
-    /// Inserts the row, with a cached statement (see ``BillRow/insert(_:)``).
+    /// Inserts the row, with a cached statement (see ``BillRow/insert(_:)``). Only a line with a
+    /// note names the note column (the others leave it NULL, as before migration 0025).
     func insert(_ database: Database) throws {
-        try database.cachedStatement(
-            sql: """
-                INSERT INTO bill_lines (line_id, bill_id, menu_item_id, name, quantity, unit_price_minor, position)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(arguments: [lineId, billId, menuItemId, name, quantity, unitPriceMinor, position])
+        if let note {
+            try database.cachedStatement(
+                sql: """
+                    INSERT INTO bill_lines (line_id, bill_id, menu_item_id, name, quantity, unit_price_minor, position, note)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [lineId, billId, menuItemId, name, quantity, unitPriceMinor, position, note])
+        } else {
+            try database.cachedStatement(
+                sql: """
+                    INSERT INTO bill_lines (line_id, bill_id, menu_item_id, name, quantity, unit_price_minor, position)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [lineId, billId, menuItemId, name, quantity, unitPriceMinor, position])
+        }
         // Only a line with modifiers writes more (none on the common path).
         for (index, modifier) in modifiers.enumerated() {
             try database.cachedStatement(
@@ -67,7 +83,8 @@ struct BillLineRow: FetchableRecord, TableRecord, Sendable {
     func billLine() throws -> BillLine {
         do {
             return try BillLine(
-                lineId: lineId, menuItemId: menuItemId, name: name, quantity: quantity, unitPriceMinor: unitPriceMinor, modifiers: modifiers)
+                lineId: lineId, menuItemId: menuItemId, name: name, quantity: quantity, unitPriceMinor: unitPriceMinor, modifiers: modifiers,
+                note: note)
         } catch {
             throw StorageError.invalidRow(table: Self.databaseTableName, id: lineId, reason: error.description)
         }

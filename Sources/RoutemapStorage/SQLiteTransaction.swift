@@ -269,8 +269,8 @@ struct SQLiteTransaction: POSTransaction {
     }
 
     /// Writes the lines of `bill` that differ from `previous` (its stored state, when known).
-    /// Positions stay 0, 1, 2...: the common edits (a line added at the end, a quantity changed)
-    /// touch one row; a removal rewrites the lines.
+    /// Positions stay 0, 1, 2...: the common edits (a line added at the end, a quantity or a
+    /// note changed) touch one row; a removal rewrites the lines.
     private func updateLines(of bill: Bill, previous: Bill?) throws {
         guard let previous, previous.lines.count <= bill.lines.count,
             zip(previous.lines, bill.lines).allSatisfy({ $0.lineId == $1.lineId })
@@ -281,8 +281,15 @@ struct SQLiteTransaction: POSTransaction {
             return
         }
         for (position, (old, new)) in zip(previous.lines, bill.lines).enumerated() where old != new {
-            try database.cachedStatement(sql: "UPDATE bill_lines SET quantity = ? WHERE bill_id = ? AND position = ?").execute(
-                arguments: [new.quantity, bill.id, position])
+            // The note column only when the note changed (migration 0025's; a quantity alone
+            // is written as before it).
+            if old.note == new.note {
+                try database.cachedStatement(sql: "UPDATE bill_lines SET quantity = ? WHERE bill_id = ? AND position = ?").execute(
+                    arguments: [new.quantity, bill.id, position])
+            } else {
+                try database.cachedStatement(sql: "UPDATE bill_lines SET quantity = ?, note = ? WHERE bill_id = ? AND position = ?").execute(
+                    arguments: [new.quantity, new.note, bill.id, position])
+            }
         }
         try insertLines(of: bill, from: previous.lines.count)
     }

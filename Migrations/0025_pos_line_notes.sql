@@ -1,0 +1,13 @@
+-- Line notes ("no onions", "extra hot"): a cashier's instruction on a bill line, kept with it
+-- and shown wherever the line is (the bill, the order summary, the receipt).
+--
+-- Decided with it:
+-- - A note is plain text, 1 to 140 characters (as JSON Schema's maxLength and length() count
+--   them), trimmed of surrounding whitespace by the server; a line without one has NULL (a blank
+--   note is no note, never stored as '').
+-- - The note is part of the line's identity, as its options are: adding the same item with the
+--   same options and the same note raises that line, "latte" and "latte, extra hot" are two
+--   lines. Changing a note never merges lines.
+-- - A nullable column: the lines from before it have no note, and it costs the common paths
+--   (an add, a quantity changed) no statement of their own.
+ALTER TABLE bill_lines ADD COLUMN note TEXT CHECK (note IS NULL OR length(note) BETWEEN 1 AND 140);
