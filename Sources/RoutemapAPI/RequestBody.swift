@@ -56,6 +56,29 @@ package struct RequestBody {
         value(name) == nil ? nil : try text(name, maxCharacters: maxCharacters)
     }
 
+    /// An optional member of text people write that may be cleared: `nil` when absent, `""`
+    /// when `null` (clear it, as an empty string does), else a string of at most `maxCharacters`
+    /// characters (Unicode scalars, as JSON Schema's `maxLength` counts them) without U+0000.
+    package func clearableText(_ name: String, maxCharacters: Int) throws -> String? {
+        guard let value = object[name] else { return nil }
+        if value.isNull { return "" }
+        let text = try anyString(name)
+        guard text.unicodeScalars.count <= maxCharacters else {
+            throw Problem.invalidField(name, "'\(name)' must be at most \(maxCharacters) characters long.")
+        }
+        guard !text.unicodeScalars.contains("\u{0}") else { throw Problem.invalidField(name, "'\(name)' must not contain U+0000.") }
+        return text
+    }
+
+    /// The body with member `name` set to `value`: for a member whose `null` means something
+    /// (``clearableText(_:maxCharacters:)``), spelled as the value it means, so that both are one
+    /// request to an idempotency key (``meaning`` drops `null`s, which would make it absent).
+    package func with(_ name: String, _ value: JSON) -> RequestBody {
+        var object = object
+        object[name] = value
+        return RequestBody(object: object)
+    }
+
     /// A required integer member within `range`.
     package func integer(_ name: String, in range: ClosedRange<Int64>) throws -> Int64 {
         guard let value = try optionalInteger(name, in: range) else {

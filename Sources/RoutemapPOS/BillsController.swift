@@ -21,7 +21,7 @@ struct BillsController {
         router.device(.POST, "/v1/bills", createBill)
         router.device(.GET, "/v1/bills/{billId}", reading: till, getBill)
         router.device(.POST, "/v1/bills/{billId}/items", addItem)
-        router.device(.PATCH, "/v1/bills/{billId}/items/{lineId}", setQuantity)
+        router.device(.PATCH, "/v1/bills/{billId}/items/{lineId}", changeLine)
         router.device(.DELETE, "/v1/bills/{billId}/items/{lineId}", removeLine)
         router.device(.POST, "/v1/bills/{billId}/checkout", checkout)
         router.device(.POST, "/v1/bills/{billId}/checkout/cancel", cancelCheckout)
@@ -65,15 +65,18 @@ struct BillsController {
     /// needs, once the body has said it is one.
     @Sendable func addItem(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.replace])
-        let body = try RequestBody(request, allowed: ["menuItemId", "quantity", "modifiers"])
+        let body = try RequestBody(request, allowed: ["menuItemId", "quantity", "modifiers", "note"])
         let modifiers = try body.modifierIds()
         if modifiers != nil { try navigator.verify(client, canShow: [], performing: [.dismiss]) }
         let menuItemId = try body.string("menuItemId")
         let quantity = try body.integer("quantity", in: quantityRange)
+        // `null`, empty or blank: no note (LineNote.parse, in the till).
+        let note = try body.clearableText("note", maxCharacters: LineNote.maxCharacters)
         let billId = try request.parameter("billId")
         return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.addItem(
-                billId: billId, device: device.id, menuItemId: menuItemId, quantity: Int(quantity), modifiers: modifiers ?? [], idempotency: key)
+                billId: billId, device: device.id, menuItemId: menuItemId, quantity: Int(quantity), modifiers: modifiers ?? [], note: note,
+                idempotency: key)
         } answer: { bill in
             .json(
                 try billAndSteps(bill, device) { context in
@@ -83,14 +86,21 @@ struct BillsController {
         }
     }
 
-    @Sendable func setQuantity(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+    /// Changes a line's quantity, its note, or both. A note of `null`, `""` or only whitespace
+    /// removes it; the line stays its own even when it then looks like another.
+    @Sendable func changeLine(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.replace])
-        let body = try RequestBody(request, allowed: ["quantity"])
-        let quantity = try body.integer("quantity", in: quantityRange)
+        let body = try RequestBody(request, allowed: ["quantity", "note"])
+        let quantity = try body.optionalInteger("quantity", in: quantityRange)
+        let note = try body.clearableText("note", maxCharacters: LineNote.maxCharacters)
+        guard quantity != nil || note != nil else { throw Problem.invalidField("quantity", "'quantity' or 'note' is required.") }
         let billId = try request.parameter("billId")
         let lineId = try request.parameter("lineId")
-        return try await app.idempotency.perform(request, body: body, device: device) { key in
-            try await till.setQuantity(billId: billId, device: device.id, lineId: lineId, quantity: Int(quantity), idempotency: key)
+        // `"note": null` is the request `"note": ""` is (both remove it), not one without a note.
+        let keyed = note.map { body.with("note", .string($0)) } ?? body
+        return try await app.idempotency.perform(request, body: keyed, device: device) { key in
+            try await till.changeLine(
+                billId: billId, device: device.id, lineId: lineId, quantity: quantity.map { Int($0) }, note: note, idempotency: key)
         } answer: { bill in
             .json(try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] })
         }

@@ -36,6 +36,8 @@ extension BillLine {
         ]
         // Each option's id, name and price as added; absent on a line without any.
         if !modifiers.isEmpty { object.append("modifiers", .array(modifiers.map(\.json))) }
+        // The cashier's instruction; absent on a line without one (as from a server before notes).
+        if let note { object.append("note", .string(note)) }
         return .object(object)
     }
 }

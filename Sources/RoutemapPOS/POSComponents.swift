@@ -26,8 +26,9 @@ extension POSNavigation {
         }
     }
 
-    /// The bill: its status and id, its lines and totals; while it is open, "−1", "+1" and "Remove" under
-    /// each line (no "−1" at quantity 1: removing is the way to none) and, with lines, a checkout button;
+    /// The bill: its status and id, its lines (each with its note under it) and totals; while it
+    /// is open, "−1", "+1", "Note" and "Remove" under each line (no "−1" at quantity 1: removing
+    /// is the way to none; the note is entered beside its button) and, with lines, a checkout button;
     /// then "New bill", "Open bills" and, while it is open, "Void bill" (a checked-out bill is
     /// voided on its summary).
     static func billComponents(_ bill: Bill) -> [Component] {
@@ -35,7 +36,7 @@ extension POSNavigation {
         let open = bill.status == .open
         var lines: [Component] = []
         for line in bill.lines {
-            lines.append(lineRow(line, money))
+            lines += lineRows(line, money)
             guard open else { continue }
             let item: JSONObject = ["lineId": .string(line.lineId)]
             if line.quantity > 1 {
@@ -48,6 +49,7 @@ extension POSNavigation {
                 .button(
                     title: "+1 \(line.name)", action: "setQuantity", style: .secondary, item: item,
                     values: ["quantity": .int(Int64(line.quantity + 1))]))
+            lines.append(.button(title: "\(line.note == nil ? "Note" : "Change note") for \(line.name)", action: "setNote", style: .secondary, item: item))
             lines.append(.button(title: "Remove \(line.name)", action: "removeLine", style: .destructive, item: item))
         }
         var components: [Component] = [
@@ -72,7 +74,7 @@ extension POSNavigation {
         return [
             .section(
                 title: "Items",
-                children: bill.lines.map { lineRow($0, money) }),
+                children: bill.lines.flatMap { lineRows($0, money) }),
             .divider,
             totals(of: bill, money),
         ] + paymentRows(of: bill, money) + (bill.status != .checkedOut ? [] : [
@@ -97,10 +99,14 @@ extension POSNavigation {
         ]
     }
 
-    /// A line: `2 × Latte`, its options (if any) and unit price, its total.
-    private static func lineRow(_ line: BillLine, _ money: (Int64) -> String) -> Component {
+    /// A line: `2 × Latte`, its options (if any) and unit price, its total; then its note, if
+    /// any, as a caption under it.
+    private static func lineRows(_ line: BillLine, _ money: (Int64) -> String) -> [Component] {
         let options = line.modifiers.map { "\($0.name) +\(money($0.priceMinor)) · " }.joined()
-        return .row(title: "\(line.quantity) × \(line.name)", detail: "\(options)\(money(line.unitPriceMinor)) each", value: money(line.lineTotalMinor))
+        let row = Component.row(
+            title: "\(line.quantity) × \(line.name)", detail: "\(options)\(money(line.unitPriceMinor)) each", value: money(line.lineTotalMinor))
+        guard let note = line.note else { return [row] }
+        return [row, .text(note, style: .caption)]
     }
 
     private static func totals(of bill: Bill, _ money: (Int64) -> String) -> Component {

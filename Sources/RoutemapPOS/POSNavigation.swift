@@ -108,6 +108,10 @@ enum POSNavigation {
             name: "setQuantity", method: "PATCH", path: "/v1/bills/{billId}/items/{item.lineId}", row: "lines",
             body: ["quantity": "{value.quantity}"], headers: keyed),
         ScreenAction(name: "removeLine", method: "DELETE", path: "/v1/bills/{billId}/items/{item.lineId}", row: "lines", headers: keyed),
+        // The line's note, which the cashier enters ("extra hot"); an empty one removes it.
+        ScreenAction(
+            name: "setNote", method: "PATCH", path: "/v1/bills/{billId}/items/{item.lineId}", row: "lines",
+            body: ["note": "{value.note}"], headers: keyed),
         ScreenAction(name: "checkout", method: "POST", path: "/v1/bills/{billId}/checkout", headers: keyed),
         // A discount the cashier enters: a percentage in basis points or an amount (the one left
         // empty is left out), with a reason. It replaces the bill's discount, if any.

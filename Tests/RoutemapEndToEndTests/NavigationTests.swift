@@ -386,6 +386,7 @@ struct NavigationTests {
                 ["type": "row", "title": "2 × Latte", "detail": "4.75 USD each", "value": "9.50 USD"],
                 ["type": "button", "title": "−1 Latte", "action": "setQuantity", "style": "secondary", "item": ["lineId": lineId], "values": ["quantity": 1]],
                 ["type": "button", "title": "+1 Latte", "action": "setQuantity", "style": "secondary", "item": ["lineId": lineId], "values": ["quantity": 3]],
+                ["type": "button", "title": "Note for Latte", "action": "setNote", "style": "secondary", "item": ["lineId": lineId]],
                 ["type": "button", "title": "Remove Latte", "action": "removeLine", "style": "destructive", "item": ["lineId": lineId]],
             ])
         // After the totals: checkout, then a new bill, the open bills, a discount and void.
