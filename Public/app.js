@@ -1273,6 +1273,7 @@
       const money = (minor) => formatMoney(minor, bill.currency);
       const setQuantity = actionNamed(view, 'setQuantity');
       const removeLine = actionNamed(view, 'removeLine');
+      const setNote = actionNamed(view, 'setNote');
       const checkout = actionNamed(view, 'checkout');
       view.element.dataset.billId = bill.id;
       view.element.dataset.status = bill.status;
@@ -1312,11 +1313,35 @@
           button.addEventListener('click', () => performAction(view, removeLine, { item: line }, button));
           controls.append(button);
         }
+        // The line's note under it; while the bill is open, "Note" opens a field for it
+        // (prefilled; saving it empty removes the note).
+        const note = line.note ? el('p', { class: 'line-note', 'aria-label': `Note on ${label}` }, line.note) : null;
+        let noteForm = null;
+        if (setNote) {
+          const field = valueField('note', view, setNote, line.note ?? '');
+          const save = el('button', { type: 'submit', class: 'secondary', 'data-focus-key': `line:${line.lineId}:note-save` }, 'Save note');
+          trackBusy(save, busyKeyOf(view, setNote, line), view.route);
+          noteForm = el('form', { class: 'note-form', 'data-action': setNote.name, novalidate: true, hidden: true }, field.element, save);
+          noteForm.addEventListener('submit', (event) => {
+            event.preventDefault();
+            if (!isBusy(save)) performAction(view, setNote, { item: line, values: { note: field.read() } }, save);
+          });
+          const toggle = el('button', {
+            type: 'button', class: 'note-toggle', 'aria-label': `${line.note ? 'Change note on' : 'Note on'} ${label}`,
+            'aria-expanded': 'false', 'data-focus-key': `line:${line.lineId}:note`,
+          }, 'Note');
+          toggle.addEventListener('click', () => {
+            noteForm.hidden = !noteForm.hidden;
+            toggle.setAttribute('aria-expanded', String(!noteForm.hidden));
+            if (!noteForm.hidden) field.focus();
+          });
+          controls.append(toggle);
+        }
         return el('li', {
           class: options ? 'line has-modifiers' : 'line', 'data-line-id': line.lineId, 'data-menu-item-id': line.menuItemId,
           'data-quantity': line.quantity, 'data-unit-minor': line.unitPriceMinor,
         }, el('span', { class: 'line-name' }, line.name), options, quantity, controls,
-          el('span', { class: 'line-total', 'data-minor': line.lineTotalMinor }, money(line.lineTotalMinor)));
+          el('span', { class: 'line-total', 'data-minor': line.lineTotalMinor }, money(line.lineTotalMinor)), note, noteForm);
       });
 
       const statusText = { open: 'Open', checked_out: 'Checked out', paid: 'Paid', voided: 'Voided' }[bill.status] ?? bill.status;
@@ -1595,10 +1620,16 @@
    * number for `quantity`. `amountMinor` is a discount's amount, or the part a partial payment
    * (split tender: `"partial": true` in the action's body) pays.
    */
-  function valueField(name, view, action) {
+  function valueField(name, view, action, initial = '') {
     const id = uniqueId(`value-${name}`);
     const errorId = `${id}-error`;
     const error = el('span', { class: 'field-error', id: errorId, 'aria-live': 'polite' });
+    if (name === 'note') {
+      // A line's note: sent as typed (the server trims it), and sent empty too, which removes it.
+      const input = el('input', { id, name, autocomplete: 'off', maxlength: '140', value: initial, 'aria-describedby': errorId });
+      const element = el('div', { class: 'field' }, el('label', { for: id }, 'Note'), input, error);
+      return { name, element, read: () => input.value, focus: () => input.focus() };
+    }
     if (name === 'method') {
       const options = [['cash', 'Cash'], ['card', 'Card']].map(([value, label], index) => el('label', { class: 'choice' },
         el('input', { type: 'radio', name, value, checked: index === 0 }), ` ${label}`));

@@ -833,6 +833,18 @@ def bill_lines(page):
         }));""")
 
 
+def open_new_bill(page, server):
+    """Loads the page, waits for its bill, taps "New bill" and returns the new bill's id once shown."""
+    page.driver.get(server.url + "/")
+    page.wait(lambda: page.bill() is not None, "the bill")
+    page.idle()
+    before = page.bill()["id"]
+    page.find('[data-route="bill"] button[data-action="newBill"]').click()
+    page.wait(lambda: page.bill()["id"] != before, "a new bill")
+    page.idle()
+    return page.bill()["id"]
+
+
 def run_modifiers(page, server):
     """A manager gives the latte a milk (none or one) and a size (exactly one): a tap on Latte
     presents its sheet, whose Add stays disabled until a size is chosen and sends the options
@@ -852,14 +864,7 @@ def run_modifiers(page, server):
     server.send_json("PATCH", "/v1/menu/items/latte", manager, {"modifierGroups": [milk, size]})
 
     print("modifiers: tapping Latte presents its sheet (chooseModifiers), and adds nothing")
-    driver.get(server.url + "/")
-    page.wait(lambda: page.bill() is not None, "the bill")
-    page.idle()
-    before = page.bill()["id"]
-    page.find('[data-route="bill"] button[data-action="newBill"]').click()
-    page.wait(lambda: page.bill()["id"] != before, "a new bill")
-    page.idle()
-    bill_id = page.bill()["id"]
+    bill_id = open_new_bill(page, server)
     tile = '[data-route="menu"] button[data-item-id="latte"]'
     check(page.find(tile).get_attribute("data-action") == "chooseModifiers", "the latte's tile does not send its row's chooseModifiers")
     page.network()
@@ -1025,6 +1030,56 @@ def run_modifiers(page, server):
 
 
 # ---- a server that answers late or not at all -----------------------------------------------
+
+
+def line_notes(page):
+    """The bill pane's lines in order: item, quantity and the note shown under it (None without one)."""
+    return page.script("""
+        return [...document.querySelectorAll('[data-route="bill"] .line')].map((line) => ({
+          item: line.dataset.menuItemId, quantity: Number(line.dataset.quantity),
+          note: line.querySelector('.line-note')?.textContent ?? null,
+        }));""")
+
+
+def run_notes(page, server):
+    """A line's note: "Note" under an open line opens its field, Save sends setNote and the note
+    shows under the line (and is on the server's bill); the same item tapped again is a line of
+    its own (a note is part of the line); saving the field empty removes the note."""
+    token = page.script("return localStorage.getItem('routemap.token')")
+    print("notes: a note written under a line is shown there and kept by the server; empty removes it")
+    bill_id = open_new_bill(page, server)
+    tile = '[data-route="menu"] button[data-item-id="croissant"]'
+    page.find(tile).click()
+    page.wait(lambda: line_notes(page) == [{"item": "croissant", "quantity": 1, "note": None}], "a croissant line without a note")
+    page.idle()
+
+    def write_note(text):
+        page.find('[data-route="bill"] .line .note-toggle').click()
+        field = page.find('[data-route="bill"] .line .note-form input[name="note"]')
+        check(field.is_displayed(), "the note's field is not shown after Note")
+        field.clear()
+        if text:
+            field.send_keys(text)
+        page.find('[data-route="bill"] .line .note-form button[type="submit"]').click()
+
+    write_note("  warm it up ")
+    page.wait(lambda: line_notes(page) == [{"item": "croissant", "quantity": 1, "note": "warm it up"}], "the note under the line")
+    page.idle()
+    stored = server.get_json(f"/v1/bills/{bill_id}", token)["lines"]
+    check([line.get("note") for line in stored] == ["warm it up"], f"the server's bill has notes {stored}")
+    page.screenshot("line-note")
+
+    page.find(tile).click()
+    page.wait(lambda: len(line_notes(page)) == 2, "a second croissant line: the note is part of the line")
+    page.idle()
+    check(line_notes(page) == [{"item": "croissant", "quantity": 1, "note": "warm it up"}, {"item": "croissant", "quantity": 1, "note": None}],
+          f"the lines after a second croissant: {line_notes(page)}")
+
+    write_note("")
+    page.wait(lambda: [line["note"] for line in line_notes(page)] == [None, None], "the note removed")
+    page.idle()
+    stored = server.get_json(f"/v1/bills/{bill_id}", token)["lines"]
+    check(all("note" not in line for line in stored), f"the server's bill still has a note: {stored}")
 
 
 def run_unreliable(page, server):
@@ -1293,6 +1348,7 @@ def main():
         run_trivia(page, server)
         run_double_taps(page, server)
         run_modifiers(page, server)
+        run_notes(page, server)
         server.cleanup()
         server = Server(arguments.binary, arguments=[
             "--request-timeout", "1", "--rate-limit", "4", "--manager-enrollment-code", MANAGER_ENROLLMENT_CODE])

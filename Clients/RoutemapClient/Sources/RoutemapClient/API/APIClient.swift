@@ -304,24 +304,40 @@ public actor APIClient {
     /// `POST /v1/bills/{billId}/items`. Every attempt of one tap sends the same `intent`, so a
     /// retry never adds twice (its answer is then `replayed`). `modifiers`: the ids of the item's
     /// options chosen, as the modifier sheet sends them (its answer dismisses the sheet); `nil`
-    /// for the menu's one tap.
+    /// for the menu's one tap. `note`: the line's note ("extra hot", at most 140 characters); the
+    /// add raises a line only with the same note.
     public func addItem(
-        billId: String, menuItemId: String, quantity: Int = 1, modifiers: [String]? = nil, intent: UserIntent = UserIntent()
+        billId: String, menuItemId: String, quantity: Int = 1, modifiers: [String]? = nil, note: String? = nil,
+        intent: UserIntent = UserIntent()
     ) async throws -> Replayable<BillAndNavigation> {
         try await replayable(
             send(
                 .post, "/v1/bills/\(Self.segment(billId))/items",
-                body: AddItemRequest(menuItemId: menuItemId, quantity: quantity, modifiers: modifiers), intent: intent))
+                body: AddItemRequest(menuItemId: menuItemId, quantity: quantity, modifiers: modifiers, note: note), intent: intent))
     }
 
     /// `PATCH /v1/bills/{billId}/items/{lineId}`: sets a line's quantity.
     public func updateItem(billId: String, lineId: String, quantity: Int, intent: UserIntent = UserIntent()) async throws
         -> Replayable<BillAndNavigation>
     {
+        try await updateItem(billId: billId, lineId: lineId, UpdateItemRequest(quantity: quantity), intent: intent)
+    }
+
+    /// `PATCH /v1/bills/{billId}/items/{lineId}`: sets a line's note (`""` removes it), and its
+    /// quantity too when given, as one change. The line stays its own even if it then looks
+    /// like another. Throws a ``Problem``: `invalid_field` (`note`, over 140 characters),
+    /// `bill_not_open`, `not_found`.
+    public func setNote(billId: String, lineId: String, note: String, quantity: Int? = nil, intent: UserIntent = UserIntent()) async throws
+        -> Replayable<BillAndNavigation>
+    {
+        try await updateItem(billId: billId, lineId: lineId, UpdateItemRequest(quantity: quantity, note: note), intent: intent)
+    }
+
+    private func updateItem(billId: String, lineId: String, _ body: UpdateItemRequest, intent: UserIntent) async throws
+        -> Replayable<BillAndNavigation>
+    {
         try await replayable(
-            send(
-                .patch, "/v1/bills/\(Self.segment(billId))/items/\(Self.segment(lineId))", body: UpdateItemRequest(quantity: quantity),
-                intent: intent))
+            send(.patch, "/v1/bills/\(Self.segment(billId))/items/\(Self.segment(lineId))", body: body, intent: intent))
     }
 
     /// `PUT /v1/bills/{billId}/discount`: gives the open bill `discount`, replacing any it had.

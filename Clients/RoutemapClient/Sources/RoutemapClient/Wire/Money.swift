@@ -43,8 +43,12 @@ public struct BillLine: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// The options the line was added with, their names and prices then; empty when none (the
     /// server leaves the member out then, as a server from before modifiers does: both decode to none).
     public var modifiers: [LineModifier] = []
+    /// The cashier's note on the line ("extra hot"), trimmed, 1 to 140 characters; `nil` when
+    /// none (the server leaves the member out then, as a server from before notes does). Part of
+    /// the line: an add raises a line only with the same note.
+    public var note: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case lineId, menuItemId, name, quantity, unitPriceMinor, lineTotalMinor, modifiers }
+    enum CodingKeys: String, CodingKey, CaseIterable { case lineId, menuItemId, name, quantity, unitPriceMinor, lineTotalMinor, modifiers, note }
 }
 
 extension BillLine {
@@ -57,6 +61,7 @@ extension BillLine {
         unitPriceMinor = try container.decode(Int64.self, forKey: .unitPriceMinor)
         lineTotalMinor = try container.decode(Int64.self, forKey: .lineTotalMinor)
         modifiers = try container.decodeIfPresent([LineModifier].self, forKey: .modifiers) ?? []
+        note = try container.decodeIfPresent(String.self, forKey: .note)
     }
 
 }

@@ -21,23 +21,32 @@ public struct AddItemRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// The ids of the item's modifier options chosen; `nil` for the menu's one tap. Sent (even
     /// `[]`) by the modifier sheet, whose answer then dismisses it.
     public var modifiers: [String]?
+    /// A note on the line ("extra hot"): at most 140 characters, trimmed by the server; `nil`,
+    /// empty or blank is none. An add raises a line only with the same note.
+    public var note: String?
 
-    public init(menuItemId: String, quantity: Int, modifiers: [String]? = nil) {
+    public init(menuItemId: String, quantity: Int, modifiers: [String]? = nil, note: String? = nil) {
         self.menuItemId = menuItemId
         self.quantity = quantity
         self.modifiers = modifiers
+        self.note = note
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case menuItemId, quantity, modifiers }
+    enum CodingKeys: String, CodingKey, CaseIterable { case menuItemId, quantity, modifiers, note }
 }
 
-/// `PATCH /v1/bills/{billId}/items/{lineId}`.
+/// `PATCH /v1/bills/{billId}/items/{lineId}`: a line's new quantity, its new note, or both (at
+/// least one). A note of `""` (or only whitespace) removes the line's note; `nil` leaves it.
 public struct UpdateItemRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
-    public var quantity: Int
+    public var quantity: Int?
+    public var note: String?
 
-    public init(quantity: Int) { self.quantity = quantity }
+    public init(quantity: Int? = nil, note: String? = nil) {
+        self.quantity = quantity
+        self.note = note
+    }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case quantity }
+    enum CodingKeys: String, CodingKey, CaseIterable { case quantity, note }
 }
 
 /// `POST /v1/bills/{billId}/void`: why the bill is voided (1 to 200 characters).

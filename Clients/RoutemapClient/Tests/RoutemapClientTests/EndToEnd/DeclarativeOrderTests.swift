@@ -65,8 +65,8 @@ struct DeclarativeOrderTests {
         let latteLine = try #require(stored.lines.first)
         #expect(stored.lines.count == 1 && latteLine.menuItemId == "latte" && latteLine.quantity == 2 && stored.totalMinor == 1033)
         let tree = buttons(shown.components)
-        #expect(tree.map(\.title) == ["−1 Latte", "+1 Latte", "Remove Latte", "Check out 10.33 USD", "New bill", "Open bills", "Discount", "Void bill"])
-        for title in ["+1 Latte", "−1 Latte", "Remove Latte"] {
+        #expect(tree.map(\.title) == ["−1 Latte", "+1 Latte", "Note for Latte", "Remove Latte", "Check out 10.33 USD", "New bill", "Open bills", "Discount", "Void bill"])
+        for title in ["+1 Latte", "−1 Latte", "Note for Latte", "Remove Latte"] {
             #expect(tree.first { $0.title == title }?.item?["lineId"] == .string(latteLine.lineId), "\(title) acts on the latte line")
         }
         #expect(await app.performer.take() == Array(repeating: "replace bill", count: 6))
