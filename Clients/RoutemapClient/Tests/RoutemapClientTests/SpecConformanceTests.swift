@@ -108,6 +108,7 @@ struct SpecConformanceTests {
         "InputName": "a String",
         "BillId": "a String",
         "LineId": "a String",
+        "LineNoteText": "a String? (AddItemRequest.note, UpdateItemRequest.note)",
         "Navigation": "an array of Step",
         "RouteId": "a String (RouteID)",
         "Currency": "a String",
