@@ -1047,7 +1047,12 @@ def run_notes(page, server):
     its own (a note is part of the line); saving the field empty removes the note."""
     token = page.script("return localStorage.getItem('routemap.token')")
     print("notes: a note written under a line is shown there and kept by the server; empty removes it")
-    bill_id = open_new_bill(page, server)
+    # A new open bill, made current before the page loads (the scenario before may leave its bill
+    # checked out, its summary over the page).
+    bill_id = server.send_json("POST", "/v1/bills", token)["bill"]["id"]
+    page.driver.get(server.url + "/")
+    page.wait(lambda: (page.bill() or {}).get("id") == bill_id, "the new bill")
+    page.idle()
     tile = '[data-route="menu"] button[data-item-id="croissant"]'
     page.find(tile).click()
     page.wait(lambda: line_notes(page) == [{"item": "croissant", "quantity": 1, "note": None}], "a croissant line without a note")
