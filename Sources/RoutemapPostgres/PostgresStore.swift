@@ -76,13 +76,20 @@ public final class PostgresStore: POSStore {
     public convenience init(url: DatabaseURL, migrations: [Migration], connections: Int = 8, logger: Logger = Logger(label: "routemap.postgres"))
         throws
     {
-        try self.init(url: url, migrations: migrations, connections: connections, statementTimeout: Session.defaultTimeout, logger: logger)
+        try self.init(url: url, migrations: migrations, connections: connections, statementTimeout: nil, logger: logger)
     }
 
     /// A store whose statements may take `statementTimeout` before their connection is given up
-    /// as dead (and the server's `statement_timeout` a little under it): ten seconds, unless a
-    /// test shortens it. Migrations take as long as they take.
-    package init(url: DatabaseURL, migrations: [Migration], connections: Int, statementTimeout: Duration, logger: Logger) throws {
+    /// as dead (and the server's `statement_timeout` a little under it): ten seconds (`nil`),
+    /// unless a test shortens it. Migrations take as long as they take.
+    /// - Parameter versionCheckDeadline: how long the bill cache's version check may take before
+    ///   a read goes to the database instead; `nil` for the default (six seconds). Tests of the
+    ///   cache itself lengthen it, so that a machine too busy to answer in time does not turn a
+    ///   hit they count into a read of the database.
+    package init(
+        url: DatabaseURL, migrations: [Migration], connections: Int, statementTimeout: Duration? = nil,
+        versionCheckDeadline: Duration? = nil, logger: Logger
+    ) throws {
         self.url = url
         self.logger = logger
         StorageMetrics.register()
@@ -97,10 +104,10 @@ public final class PostgresStore: POSStore {
             throw StorageError.cannotOpen(path: url.description, underlying: error)
         }
         pool = ConnectionPool(
-            configuration: configuration, capacity: connections, eventLoops: eventLoops, logger: logger, statementTimeout: statementTimeout)
-        versionCheck = VersionCheck(configuration: configuration, eventLoops: eventLoops, logger: logger, reconnected: { [recentBills] in
-            recentBills.forgetAll()
-        })
+            configuration: configuration, capacity: connections, eventLoops: eventLoops, logger: logger, statementTimeout: statementTimeout ?? Session.defaultTimeout)
+        versionCheck = VersionCheck(
+            configuration: configuration, eventLoops: eventLoops, logger: logger, deadline: versionCheckDeadline ?? VersionCheck.defaultDeadline,
+            reconnected: { [recentBills] in recentBills.forgetAll() })
         health = HealthCheck(configuration: configuration, eventLoops: eventLoops, logger: logger)
         threads = NIOThreadPool(numberOfThreads: connections)
         threads.start()

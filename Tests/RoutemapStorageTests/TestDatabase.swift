@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import RoutemapDomain
 import RoutemapPostgres
 @testable import RoutemapStorage
@@ -31,13 +32,17 @@ final class TestDatabase {
     /// SQLite itself run only when not.
     static var onPostgres: Bool { TestPostgres.isEnabled }
 
-    init() async throws {
+    /// - Parameter versionCheckDeadline: on PostgreSQL, the store's bill version check deadline
+    ///   (`nil`: the production one).
+    init(versionCheckDeadline: Duration? = nil) async throws {
         directory = try TemporaryDirectory()
         path = directory.path("routemap.sqlite")
         if TestPostgres.isEnabled {
             let url = try TestPostgres.newDatabase()
             self.url = url
-            store = try PostgresStore(url: DatabaseURL(url)!, migrations: try StorageFixtures.postgresMigrations(), connections: 8)
+            store = try PostgresStore(
+                url: DatabaseURL(url)!, migrations: try StorageFixtures.postgresMigrations(), connections: 8,
+                versionCheckDeadline: versionCheckDeadline, logger: Logger(label: "routemap.postgres"))
         } else {
             url = nil
             store = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
