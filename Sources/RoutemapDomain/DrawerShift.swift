@@ -224,3 +224,11 @@ public struct DrawerMovementOutcome: Sendable, Hashable {
         self.report = report
     }
 }
+
+/// A device's cash drawer as its screen shows it (``Till/drawerState(device:)``): the open shift,
+/// or with none open, the last closed one (so the cashier sees the cash-up after closing).
+public enum DrawerState: Sendable, Hashable {
+    case open(ShiftReport)
+    /// No shift open; `last` is the most recently closed one, `nil` before the first.
+    case closed(last: ShiftReport?)
+}

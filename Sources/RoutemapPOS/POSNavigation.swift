@@ -45,6 +45,11 @@ enum POSNavigation {
                         payload: billListScreen)
                 }
             }
+            // The cash drawer shift: a tab of its own, not part of the initial UI (launch shows the
+            // Order tab); a walk `to` it selects it (POSDrawer.swift).
+            RouteNode(
+                POSRoute.drawer, .tab, screenType: "drawer", title: "Drawer", offersDeclarative: true, deepLinks: ["routemap://drawer"],
+                payload: drawerScreen)
         }
     }
 

@@ -10,6 +10,8 @@ public enum POSRoute {
     public static let billList: RouteID = "billList"
     /// The options of one menu item (milk, extras), presented over the menu before adding it.
     public static let modifierSheet: RouteID = "modifierSheet"
+    /// The device's cash drawer shift: the tab bar's second tab.
+    public static let drawer: RouteID = "drawer"
 }
 
 /// Names of the navigation inputs POS routes require and provide.

@@ -2,6 +2,7 @@ import RoutemapAPI
 import RoutemapDomain
 import RoutemapHTTP
 import RoutemapJSON
+import RoutemapNavigation
 
 /// Cash drawer shifts (cash-up): the calling device opens a shift with its float
 /// (`POST /v1/shifts`), reads it with what its drawer should hold (`GET /v1/shifts/current`),
@@ -12,8 +13,8 @@ import RoutemapJSON
 /// a manager lists them (`GET /v1/shifts`).
 ///
 /// Optional: paying needs no open shift. Every change takes an optional `Idempotency-Key`, and
-/// is committed with full durability, as a payment is. No navigation steps: no screen shows a
-/// shift yet.
+/// is committed with full durability, as a payment is. Each change also answers `navigation`:
+/// one `replace drawer`, the drawer screen (POSDrawer.swift) showing the shift after it.
 struct ShiftsController {
     let app: POSApp
 
@@ -31,12 +32,15 @@ struct ShiftsController {
     /// `POST /v1/shifts` with `{"openingFloatMinor": …}`: 201 with the open shift; 409
     /// `shift_already_open` (with its `shiftId`) when the device has one.
     @Sendable func openShift(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let client = try drawerClient(request)
         let body = try RequestBody(request, allowed: ["openingFloatMinor"])
         let float = try body.integer("openingFloatMinor", in: Self.cashRange)
         return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.openShift(device: device.id, openingFloatMinor: float, idempotency: key)
         } answer: { report in
-            .json(try json(report), status: .created, headers: ["Location": "/v1/shifts/\(report.shift.id)"])
+            .json(
+                try json(report, steps: replaceDrawer(.open(report), device, client)), status: .created,
+                headers: ["Location": "/v1/shifts/\(report.shift.id)"])
         }
     }
 
@@ -57,6 +61,7 @@ struct ShiftsController {
     /// its own). 409 `no_open_shift`; a pay-out beyond the cash the drawer should hold, 409
     /// `insufficient_cash` with `expectedCashMinor`.
     @Sendable func recordMovement(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let client = try drawerClient(request)
         let body = try RequestBody(request, allowed: ["kind", "amountMinor", "reason"])
         let kind = try body.choice("kind", of: DrawerMovement.Kind.self)
         let amount = try body.integer("amountMinor", in: 1...Self.cashRange.upperBound)
@@ -66,19 +71,23 @@ struct ShiftsController {
         return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.recordDrawerMovement(kind: kind, amountMinor: amount, reason: reason, device: device.id, idempotency: key)
         } answer: { outcome in
-            .json(["movement": outcome.movement.json, "shift": try json(outcome.report)])
+            .json([
+                "movement": outcome.movement.json, "shift": try json(outcome.report),
+                "navigation": try replaceDrawer(.open(outcome.report), device, client),
+            ])
         }
     }
 
     /// `POST /v1/shifts/current/close` with `{"countedCashMinor": …}`: 200 with the closed
     /// shift's report; 409 `no_open_shift`.
     @Sendable func closeShift(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
+        let client = try drawerClient(request)
         let body = try RequestBody(request, allowed: ["countedCashMinor"])
         let counted = try body.integer("countedCashMinor", in: Self.cashRange)
         return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.closeShift(device: device.id, countedCashMinor: counted, idempotency: key)
         } answer: { report in
-            .json(try json(report))
+            .json(try json(report, steps: replaceDrawer(.closed(last: report), device, client)))
         }
     }
 
@@ -131,12 +140,29 @@ struct ShiftsController {
         .json(json, headers: ["Cache-Control": "no-store"])
     }
 
-    /// The `Shift` schema of openapi.yaml: the shift, its sums, and once closed its count.
+    /// The `Shift` schema of openapi.yaml, in the till's currency.
     func json(_ report: ShiftReport) throws -> JSON {
+        .object(try Self.members(report, currency: till.currency))
+    }
+
+    /// A change's answer (openapi.yaml's `ShiftAnswer`): the shift's members, and `navigation`.
+    func json(_ report: ShiftReport, steps: JSON) throws -> JSON {
+        var object = try Self.members(report, currency: till.currency)
+        object.append("navigation", steps)
+        return .object(object)
+    }
+
+    /// The `Shift` schema of openapi.yaml, as the drawer screen's payload holds it.
+    static func json(_ report: ShiftReport, currency: Currency) throws -> JSON {
+        .object(try members(report, currency: currency))
+    }
+
+    /// The members of the `Shift` schema: the shift, its sums, and once closed its count.
+    private static func members(_ report: ShiftReport, currency: Currency) throws -> JSONObject {
         let shift = report.shift, figures = report.figures
-        var object = Self.opening(shift)
+        var object = opening(shift)
         let sums: KeyValuePairs<String, JSON> = [
-            "currency": .string(till.currency.rawValue),
+            "currency": .string(currency.rawValue),
             "cashPayments": .int(Int64(figures.cashTaken.count)), "cashTakenMinor": .int(figures.cashTaken.amountMinor),
             "cashRefunds": .int(Int64(figures.cashRefunded.count)), "cashRefundedMinor": .int(figures.cashRefunded.amountMinor),
             "payIns": .int(Int64(figures.payIns.count)), "payInsMinor": .int(figures.payIns.amountMinor),
@@ -146,11 +172,26 @@ struct ShiftsController {
         ]
         for (key, value) in sums { object.append(key, value) }
         if let closing = shift.closing {
-            try Self.append(closing, to: &object)
+            try append(closing, to: &object)
         } else {
             object.append("expectedCashMinor", .int(report.expectedCashMinor))
         }
-        return .object(object)
+        return object
+    }
+
+    // MARK: The drawer screen
+
+    /// The client's capabilities, checked to show the drawer screen with a `replace` before
+    /// anything changes: a client that could not follow the answer changes nothing.
+    private func drawerClient(_ request: Request) throws -> ClientCapabilities {
+        try request.clientCapabilities(verifiedBy: app.navigator, canShow: [POSRoute.drawer], performing: [.replace])
+    }
+
+    /// `[replace drawer]`, the drawer screen showing `state`: what the change left, passed to the
+    /// builder (the answer is built in the change's transaction, where a read would not see it).
+    private func replaceDrawer(_ state: DrawerState, _ device: AuthenticatedDevice, _ client: ClientCapabilities) throws -> JSON {
+        let context = ScreenContext(till: till, device: device.id, menu: app.menu.current, drawer: state)
+        return [try app.navigator.replace(POSRoute.drawer, inputs: [:], context: context, client: client)].json
     }
 }
 

@@ -440,6 +440,9 @@ struct NavigationTests {
         #expect(tree.status == 0)
         #expect(tree.output.contains("tabBar  [root]"))
         #expect(tree.output.contains("      orderSummary  [present modal in navigation]"))
+        // The drawer: the tab bar's second tab, beside the Order tab.
+        #expect(tree.output.contains("\n  splitContainer  [tab]"))
+        #expect(tree.output.contains("\n  drawer  [tab] drawer \"Drawer\" offers declarative links routemap://drawer\n"), "\(tree.output)")
         let check = try runRoutemap(["routes", "check"])
         #expect(check.status == 0, "\(check.output)")
         #expect(check.output.contains("no problems"))

@@ -15,7 +15,7 @@ struct OrderFlowTests {
         let steps = first.json["navigation"]!.array
         #expect(steps.map { $0["op"]!.string } == ["setRoot", "selectTab", "embed", "embed"])
         #expect(steps.map { $0["route"]!.string } == ["tabBar", "splitContainer", "menu", "bill"])
-        #expect(steps[0]["tabs"] == [["route": "splitContainer", "title": "Order"]])
+        #expect(steps[0]["tabs"] == [["route": "splitContainer", "title": "Order"], ["route": "drawer", "title": "Drawer"]])
         #expect(steps[2]["slot"] == "primary")
         #expect(steps[3]["slot"] == "secondary")
         let menuScreen = steps[2]["screen"]!

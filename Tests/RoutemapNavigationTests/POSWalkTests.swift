@@ -125,6 +125,52 @@ struct POSWalkTests {
         }
     }
 
+    // MARK: The shipped registry's drawer tab
+
+    /// The shipped point-of-sale registry (every builder `echo`), `billId` derived as in `posNavigator`.
+    static let shippedNavigator = Navigator(registry: TestTrees.shippedPOS) { name, _ in name == "billId" ? "current-bill" : nil }
+    static let drawerStack = ["tabBar", "drawer"]
+
+    static let drawerRows: [WalkRow] = [
+        // The tab tapped: the Order tab's screens stay unlisted, the drawer is selected.
+        WalkRow(launchStack, .to, "drawer", steps: ["selectTab drawer"], stack: drawerStack),
+        WalkRow(menuStack, .to, "drawer", steps: ["selectTab drawer"], stack: drawerStack),
+        WalkRow(["tabBar"], .to, "drawer", steps: ["selectTab drawer"], stack: drawerStack),
+        // A presented screen covers the tab bar: it goes first.
+        WalkRow(summaryStack, .to, "drawer", steps: ["dismiss orderSummary", "selectTab drawer"], stack: drawerStack),
+        // The drawer again: read afresh in place.
+        WalkRow(drawerStack, .to, "drawer", steps: ["refresh drawer"], stack: drawerStack),
+        // Back to the Order tab: selected, with its initial contents (the current bill).
+        WalkRow(drawerStack, .to, "splitContainer", steps: ["selectTab splitContainer", "embed menu", "embed bill"], stack: launchStack),
+        WalkRow(drawerStack, .to, "bill", steps: ["selectTab splitContainer", "embed menu", "embed bill"], stack: launchStack),
+        WalkRow(drawerStack, .to, "menu", steps: ["selectTab splitContainer", "embed bill", "embed menu"], stack: menuStack),
+        WalkRow(drawerStack, .to, "orderSummary", steps: ["selectTab splitContainer", "embed menu", "embed bill", "present orderSummary"], stack: summaryStack),
+    ]
+
+    @Test("the shipped registry: walks to and from the drawer tab", arguments: drawerRows)
+    func drawerWalk(row: WalkRow) throws {
+        try row.check(Self.shippedNavigator, registry: TestTrees.shippedPOS)
+    }
+
+    @Test("the shipped registry's launch lists both tabs and selects Order: the drawer is not part of the initial UI")
+    func shippedLaunch() throws {
+        let launch = try Self.shippedNavigator.launch(inputs: [:], context: "ctx")
+        #expect(describe(launch.steps) == ["setRoot tabBar", "selectTab splitContainer", "embed menu", "embed bill"])
+        #expect(strings(launch.stack) == Self.launchStack)
+        #expect(launch.steps[0].tabs == [Tab(route: "splitContainer", title: "Order"), Tab(route: "drawer", title: "Drawer")])
+    }
+
+    @Test("the shipped registry: routemap://drawer selects the drawer tab, a declarative-capable route with no inputs")
+    func drawerLink() throws {
+        let link = try #require(TestTrees.shippedPOS.resolve(url: "routemap://drawer"))
+        #expect(link.route.id == "drawer" && link.inputs.isEmpty)
+        let resolved = try Self.shippedNavigator.navigate(from: Self.summaryStack, .to, link.route.id)
+        #expect(describe(resolved.steps) == ["dismiss orderSummary", "selectTab drawer"])
+        #expect(strings(resolved.stack) == Self.drawerStack)
+        let drawer = try #require(TestTrees.shippedPOS["drawer"])
+        #expect(drawer.offersDeclarative && drawer.screenType == "drawer" && drawer.title == "Drawer" && drawer.requires.isEmpty)
+    }
+
     @Test("parent from the root's screen (the root, its tab, an embedded route) has no parent")
     func noParent() {
         for from in [["tabBar"], ["tabBar", "splitContainer"], Self.launchStack, Self.menuStack] {

@@ -118,7 +118,7 @@ struct ScreenActionRouteTests {
     // MARK: The walks
 
     /// Launch (an open bill, its menu), the bill list, a checked-out bill and its summary, then a
-    /// paid bill and a voided one, each walked to.
+    /// paid bill and a voided one, each walked to; the drawer without a shift and with one.
     @Sendable static func renderPOS(_ server: TriviaServer) async throws -> Rendered {
         let navigate = POSApp.navigationPrefix + "/navigate"
         var rendered = Rendered()
@@ -163,6 +163,12 @@ struct ScreenActionRouteTests {
         rendered.note(
             await server.send("POST", "/v1/bills/\(sheetBill)/items", json: ["menuItemId": "latte", "quantity": 1, "modifiers": ["oat"]], headers: keyed()),
             "an add with modifiers")
+
+        // The drawer tab with no shift open (its action opens one), then the open shift's, shown by
+        // the open's answer (pay in, pay out, close).
+        rendered.note(await server.send("POST", navigate, json: ["from": ["tabBar", "splitContainer"], "to": "drawer"]), "the drawer")
+        rendered.note(await server.send("POST", "/v1/shifts", json: ["openingFloatMinor": 1000], headers: keyed()), "open a shift")
+        #expect(rendered.actions.filter { $0.route == "drawer" }.map(\.name).sorted() == ["closeShift", "openShift", "payIn", "payOut"])
 
         #expect(rendered.billStatuses == Set(BillStatus.allCases.map(\.rawValue)), "a bill screen in every state")
         return rendered
