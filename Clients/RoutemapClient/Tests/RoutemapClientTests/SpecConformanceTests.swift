@@ -56,7 +56,8 @@ struct SpecConformanceTests {
         "RefundRequest": RefundRequest.self,
         "Refund": Refund.self,
         "RefundList": RefundList.self,
-        "Shift": Shift.self,
+        "ShiftMembers": Shift.self,
+        "DrawerPayload": DrawerPayload.self,
         "DrawerMovement": DrawerMovement.self,
         "OpenShiftRequest": OpenShiftRequest.self,
         "DrawerMovementRequest": DrawerMovementRequest.self,
@@ -122,6 +123,8 @@ struct SpecConformanceTests {
         "RouteTree": "RouteTree (checked in routeTree)",
         "RouteDetail": "RouteDetail (checked in routeTree)",
         "GameId": "a String",
+        "Shift": "ShiftMembers and no other member: Shift",
+        "ShiftAnswer": "ShiftAnswer: ShiftMembers and navigation (checked in shiftAnswer)",
         "TriviaDifficulty": "the TriviaDifficulty enumeration",
         "TriviaFilterInputs": "Screen.inputs, a string map",
         "GameInputs": "Screen.inputs, a string map",
@@ -170,7 +173,7 @@ struct SpecConformanceTests {
         "EnrolledDevice.role": DeviceRole.knownCases.map(\.rawValue),
         "ListedDevice.role": DeviceRole.knownCases.map(\.rawValue),
         "TriviaDifficulty": TriviaDifficulty.knownCases.map(\.rawValue),
-        "Shift.status": ShiftStatus.knownCases.map(\.rawValue),
+        "ShiftMembers.status": ShiftStatus.knownCases.map(\.rawValue),
         "DrawerMovement.kind": DrawerMovementKind.knownCases.map(\.rawValue),
     ]
 
@@ -272,6 +275,20 @@ struct SpecConformanceTests {
             }
         }
         #expect(Set(kinds) == Set(RoutePresentation.knownKinds))
+    }
+
+    @Test("ShiftAnswer: the shift's members and navigation; a full instance round-trips, navigation is required")
+    func shiftAnswer() throws {
+        let schema = try spec.schema("ShiftAnswer")
+        #expect(Set(schema["properties"]?.objectValue?.keys.map { $0 } ?? []) == ["navigation"])
+        let full = try spec.sample(schema, full: true)
+        let answer = try full.decode(ShiftAnswer.self)
+        #expect(try JSONValue(encoding: answer) == full)
+        #expect(answer.shiftId == answer.shift.shiftId)
+        guard case .object(var object) = full else { throw TestSetupError("ShiftAnswer's sample is not an object") }
+        object["navigation"] = nil
+        #expect(throws: (any Error).self) { try JSONValue.object(object).decode(ShiftAnswer.self) }
+        #expect(try JSONValue.object(object).decode(Shift.self) == answer.shift)
     }
 
     @Test("RouteTree and RouteDetail round-trip")

@@ -241,9 +241,10 @@ public actor APIClient {
     }
 
     /// `POST /v1/shifts`: opens a cash drawer shift on this device with `openingFloatMinor` in
-    /// its drawer. Shifts are optional: paying needs none. Throws a ``Problem``:
+    /// its drawer; the answer is the shift and the steps that show the drawer screen with it
+    /// (follow them with `NavigationSession.follow(answer:)`). Shifts are optional: paying needs none. Throws a ``Problem``:
     /// `shift_already_open` (with ``Problem/shiftId``, the open one).
-    public func openShift(openingFloatMinor: Int64, intent: UserIntent = UserIntent()) async throws -> Replayable<Shift> {
+    public func openShift(openingFloatMinor: Int64, intent: UserIntent = UserIntent()) async throws -> Replayable<ShiftAnswer> {
         try await replayable(send(.post, "/v1/shifts", body: OpenShiftRequest(openingFloatMinor: openingFloatMinor), intent: intent))
     }
 
@@ -266,9 +267,10 @@ public actor APIClient {
     }
 
     /// `POST /v1/shifts/current/close`: closes this device's open shift with `countedCashMinor`
-    /// counted in its drawer; the answer is its report (``Shift/varianceMinor``: over or short).
+    /// counted in its drawer; the answer is its report (``Shift/varianceMinor``: over or short)
+    /// and the steps that show the drawer screen with it as the last closed shift.
     /// Throws a ``Problem``: `no_open_shift`.
-    public func closeShift(countedCashMinor: Int64, intent: UserIntent = UserIntent()) async throws -> Replayable<Shift> {
+    public func closeShift(countedCashMinor: Int64, intent: UserIntent = UserIntent()) async throws -> Replayable<ShiftAnswer> {
         try await replayable(
             send(.post, "/v1/shifts/current/close", body: CloseShiftRequest(countedCashMinor: countedCashMinor), intent: intent))
     }

@@ -62,12 +62,12 @@ public enum Renderer: OpenEnumeration {
 /// The screen types the server sends: the point of sale's, then the trivia app's. The app names
 /// the native ones it implements in `Navigation-Screens`; others arrive as declarative screens.
 public enum ScreenType: OpenEnumeration {
-    case tabBar, splitView, menu, bill, orderSummary, billList, modifierSheet
+    case tabBar, splitView, menu, bill, orderSummary, billList, modifierSheet, drawer
     case navigationStack, landing, triviaOptions, difficultyMenu, categoryPicker, triviaGame, triviaResults, noData
     case unknown(String)
 
     public static let knownCases: [ScreenType] = [
-        .tabBar, .splitView, .menu, .bill, .orderSummary, .billList, .modifierSheet,
+        .tabBar, .splitView, .menu, .bill, .orderSummary, .billList, .modifierSheet, .drawer,
         .navigationStack, .landing, .triviaOptions, .difficultyMenu, .categoryPicker, .triviaGame, .triviaResults, .noData,
     ]
 
@@ -80,6 +80,7 @@ public enum ScreenType: OpenEnumeration {
         case .orderSummary: "orderSummary"
         case .billList: "billList"
         case .modifierSheet: "modifierSheet"
+        case .drawer: "drawer"
         case .navigationStack: "navigationStack"
         case .landing: "landing"
         case .triviaOptions: "triviaOptions"

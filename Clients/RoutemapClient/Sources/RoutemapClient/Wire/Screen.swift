@@ -3,7 +3,7 @@ public struct Screen: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var type: ScreenType
     public var renderer: Renderer
     public var title: String
-    /// The data, by type: see `menuPayload`, `billPayload`, `orderSummaryPayload`, `components`.
+    /// The data, by type: see `menuPayload`, `billPayload`, `orderSummaryPayload`, `drawerPayload`, `components`.
     public var payload: JSONValue
     public var actions: [ScreenAction]
     /// The navigation inputs this screen provides to actions of screens on display
@@ -54,6 +54,8 @@ public struct Screen: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var billPayload: Bill { get throws { try payload.decode(Bill.self) } }
     /// The modifier sheet's payload.
     public var modifierSheetPayload: ModifierSheetPayload { get throws { try payload.decode(ModifierSheetPayload.self) } }
+    /// The drawer screen's payload: the device's cash drawer shift.
+    public var drawerPayload: DrawerPayload { get throws { try payload.decode(DrawerPayload.self) } }
     /// The order summary's payload.
     public var orderSummaryPayload: OrderSummaryPayload { get throws { try payload.decode(OrderSummaryPayload.self) } }
     /// The declarative component tree (`payload.components`), empty when there is none.

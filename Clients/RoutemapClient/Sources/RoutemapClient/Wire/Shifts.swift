@@ -126,12 +126,75 @@ public struct CloseShiftRequest: Codable, Sendable, Hashable, WireObjectWithKeys
     enum CodingKeys: String, CodingKey, CaseIterable { case countedCashMinor }
 }
 
-/// The answer to `POST /v1/shifts/current/movements`: the movement, and the shift after it.
-public struct DrawerMovementAnswer: Codable, Sendable, Hashable, WireObjectWithKeys {
+/// The answer to `POST /v1/shifts/current/movements`: the movement, the shift after it, and
+/// the steps that show it (`replace drawer`).
+public struct DrawerMovementAnswer: Codable, Sendable, Hashable, WireObjectWithKeys, NavigatingAnswer {
     public var movement: DrawerMovement
     public var shift: Shift
+    public var navigation: [Step]
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case movement, shift }
+    public var stack: [StackEntry]? { nil }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case movement, shift, navigation }
+}
+
+/// The answer to opening or closing a shift (`ShiftAnswer` in openapi.yaml): the shift's members
+/// beside `navigation`, the steps that show the drawer after the change (`replace drawer`). The
+/// shift's members read as the shift's own (`answer.status`, `answer.varianceMinor`).
+@dynamicMemberLookup
+public struct ShiftAnswer: Codable, Sendable, Hashable, NavigatingAnswer {
+    public var shift: Shift
+    public var navigation: [Step]
+
+    public var stack: [StackEntry]? { nil }
+
+    public subscript<Value>(dynamicMember member: KeyPath<Shift, Value>) -> Value { shift[keyPath: member] }
+
+    private enum NavigationKey: String, CodingKey { case navigation }
+
+    public init(from decoder: any Decoder) throws {
+        shift = try Shift(from: decoder)
+        navigation = try decoder.container(keyedBy: NavigationKey.self).decode([Step].self, forKey: .navigation)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try shift.encode(to: encoder)
+        var container = encoder.container(keyedBy: NavigationKey.self)
+        try container.encode(navigation, forKey: .navigation)
+    }
+}
+
+/// The drawer screen's payload (`DrawerPayload` in openapi.yaml): the device's open shift, or
+/// with none open the last one closed, so the cashier sees its cash-up.
+public struct DrawerPayload: Codable, Sendable, Hashable, WireObjectWithKeys {
+    /// The server's currency, for the amounts the cashier enters.
+    public var currency: String
+    /// The open shift, as `GET /v1/shifts/current` answers it; `nil` when none is open.
+    public var shift: Shift?
+    /// With no shift open, the most recently closed one's report; `nil` before the first, and
+    /// while a shift is open.
+    public var lastClosedShift: Shift?
+    /// The declarative rendering, for a client without a native drawer screen.
+    public var components: [Component]?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case currency, shift, lastClosedShift, components }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        currency = try container.decode(String.self, forKey: .currency)
+        // Required, and `null` when there is none: a missing member is an error, not `nil`.
+        shift = try container.decode(Shift?.self, forKey: .shift)
+        lastClosedShift = try container.decode(Shift?.self, forKey: .lastClosedShift)
+        components = try container.decodeIfPresent([Component].self, forKey: .components)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(currency, forKey: .currency)
+        try container.encode(shift, forKey: .shift)
+        try container.encode(lastClosedShift, forKey: .lastClosedShift)
+        try container.encodeIfPresent(components, forKey: .components)
+    }
 }
 
 /// `GET /v1/shifts` (managers only): a page of shifts, newest first (`ShiftList` in openapi.yaml).

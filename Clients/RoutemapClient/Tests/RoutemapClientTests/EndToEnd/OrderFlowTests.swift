@@ -86,7 +86,7 @@ struct OrderFlowTests {
         #expect(again.outcome?.resyncReason != nil)
         #expect(
             await app.performer.take() == [
-                "setRoot tabBar tabs=splitContainer", "selectTab splitContainer", "embed menu slot=primary", "embed bill slot=secondary",
+                "setRoot tabBar tabs=splitContainer,drawer", "selectTab splitContainer", "embed menu slot=primary", "embed bill slot=secondary",
             ])
         #expect(try await app.shownBill().id == next.id, "still the next bill: no second payment opened another")
         #expect(try await app.client.bill(id: firstBill.id).status == .paid)

@@ -18,14 +18,14 @@ struct SessionTests {
             guard let failed = error as? NavigationSession.StepFailed else { return false }
             return failed.index == 2 && failed.step.op == .embed && failed.step.route == "menu" && failed.error is RecordingPerformer.Refused
         }
-        #expect(await app.performer.take() == ["setRoot tabBar tabs=splitContainer", "selectTab splitContainer"], "the bill's embed was not performed")
+        #expect(await app.performer.take() == ["setRoot tabBar tabs=splitContainer,drawer", "selectTab splitContainer"], "the bill's embed was not performed")
         #expect(await app.stack() == ["tabBar", "splitContainer"])
 
         // A walk from there: the server gets the stack the app really has.
         try await app.session.launch()
         #expect(
             await app.performer.take() == [
-                "setRoot tabBar tabs=splitContainer", "selectTab splitContainer", "embed menu slot=primary", "embed bill slot=secondary",
+                "setRoot tabBar tabs=splitContainer,drawer", "selectTab splitContainer", "embed menu slot=primary", "embed bill slot=secondary",
             ])
         let bill = try await app.shownBill().id
         try await app.checkOut(bill)
@@ -52,7 +52,7 @@ struct SessionTests {
         #expect(outcome.resyncReason?.contains("dismiss orderSummary") == true)
         #expect(
             await app.performer.take() == [
-                "setRoot tabBar tabs=splitContainer", "selectTab splitContainer", "embed menu slot=primary", "embed bill slot=secondary",
+                "setRoot tabBar tabs=splitContainer,drawer", "selectTab splitContainer", "embed menu slot=primary", "embed bill slot=secondary",
             ])
         #expect(await app.stack() == ["tabBar", "splitContainer", "bill{billId=\(bill)}"])
         #expect(try await app.shownBill().status == .open)
@@ -72,7 +72,7 @@ struct SessionTests {
         answer.stack = answer.stack.map { Array($0.dropLast()) }
         let outcome = try await app.session.follow(answer: answer)
         #expect(outcome.resyncReason != nil)
-        #expect(await app.performer.take().first == "setRoot tabBar tabs=splitContainer")
+        #expect(await app.performer.take().first == "setRoot tabBar tabs=splitContainer,drawer")
         #expect(await app.session.screen(of: "orderSummary") == nil)
     }
 

@@ -52,11 +52,11 @@ struct ShiftClientTests {
         let closed = try await manager.closeShift(countedCashMinor: expected - 1000 + 40).answer
         #expect(closed.status == .closed && closed.expectedCashMinor == expected - 1000 && closed.varianceMinor == 40)
         #expect(closed.countedCashMinor == expected - 960 && closed.closedAt != nil && closed.deviceId == opened.answer.deviceId)
-        #expect(try await manager.shift(id: closed.shiftId) == closed)
+        #expect(try await manager.shift(id: closed.shiftId) == closed.shift)
         await #expect { _ = try await manager.closeShift(countedCashMinor: 0) } throws: { ($0 as? Problem)?.code == .noOpenShift }
         await #expect { _ = try await till.shift(id: closed.shiftId) } throws: { ($0 as? Problem)?.code == .notFound }
         let own = try await till.openShift(openingFloatMinor: 0).answer
-        #expect(try await till.shift(id: own.shiftId) == own && own.deviceId != closed.deviceId)
+        #expect(try await till.shift(id: own.shiftId) == own.shift && own.deviceId != closed.deviceId)
 
         let page = try await manager.shifts(limit: 1)
         #expect(page.shifts.map(\.shiftId) == [own.shiftId] && page.shifts.first?.status == .open)

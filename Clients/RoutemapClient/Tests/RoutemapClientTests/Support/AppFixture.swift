@@ -28,7 +28,7 @@ struct AppFixture {
         #expect(outcome.resyncReason == nil)
         #expect(
             await performer.take() == [
-                "setRoot tabBar tabs=splitContainer", "selectTab splitContainer", "embed menu slot=primary", "embed bill slot=secondary",
+                "setRoot tabBar tabs=splitContainer,drawer", "selectTab splitContainer", "embed menu slot=primary", "embed bill slot=secondary",
             ])
     }
 
