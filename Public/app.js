@@ -1671,7 +1671,7 @@
     }
     const currency = view.screen.payload?.currency ?? 'USD';
     const isAmount = name.endsWith('Minor');
-    const amountLabel = action?.body?.partial === true ? 'Amount paid now' : 'Discount amount';
+    const amountLabel = action?.body?.partial === true ? 'Amount paid now' : action?.name === 'setDiscount' ? 'Discount amount' : 'Amount';
     const label = { tenderedMinor: 'Cash tendered (optional)', tipMinor: 'Tip (optional)', amountMinor: amountLabel, quantity: 'Quantity' }[name] ?? humanize(isAmount ? name.slice(0, -5) : name);
     const input = el('input', {
       id, name, autocomplete: 'off', 'aria-describedby': errorId,
