@@ -32,16 +32,26 @@ public struct Bill: Sendable, Hashable, Identifiable {
     /// The bill's payments, oldest first: none until it is paid, or the earlier parts of a split
     /// tender while it is checked out (``Bill+SplitPayment.swift``).
     public private(set) var payments: [Payment]
+    /// The name a cashier gave the bill ("Table 4"), if any: set and cleared while the bill is
+    /// open or checked out (``setLabel(_:)``). Not unique.
+    public private(set) var billLabel: BillLabel?
+    /// ``billLabel``'s text.
+    public var label: String? { billLabel?.text }
     private var totals: BillTotals
 
-    /// A bill as it is (new or loaded from storage). Throws if `version` is below 1 or the
-    /// lines' amounts overflow `Int64`.
+    /// A bill as it is (new or loaded from storage). Throws if `version` is below 1, the
+    /// lines' amounts overflow `Int64`, or `label` is not one ``BillLabel`` would keep (empty,
+    /// untrimmed, too long).
     public init(
         id: String, status: BillStatus = .open, lines: [BillLine] = [], currency: Currency, taxRate: TaxRate,
         version: Int = 1, createdAt: Date, selectedAt: Date? = nil, voiding: BillVoiding? = nil, deviceId: String? = nil,
-        discount: BillDiscount? = nil, payments: [Payment] = []
+        discount: BillDiscount? = nil, payments: [Payment] = [], label: String? = nil
     ) throws(InvariantViolation) {
         guard version >= 1 else { throw InvariantViolation("bill \(id): version \(version) is below 1") }
+        let billLabel = label.flatMap { BillLabel(stored: $0) }
+        guard (label == nil) == (billLabel == nil) else {
+            throw InvariantViolation("bill \(id): its label is not a label (empty, untrimmed, over \(BillLabel.maxCharacters) characters or with U+0000)")
+        }
         guard (status == .voided) == (voiding != nil) else {
             throw InvariantViolation("bill \(id): a \(status.rawValue) bill \(voiding == nil ? "without" : "with") a void record")
         }
@@ -61,6 +71,7 @@ public struct Bill: Sendable, Hashable, Identifiable {
         self.discount = discount
         self.totals = totals
         self.payments = payments
+        self.billLabel = billLabel
         try Self.checkPayments(payments, of: self)
     }
 
@@ -128,6 +139,12 @@ public struct Bill: Sendable, Hashable, Identifiable {
     mutating func append(_ payment: Payment, becoming newStatus: BillStatus) {
         payments.append(payment)
         move(to: newStatus)
+    }
+
+    /// Replaces the label (`nil`: none), and counts the change.
+    mutating func replaceLabel(_ newLabel: BillLabel?) {
+        billLabel = newLabel
+        version += 1
     }
 
     /// Voids the bill with `voiding`, and counts the change.

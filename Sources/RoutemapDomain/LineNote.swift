@@ -25,23 +25,12 @@ public struct LineNote: Sendable, Hashable {
     /// longer than ``maxCharacters`` or holds U+0000: the rule is on what was written, as the
     /// request's schema states it.
     public static func parse(_ raw: String) throws(InvalidInput) -> LineNote? {
-        let scalars = raw.unicodeScalars
-        guard scalars.count <= maxCharacters, !scalars.contains("\u{0}") else { throw InvalidInput(field: "note", rule: rule) }
-        guard let first = scalars.firstIndex(where: { !isTrimmed($0) }), let last = scalars.lastIndex(where: { !isTrimmed($0) }) else {
-            return nil
-        }
-        return LineNote(text: String(scalars[first...last]))
+        try TrimmedText.parse(raw, maxCharacters: maxCharacters, field: "note", rule: rule).map(LineNote.init(text:))
     }
 
     /// `text` as a stored note, or `nil` when it is not one (``parse(_:)`` would change it).
     public init?(stored text: String) {
         guard let note = try? LineNote.parse(text), note.text == text else { return nil }
         self = note
-    }
-
-    /// The whitespace trimmed from a note: Unicode's White_Space and the spaces a name does not
-    /// count as visible (``DisplayName/isSpace(_:)``: the zero-width space, the byte order mark).
-    static func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isWhitespace || DisplayName.isSpace(scalar)
     }
 }

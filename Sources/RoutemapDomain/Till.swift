@@ -53,15 +53,18 @@ public struct Till: Sendable {
         return bill
     }
 
-    /// A new, empty, open bill for `device`.
-    public func openBill(device: String) async throws -> Bill {
-        try performed(await openBill(device: device, idempotency: nil))
+    /// A new, empty, open bill for `device`, named `label` (``BillLabel/parse(_:)``: trimmed,
+    /// blank is none). Throws ``InvalidInput`` for a label that breaks its rule, before anything
+    /// is written.
+    public func openBill(device: String, label: String? = nil) async throws -> Bill {
+        try performed(await openBill(device: device, label: label, idempotency: nil))
     }
 
-    /// ``openBill(device:)`` under an idempotency key (see ``IdempotencyKey``).
-    public func openBill(device: String, idempotency: IdempotencyKey<Bill>?) async throws -> IdempotentOutcome<Bill> {
-        try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
-            let bill = try makeBill(device: device)
+    /// ``openBill(device:label:)`` under an idempotency key (see ``IdempotencyKey``).
+    public func openBill(device: String, label: String? = nil, idempotency: IdempotencyKey<Bill>?) async throws -> IdempotentOutcome<Bill> {
+        let label = try label.flatMap { try BillLabel.parse($0) }
+        return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
+            let bill = try makeBill(device: device, label: label)
             try transaction.insert(bill)
             return bill
         }
@@ -164,6 +167,22 @@ public struct Till: Sendable {
         -> IdempotentOutcome<Bill>
     {
         try await changeBill(billId, device: device, idempotency: idempotency) { bill, _ in try bill.removeLine(lineId: lineId) }
+    }
+
+    /// Names the device's open or checked-out bill `label` (``BillLabel/parse(_:)``: trimmed; an
+    /// empty or blank label, or `nil`, takes its label off). Naming it as it is named changes
+    /// nothing. Throws ``InvalidInput`` (a label that breaks its rule, before anything is read),
+    /// `billNotFound` (another device's bill, as for every change of a bill) or `billSettled`.
+    public func setLabel(billId: String, device: String, label: String?) async throws -> Bill {
+        try performed(await setLabel(billId: billId, device: device, label: label, idempotency: nil))
+    }
+
+    /// ``setLabel(billId:device:label:)`` under an idempotency key.
+    public func setLabel(billId: String, device: String, label: String?, idempotency: IdempotencyKey<Bill>?) async throws
+        -> IdempotentOutcome<Bill>
+    {
+        let label = try label.flatMap { try BillLabel.parse($0) }
+        return try await changeBill(billId, device: device, idempotency: idempotency) { bill, _ in try bill.setLabel(label) }
     }
 
     /// Freezes the bill for payment. Throws `billNotFound`, `billNotOpen` or `billEmpty`.
@@ -298,8 +317,10 @@ public struct Till: Sendable {
         return bill
     }
 
-    func makeBill(device: String) throws -> Bill {
-        try Bill(id: Identifier.make(prefix: "bill_"), currency: currency, taxRate: taxRate, createdAt: timestamp(), deviceId: device)
+    func makeBill(device: String, label: BillLabel? = nil) throws -> Bill {
+        try Bill(
+            id: Identifier.make(prefix: "bill_"), currency: currency, taxRate: taxRate, createdAt: timestamp(), deviceId: device,
+            label: label?.text)
     }
 
     func timestamp() -> Date {

@@ -31,13 +31,19 @@ struct BillsController {
         registerRefunds(on: &router)
         registerReceipts(on: &router)
         registerDiscount(on: &router)
+        registerLabel(on: &router)
     }
 
+    /// An empty body, `{}`, or `{"label": …}` naming the new bill (`null`, `""` or blank: no
+    /// label, the request an empty body is).
     @Sendable func createBill(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.replace])
-        let body = try RequestBody(request, allowed: [], emptyAllowed: true)
-        return try await app.idempotency.perform(request, body: body, device: device) { key in
-            try await till.openBill(device: device.id, idempotency: key)
+        let body = try RequestBody(request, allowed: ["label"], emptyAllowed: true)
+        let label = try BillLabel.parse(try body.clearableText("label", maxCharacters: BillLabel.maxCharacters) ?? "")
+        // Keyed by the label it makes: no label is one request however it is spelled.
+        let keyed = label.map { body.with("label", .string($0.text)) } ?? body.without("label")
+        return try await app.idempotency.perform(request, body: keyed, device: device) { key in
+            try await till.openBill(device: device.id, label: label?.text, idempotency: key)
         } answer: { bill in
             .json(
                 try billAndSteps(bill, device) { [try replaceBill(bill, $0, client)] }, status: .created,

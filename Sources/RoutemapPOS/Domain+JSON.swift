@@ -52,6 +52,8 @@ extension Bill {
         object.appendSettlement(of: self)
         object.append("payments", .array(payments.map(\.json)))
         if let discount { object.append("discount", discount.json) }
+        // The cashier's name for the bill; absent on a bill without one (as from a server before labels).
+        if let label { object.append("label", .string(label)) }
         if let voiding { object.append("void", ["reason": .string(voiding.reason), "voidedAt": .string(voiding.voidedAt.wireText)]) }
         return .object(object)
     }

@@ -20,14 +20,18 @@ extension POSNavigation {
         ScreenAction(name: "resume", method: "POST", path: "/v1/bills/{item.id}/resume", row: "bills", headers: keyed)
     ]
 
-    /// A row per bill (status, lines, total), then "Resume" for each but the current one.
+    /// A row per bill (its label, else its id's end; status, lines, total), then "Resume" for
+    /// each but the current one. A labelled bill's row also shows its id's end: labels are not
+    /// unique, so two "Table 4" rows still differ.
     static func billListComponents(_ bills: [Bill], current: String?) -> [Component] {
         guard !bills.isEmpty else { return [.text("No open bills.")] }
         return bills.map { bill in
-            let name = "Bill …\(bill.id.suffix(6))"
+            let shortId = "Bill …\(bill.id.suffix(6))"
+            let name = bill.label ?? shortId
+            let summary = "\(statusText(bill.status)) · \(bill.lines.count) line\(bill.lines.count == 1 ? "" : "s")"
             var children: [Component] = [
                 .row(
-                    title: name, detail: "\(statusText(bill.status)) · \(bill.lines.count) line\(bill.lines.count == 1 ? "" : "s")",
+                    title: name, detail: bill.label == nil ? summary : "\(shortId) · \(summary)",
                     value: MoneyText.format(bill.totalMinor, bill.currency))
             ]
             if bill.id == current {
@@ -52,7 +56,11 @@ enum BillListJSON {
     /// A bill without its lines: what a list shows, its totals as the bill's own answer has them
     /// (its discount included).
     static func entry(_ bill: Bill, current: Bool) -> JSON {
-        var object: JSONObject = ["id": .string(bill.id), "status": .string(bill.status.rawValue), "lineCount": .int(Int64(bill.lines.count))]
+        var object: JSONObject = ["id": .string(bill.id)]
+        // What a cashier finds the bill by; absent without one.
+        if let label = bill.label { object.append("label", .string(label)) }
+        object.append("status", .string(bill.status.rawValue))
+        object.append("lineCount", .int(Int64(bill.lines.count)))
         object.appendTotals(of: bill)
         object.append("currency", .string(bill.currency.rawValue))
         object.append("createdAt", .string(bill.createdAt.wireText))

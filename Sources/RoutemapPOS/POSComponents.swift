@@ -26,11 +26,12 @@ extension POSNavigation {
         }
     }
 
-    /// The bill: its status and id, its lines (each with its note under it) and totals; while it
-    /// is open, "−1", "+1", "Note" and "Remove" under each line (no "−1" at quantity 1: removing
-    /// is the way to none; the note is entered beside its button) and, with lines, a checkout button;
-    /// then "New bill", "Open bills" and, while it is open, "Void bill" (a checked-out bill is
-    /// voided on its summary).
+    /// The bill: its label (if any) as a headline, its status and id, its lines (each with its
+    /// note under it) and totals; while it is open, "−1", "+1", "Note" and "Remove" under each
+    /// line (no "−1" at quantity 1: removing is the way to none; the note is entered beside its
+    /// button) and, with lines, a checkout button; then "New bill", "Open bills", while it is
+    /// unsettled "Name bill" (or "Rename bill" and "Remove name"), and, while it is open, the
+    /// discount's buttons and "Void bill" (a checked-out bill is voided on its summary).
     static func billComponents(_ bill: Bill) -> [Component] {
         let money = { (minor: Int64) in MoneyText.format(minor, bill.currency) }
         let open = bill.status == .open
@@ -52,7 +53,7 @@ extension POSNavigation {
             lines.append(.button(title: "\(line.note == nil ? "Note" : "Change note") for \(line.name)", action: "setNote", style: .secondary, item: item))
             lines.append(.button(title: "Remove \(line.name)", action: "removeLine", style: .destructive, item: item))
         }
-        var components: [Component] = [
+        var components: [Component] = labelHeadline(of: bill) + [
             .text("\(statusText(bill.status)) · \(bill.id)", style: .caption),
             lines.isEmpty ? .text("No items yet.") : .section(title: "Items", children: lines),
             .divider,
@@ -61,6 +62,11 @@ extension POSNavigation {
         if open && !bill.lines.isEmpty { components.append(.button(title: "Check out \(money(bill.totalMinor))", action: "checkout", style: .primary)) }
         components.append(.button(title: "New bill", action: "newBill", style: .secondary))
         components.append(.button(title: "Open bills", action: "showBills", style: .secondary))
+        // The label is entered beside the button; an empty one takes it off.
+        if bill.status.isUnsettled {
+            components.append(.button(title: bill.label == nil ? "Name bill" : "Rename bill", action: "setLabel", style: .secondary))
+            if bill.label != nil { components.append(.button(title: "Remove name", action: "removeLabel", style: .secondary)) }
+        }
         // The discount's percentage or amount and reason are entered beside the button.
         if open { components.append(.button(title: bill.discount == nil ? "Discount" : "Change discount", action: "setDiscount", style: .secondary)) }
         if open && bill.discount != nil { components.append(.button(title: "Remove discount", action: "removeDiscount", style: .secondary)) }
@@ -68,10 +74,10 @@ extension POSNavigation {
         return components
     }
 
-    /// The checked-out bill's lines and totals, with buttons to pay, go back to the bill or void it.
+    /// The checked-out bill's label (if any), lines and totals, with buttons to pay, go back to the bill or void it.
     static func orderSummaryComponents(_ bill: Bill) -> [Component] {
         let money = { (minor: Int64) in MoneyText.format(minor, bill.currency) }
-        return [
+        return labelHeadline(of: bill) + [
             .section(
                 title: "Items",
                 children: bill.lines.flatMap { lineRows($0, money) }),
@@ -84,6 +90,11 @@ extension POSNavigation {
             .button(title: "Back to bill", action: "cancel", style: .secondary),
             .button(title: "Void bill", action: "void", style: .destructive),
         ]))
+    }
+
+    /// The bill's label as the screen's headline; nothing for a bill without one.
+    private static func labelHeadline(of bill: Bill) -> [Component] {
+        bill.label.map { [.text($0, style: .headline)] } ?? []
     }
 
     /// A partly paid bill's payments (one row each: method, receipt number, amount) and what is

@@ -125,18 +125,34 @@ enum POSNavigation {
             body: ["percentBps": "{value.percentBps}", "amountMinor": "{value.amountMinor}", "reason": "{value.reason}"], headers: keyed),
     ]
 
+    /// On a bill not yet settled: name it ("Table 4"), with a label the cashier enters; an empty
+    /// one is sent as `""`, which takes the label off.
+    private static let setLabelAction = ScreenAction(
+        name: "setLabel", method: "PUT", path: "/v1/bills/{billId}/label", body: ["label": "{value.label}"], headers: keyed)
+
+    /// On a bill not yet settled, with a label: take it off.
+    private static let removeLabelAction = ScreenAction(name: "removeLabel", method: "DELETE", path: "/v1/bills/{billId}/label", headers: keyed)
+
+    /// The label's actions for `bill`: naming while it is unsettled, and removing while it has one.
+    private static func labelActions(_ bill: Bill) -> [ScreenAction] {
+        guard bill.status.isUnsettled else { return [] }
+        return bill.label == nil ? [setLabelAction] : [setLabelAction, removeLabelAction]
+    }
+
     /// On an open bill with a discount: take it off.
     private static let removeDiscountAction = ScreenAction(
         name: "removeDiscount", method: "DELETE", path: "/v1/bills/{billId}/discount", headers: keyed)
 
-    /// The actions of the bill screen for `bill`, by its status (and its discount, while open).
+    /// The actions of the bill screen for `bill`, by its status (and its discount, while open,
+    /// and its label, while unsettled).
     private static func billActions(_ bill: Bill) -> [ScreenAction] {
         switch bill.status {
-        case .open: openBillActions + (bill.discount == nil ? [] : [removeDiscountAction]) + everyBillActions + [voidAction]
+        case .open: openBillActions + (bill.discount == nil ? [] : [removeDiscountAction]) + labelActions(bill) + everyBillActions + [voidAction]
         // A checked-out bill is paid, reopened or voided on its summary, whose steps the answers
         // start from: voiding it from a bill screen with no summary over it (a deep link) would
         // answer with a `dismiss orderSummary` the client cannot perform.
-        case .checkedOut: everyBillActions
+        // Its label may still change: the table waiting to pay is still one to tell apart.
+        case .checkedOut: labelActions(bill) + everyBillActions
         case .paid, .voided: everyBillActions
         }
     }
@@ -145,7 +161,10 @@ enum POSNavigation {
     /// and controls to pay or go back to the bill.
     @Sendable static func orderSummaryScreen(inputs: RouteInputs, context: ScreenContext) throws -> ScreenContent {
         let bill = try context.bill(id: try required(POSInput.billId, in: inputs))
-        var payload: JSONObject = ["billId": .string(bill.id), "lines": .array(bill.lines.map(\.json))]
+        var payload: JSONObject = ["billId": .string(bill.id)]
+        // The bill's name, so the cashier sees whose bill is being paid; absent without one.
+        if let label = bill.label { payload.append("label", .string(label)) }
+        payload.append("lines", .array(bill.lines.map(\.json)))
         payload.appendTotals(of: bill)
         // Split tender: what earlier payments paid, what is still due (what "pay" sends), and
         // those payments, oldest first.

@@ -188,8 +188,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     // MARK: Bills
 
-    /// A bill's columns then its lines' (`NULL`s for a bill without lines, the line's note last)
-    /// and their modifiers'
+    /// A bill's columns then its lines' (`NULL`s for a bill without lines, the line's note
+    /// after its modifiers', then the bill's label) and their modifiers'
     /// (`NULL`s for a line without any), over `bills b`, `bill_lines l` and `bill_line_modifiers
     /// m` (``linesJoin``): one row per line and modifier, in order.
     private static let billColumns = """
@@ -197,7 +197,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         b.device_id, b.selected_at, b.void_reason, b.voided_at,
         l.line_id, l.menu_item_id, l.name, l.quantity, l.unit_price_minor,
         b.discount_percent_bps, b.discount_amount_minor, b.discount_reason, b.discount_minor, b.paid_minor,
-        m.option_id, m.name, m.price_minor, l.note
+        m.option_id, m.name, m.price_minor, l.note, b.label
         """
 
     /// A bill's lines and their modifiers, joined to `bills b` (a line without modifiers is one
@@ -307,12 +307,12 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             """
             INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
                                updated_at, device_id, selected_at, void_reason, voided_at, discount_percent_bps, discount_amount_minor,
-                               discount_reason, discount_minor, discount_version, paid_minor, notes_version)
+                               discount_reason, discount_minor, discount_version, paid_minor, notes_version, label)
             VALUES (\(bill.id), \(bill.status.rawValue), \(bill.currency.rawValue), \(bill.taxRate.basisPoints),
                     \(bill.discountedSubtotalMinor), \(bill.taxMinor), \(bill.totalMinor), \(bill.version), \(bill.createdAt), \(Date()),
                     \(bill.deviceId), \(bill.selectedAt), \(bill.voiding?.reason), \(bill.voiding?.voidedAt),
                     \(bill.discount?.percentBasisPoints), \(bill.discount?.amountMinor), \(bill.discount?.reason), \(bill.discountMinor),
-                    \(bill.discount.map { _ in bill.version }), \(bill.paymentsMinor), \(Self.notesVersion(bill)))
+                    \(bill.discount.map { _ in bill.version }), \(bill.paymentsMinor), \(Self.notesVersion(bill)), \(bill.label))
             """)
         insertLines(of: bill, from: 0)
         known[bill.id] = bill
@@ -332,7 +332,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
                 discount_percent_bps = \(bill.discount?.percentBasisPoints), discount_amount_minor = \(bill.discount?.amountMinor),
                 discount_reason = \(bill.discount?.reason), discount_minor = \(bill.discountMinor),
                 discount_version = \(bill.discount.map { _ in bill.version }), paid_minor = \(bill.paymentsMinor),
-                notes_version = \(Self.notesVersion(bill))
+                notes_version = \(Self.notesVersion(bill)), label = \(bill.label)
             WHERE id = \(bill.id) AND version < \(bill.version)
             """
         ) { result in
@@ -647,7 +647,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             bill = try Bill(
                 id: id, status: status, lines: stored.lines, currency: currency, taxRate: taxRate, version: try cells[7].decode(Int.self),
                 createdAt: try cells[8].decode(Date.self).roundedToMilliseconds, selectedAt: try cells[10].decode(Date.self).roundedToMilliseconds,
-                voiding: voiding, deviceId: try cells[9].decode(String?.self), discount: discount, payments: payments)
+                voiding: voiding, deviceId: try cells[9].decode(String?.self), discount: discount, payments: payments,
+                label: try cells[27].decode(String?.self))
         } catch let violation as InvariantViolation {
             throw invalid(violation.description)
         }

@@ -26,6 +26,8 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         static let discountReason = Column("discount_reason")
         static let discountMinor = Column("discount_minor")
         static let paidMinor = Column("paid_minor")
+        /// Migration 0026's; absent from a file migrated only up to an earlier one.
+        static let label = Column("label")
     }
 
     let id: String
@@ -49,6 +51,8 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
     let discountMinor: Int64
     /// Σ of the bill's payments when last written (``Bill/paymentsMinor``; migration 0022, 0 before it).
     let paidMinor: Int64
+    /// `nil` for a bill without a label, and on a file from before migration 0026.
+    let label: String?
 
     init(row: Row) throws {
         id = try row.decode(forColumn: Columns.id)
@@ -70,6 +74,7 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         discountReason = try row.decode(forColumn: Columns.discountReason)
         discountMinor = try row.decode(forColumn: Columns.discountMinor)
         paidMinor = try row.decode(forColumn: Columns.paidMinor)
+        label = try row.decode(String?.self, forColumn: Columns.label)
     }
 
     /// The row that stores `bill`, changed at `updatedAt`.
@@ -93,27 +98,31 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
         discountReason = bill.discount?.reason
         discountMinor = bill.discountMinor
         paidMinor = bill.paymentsMinor
+        label = bill.label
     }
 
     /// Whether the bill's payments are read with it: paid, or partly paid.
     var hasPayments: Bool { status == BillStatus.paid.rawValue || paidMinor > 0 }
 
     /// Inserts the row. A cached statement: GRDB's record `insert` builds its SQL on every call,
-    /// and bills are written on the hot path.
+    /// and bills are written on the hot path. Only a bill with a label names the label column
+    /// (the others leave it NULL, as before migration 0026).
     func insert(_ database: Database) throws {
-        try database.cachedStatement(
-            sql: """
-                INSERT INTO bills
-                (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at, updated_at, device_id,
-                 selected_at, void_reason, voided_at, discount_percent_bps, discount_amount_minor, discount_reason, discount_minor,
-                 paid_minor)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(arguments: [
+        var arguments: StatementArguments = [
             id, status, currency, taxRateBasisPoints, subtotalMinor, taxMinor, totalMinor, version, createdAt, updatedAt, deviceId,
             selectedAt, voidReason, voidedAt, discountPercentBasisPoints, discountAmountMinor, discountReason, discountMinor, paidMinor,
-        ])
+        ]
+        if let label { arguments += [label] }
+        try database.cachedStatement(sql: label == nil ? Self.insertSQL : Self.insertLabelledSQL).execute(arguments: arguments)
     }
+
+    private static let insertColumns = """
+        id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at, updated_at, device_id,
+        selected_at, void_reason, voided_at, discount_percent_bps, discount_amount_minor, discount_reason, discount_minor, paid_minor
+        """
+    private static let insertSQL = "INSERT INTO bills (\(insertColumns)) VALUES (\(Array(repeating: "?", count: 19).joined(separator: ", ")))"
+    private static let insertLabelledSQL =
+        "INSERT INTO bills (\(insertColumns), label) VALUES (\(Array(repeating: "?", count: 20).joined(separator: ", ")))"
 
     /// The domain's bill with `lines` (in order) and `payments` (oldest first; read when
     /// ``hasPayments``). Throws ``StorageError/invalidRow(table:id:reason:)`` when a value is out
@@ -144,7 +153,7 @@ struct BillRow: FetchableRecord, TableRecord, Sendable {
             bill = try Bill(
                 id: id, status: status, lines: try lines.map { try $0.billLine() }, currency: currency, taxRate: taxRate,
                 version: version, createdAt: createdAt, selectedAt: selectedAt, voiding: voiding, deviceId: deviceId, discount: discount,
-                payments: payments)
+                payments: payments, label: label)
         } catch let violation as InvariantViolation {
             throw invalid(violation.description)
         }

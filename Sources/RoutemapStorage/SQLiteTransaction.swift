@@ -170,6 +170,11 @@ struct SQLiteTransaction: POSTransaction {
                 ])
             }
             guard database.changesCount == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
+            // The label only when it changed (migration 0026's column, set apart: a label is
+            // changed alone, never on the paths that add, check out or pay).
+            if previous.map({ $0.label != bill.label }) ?? true {
+                try database.cachedStatement(sql: "UPDATE bills SET label = ? WHERE id = ?").execute(arguments: [bill.label, bill.id])
+            }
             try updateLines(of: bill, previous: previous)
         }
         guard let writing else { return }

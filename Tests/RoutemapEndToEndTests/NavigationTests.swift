@@ -389,21 +389,21 @@ struct NavigationTests {
                 ["type": "button", "title": "Note for Latte", "action": "setNote", "style": "secondary", "item": ["lineId": lineId]],
                 ["type": "button", "title": "Remove Latte", "action": "removeLine", "style": "destructive", "item": ["lineId": lineId]],
             ])
-        // After the totals: checkout, then a new bill, the open bills, a discount and void.
-        let billButtons = Array(bill["payload"]!["components"]!.array.suffix(5))
+        // After the totals: checkout, then a new bill, the open bills, a name, a discount and void.
+        let billButtons = Array(bill["payload"]!["components"]!.array.suffix(6))
         let checkout = billButtons[0]
         #expect(checkout["action"] == "checkout" && checkout["title"] == .string("Check out \(money(added.json["bill"]!["totalMinor"]!.int)) USD"))
-        #expect(billButtons.dropFirst().map { $0["action"]!.string } == ["newBill", "showBills", "setDiscount", "void"])
+        #expect(billButtons.dropFirst().map { $0["action"]!.string } == ["newBill", "showBills", "setLabel", "setDiscount", "void"])
         let actions = Set(bill["actions"]!.array.map { $0["name"]!.string })
         #expect(Set((lines["children"]!.array.dropFirst() + billButtons).map { $0["action"]!.string }) == actions)
 
-        // A checked-out bill's tree has no line controls, only a new bill and the open bills: it
-        // is paid, reopened or voided on its summary.
+        // A checked-out bill's tree has no line controls, only a new bill, the open bills and its
+        // name: it is paid, reopened or voided on its summary.
         let checkedOut = try server.send("POST", "/v1/bills/\(billId)/checkout", headers: generic)
         let frozen = step(checkedOut, 0)["screen"]!["payload"]!["components"]!.array
         #expect(frozen.first?["text"] == .string("Checked out · \(billId)"))
-        #expect(frozen.filter { $0["type"] == "button" }.map { $0["action"]!.string } == ["newBill", "showBills"])
-        #expect(step(checkedOut, 0)["screen"]!["actions"]!.array.map { $0["name"]!.string } == ["newBill", "showBills"])
+        #expect(frozen.filter { $0["type"] == "button" }.map { $0["action"]!.string } == ["newBill", "showBills", "setLabel"])
+        #expect(step(checkedOut, 0)["screen"]!["actions"]!.array.map { $0["name"]!.string } == ["setLabel", "newBill", "showBills"])
         #expect(step(checkedOut, 1)["screen"]!["actions"]!.array.map { $0["name"]!.string } == ["pay", "payPart", "cancel", "void"])
         #expect(!frozen[1]["children"]!.array.contains { $0["type"] == "button" })
 

@@ -1,0 +1,13 @@
+-- Bill labels ("Table 4", "Sam's tab"): the name a cashier gives a bill, so that a till holding
+-- several open bills can tell them apart in its list, on the bill and on its order summary.
+--
+-- Decided with it:
+-- - A label is plain text, 1 to 40 characters (as JSON Schema's maxLength and length() count
+--   them), trimmed of surrounding whitespace by the server; a bill without one has NULL (a blank
+--   label is no label, never stored as '').
+-- - Labels are not unique: two open bills may both be "Table 4". The bill's id names it.
+-- - Set and cleared while the bill is open or checked out; a paid or voided bill keeps the
+--   label it had.
+-- - A nullable column: the bills from before it have no label, and it costs the common paths
+--   (an add, a payment) no statement of their own.
+ALTER TABLE bills ADD COLUMN label TEXT CHECK (label IS NULL OR length(label) BETWEEN 1 AND 40);
