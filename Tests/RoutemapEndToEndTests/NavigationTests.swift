@@ -370,7 +370,7 @@ struct NavigationTests {
 
         let billId = step(launch, 3)["screen"]!["inputs"]!["billId"]!.string
         #expect(step(launch, 3)["screen"]!["renderer"] == "declarative")
-        #expect(step(launch, 3)["screen"]!["payload"]!["components"]!.array.map { $0["text"] } == [.string("Open · \(billId)"), "No items yet.", nil, nil, nil, nil, nil, nil])
+        #expect(step(launch, 3)["screen"]!["payload"]!["components"]!.array.map { $0["text"] } == [.string("Open · \(billId)"), "No items yet.", nil, nil, nil, nil, nil, nil, nil])
 
         // Adding an item answers the bill's tree: a line with −1 (above 1), +1 and Remove, and checkout.
         try server.add("latte", to: billId)

@@ -149,9 +149,24 @@ public actor APIClient {
 
     // MARK: Bills
 
-    /// `POST /v1/bills`: opens a new bill.
-    public func createBill(intent: UserIntent = UserIntent()) async throws -> Replayable<BillAndNavigation> {
-        try await replayable(send(.post, "/v1/bills", intent: intent))
+    /// `POST /v1/bills`: opens a new bill, named `label` ("Table 4") when given (trimmed by the
+    /// server; empty or blank is none). Without a label the body is empty, as for a server from
+    /// before labels.
+    public func createBill(label: String? = nil, intent: UserIntent = UserIntent()) async throws -> Replayable<BillAndNavigation> {
+        guard let label else { return try await replayable(send(.post, "/v1/bills", intent: intent)) }
+        return try await replayable(send(.post, "/v1/bills", body: CreateBillRequest(label: label), intent: intent))
+    }
+
+    /// `PUT /v1/bills/{billId}/label`: names the device's open or checked-out bill `label`
+    /// ("Sam's tab"), replacing its label; `nil`, empty or blank takes it off. A paid or voided
+    /// bill is `bill_settled`; another device's bill is not found.
+    public func setLabel(billId: String, _ label: String?, intent: UserIntent = UserIntent()) async throws -> Replayable<BillAndNavigation> {
+        try await replayable(send(.put, "/v1/bills/\(Self.segment(billId))/label", body: SetLabelRequest(label: label), intent: intent))
+    }
+
+    /// `DELETE /v1/bills/{billId}/label`: takes the bill's label off (none: nothing changes).
+    public func removeLabel(billId: String, intent: UserIntent = UserIntent()) async throws -> Replayable<BillAndNavigation> {
+        try await replayable(send(.delete, "/v1/bills/\(Self.segment(billId))/label", intent: intent))
     }
 
     /// `GET /v1/bills/{billId}`: one of the device's bills; for a manager, any device's.

@@ -94,10 +94,14 @@ public struct Bill: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var dueMinor: Int64
     /// The bill's payments, oldest first: none until it is paid or partly paid.
     public var payments: [Payment]
+    /// The cashier's name for the bill ("Table 4"), trimmed, 1 to 40 characters; `nil` when it
+    /// has none (the server leaves the member out then, as a server from before labels does).
+    /// Not unique.
+    public var label: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, status, lines, subtotalMinor, discountMinor, taxMinor, totalMinor, currency, version, discount, void, payment, paidMinor,
-            dueMinor, payments
+            dueMinor, payments, label
     }
 }
 
@@ -123,6 +127,7 @@ extension Bill {
         payments = try container.decodeIfPresent([Payment].self, forKey: .payments) ?? (paid ? payment.map { [$0] } ?? [] : [])
         paidMinor = try container.decodeIfPresent(Int64.self, forKey: .paidMinor) ?? (paid ? totalMinor : 0)
         dueMinor = try container.decodeIfPresent(Int64.self, forKey: .dueMinor) ?? (status == .open || status == .checkedOut ? totalMinor : 0)
+        label = try container.decodeIfPresent(String.self, forKey: .label)
     }
 }
 
@@ -188,9 +193,12 @@ public struct BillListEntry: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var createdAt: String
     /// The device's current bill (the one its bill screen shows).
     public var current: Bool
+    /// The bill's label ("Table 4"), what a cashier finds it by; `nil` without one (and from a
+    /// server from before labels).
+    public var label: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, status, lineCount, subtotalMinor, discountMinor, taxMinor, totalMinor, currency, createdAt, current
+        case id, label, status, lineCount, subtotalMinor, discountMinor, taxMinor, totalMinor, currency, createdAt, current
     }
 }
 
@@ -212,6 +220,7 @@ extension BillListEntry {
         currency = try container.decode(String.self, forKey: .currency)
         createdAt = try container.decode(String.self, forKey: .createdAt)
         current = try container.decode(Bool.self, forKey: .current)
+        label = try container.decodeIfPresent(String.self, forKey: .label)
     }
 }
 

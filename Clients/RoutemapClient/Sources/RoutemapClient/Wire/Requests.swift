@@ -49,6 +49,37 @@ public struct UpdateItemRequest: Codable, Sendable, Hashable, WireObjectWithKeys
     enum CodingKeys: String, CodingKey, CaseIterable { case quantity, note }
 }
 
+/// `POST /v1/bills`'s optional body: the new bill's name ("Table 4"), at most 40 characters,
+/// trimmed by the server; `nil` (left out), empty or blank is none.
+public struct CreateBillRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
+    public var label: String?
+
+    public init(label: String? = nil) { self.label = label }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case label }
+}
+
+/// `PUT /v1/bills/{billId}/label`: the bill's new name, at most 40 characters, trimmed by the
+/// server; `nil` (sent as `null`), empty or blank takes the label off.
+public struct SetLabelRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
+    public var label: String?
+
+    public init(label: String?) { self.label = label }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case label }
+
+    /// `label` is required, `null` allowed.
+    public init(from decoder: any Decoder) throws {
+        label = try decoder.container(keyedBy: CodingKeys.self).decode(String?.self, forKey: .label)
+    }
+
+    /// Always writes `label`, `null` for none.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(label, forKey: .label)
+    }
+}
+
 /// `POST /v1/bills/{billId}/void`: why the bill is voided (1 to 200 characters).
 public struct VoidRequest: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var reason: String

@@ -102,6 +102,8 @@ public struct DeclarativeBillPayload: Codable, Sendable, Hashable, WireObject {
 /// The order summary's payload: the checked-out bill's data and its declarative rendering.
 public struct OrderSummaryPayload: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var billId: String
+    /// The bill's label ("Table 4"); `nil` without one (and from a server from before labels).
+    public var label: String?
     public var lines: [BillLine]
     public var subtotalMinor: Int64
     /// The bill's discount, when it has one.
@@ -122,7 +124,7 @@ public struct OrderSummaryPayload: Codable, Sendable, Hashable, WireObjectWithKe
     public var suggestedTips: [SuggestedTip]
     public var components: [Component]
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case billId, lines, subtotalMinor, discount, discountMinor, taxMinor, totalMinor, paidMinor, dueMinor, payments, currency,
+    enum CodingKeys: String, CodingKey, CaseIterable { case billId, label, lines, subtotalMinor, discount, discountMinor, taxMinor, totalMinor, paidMinor, dueMinor, payments, currency,
         suggestedTips, components
     }
 }
@@ -170,6 +172,7 @@ extension OrderSummaryPayload {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         billId = try container.decode(String.self, forKey: .billId)
+        label = try container.decodeIfPresent(String.self, forKey: .label)
         lines = try container.decode([BillLine].self, forKey: .lines)
         subtotalMinor = try container.decode(Int64.self, forKey: .subtotalMinor)
         discount = try container.decodeIfPresent(Discount.self, forKey: .discount)
