@@ -1275,6 +1275,8 @@
       const removeLine = actionNamed(view, 'removeLine');
       const setNote = actionNamed(view, 'setNote');
       const checkout = actionNamed(view, 'checkout');
+      const setLabel = actionNamed(view, 'setLabel');
+      const removeLabel = actionNamed(view, 'removeLabel');
       view.element.dataset.billId = bill.id;
       view.element.dataset.status = bill.status;
 
@@ -1353,14 +1355,31 @@
         ] : []),
         el('dt', {}, 'Tax'), el('dd', { 'data-minor': bill.taxMinor, class: 'tax' }, money(bill.taxMinor)),
         el('dt', { class: 'total-label' }, 'Total'), el('dd', { 'data-minor': bill.totalMinor, class: 'total' }, money(bill.totalMinor)));
+      // The bill's name ("Table 4"), what the cashier tells it by; while it is unsettled, a field
+      // to name it (prefilled; saving it empty takes the name off) and "Remove name".
+      let labelForm = null;
+      if (setLabel) {
+        const field = valueField('label', view, setLabel, bill.label ?? '');
+        const title = bill.label ? 'Rename bill' : 'Name bill';
+        const save = el('button', { type: 'submit', class: 'secondary', 'data-action': setLabel.name, 'data-focus-key': `${view.route}:setLabel` }, title);
+        trackBusy(save, busyKeyOf(view, setLabel, undefined, title), view.route);
+        labelForm = el('form', { class: 'action-form label-form', 'data-action': setLabel.name, novalidate: true }, field.element, save,
+          removeLabel ? actionButton(view, removeLabel, 'Remove name', 'secondary') : null);
+        labelForm.addEventListener('submit', (event) => {
+          event.preventDefault();
+          if (!isBusy(save)) performAction(view, setLabel, { values: { label: field.read() } }, save);
+        });
+      }
       add(view.element,
         el('div', { class: 'bill-head' }, heading(view), el('span', { class: `badge badge-${bill.status}` }, statusText)),
+        bill.label ? el('p', { class: 'bill-label' }, bill.label) : null,
         el('p', { class: 'bill-id' }, bill.id),
+        labelForm,
         bill.void ? el('p', { class: 'void-reason' }, `Voided: ${bill.void.reason}`) : null,
         lines.length ? el('ul', { class: 'lines', 'aria-label': 'Lines' }, ...lines) : el('p', { class: 'empty' }, 'No items yet. Tap the menu to add some.'),
         totals,
         checkout ? actionButton(view, checkout, `Check out ${money(bill.totalMinor)}`, 'primary checkout') : null,
-        otherActions(view, [checkout?.name]));
+        otherActions(view, [checkout?.name, setLabel?.name, removeLabel?.name]));
     },
 
     /**
@@ -1628,6 +1647,12 @@
       // A line's note: sent as typed (the server trims it), and sent empty too, which removes it.
       const input = el('input', { id, name, autocomplete: 'off', maxlength: '140', value: initial, 'aria-describedby': errorId });
       const element = el('div', { class: 'field' }, el('label', { for: id }, 'Note'), input, error);
+      return { name, element, read: () => input.value, focus: () => input.focus() };
+    }
+    if (name === 'label') {
+      // A bill's name: sent as typed (the server trims it), and sent empty too, which takes it off.
+      const input = el('input', { id, name, autocomplete: 'off', maxlength: '40', value: initial, placeholder: 'Table 4', 'aria-describedby': errorId });
+      const element = el('div', { class: 'field' }, el('label', { for: id }, 'Bill name'), input, error);
       return { name, element, read: () => input.value, focus: () => input.focus() };
     }
     if (name === 'method') {

@@ -513,7 +513,7 @@ def run_generic_order(page, server, prices, token):
     page.idle()
     bill = generic_bill(page)
     # Voided on its summary, with pay and cancel: the bill under it offers none of them.
-    check(bill["caption"] == f"Checked out · {bill_id}" and bill["buttons"] == ["New bill", "Open bills"],
+    check(bill["caption"] == f"Checked out · {bill_id}" and bill["buttons"] == ["New bill", "Open bills", "Name bill"],
           f"the checked-out bill still offers line, checkout or void controls: {bill}")
     summary = page.find('dialog[data-presented="orderSummary"]')
     summary.find_element(By.CSS_SELECTOR, 'input[name="method"][value="cash"]').click()
@@ -1164,6 +1164,67 @@ def run_notes(page, server):
     check(all("note" not in line for line in stored), f"the server's bill still has a note: {stored}")
 
 
+def bill_label(page):
+    """The bill pane's name ("Table 4"), None without one."""
+    return page.script("return document.querySelector('[data-route=\"bill\"] .bill-label')?.textContent ?? null")
+
+
+def run_labels(page, server):
+    """A bill's name: typed into the bill pane's "Bill name" field and saved, it leads the pane
+    and is on the server's bill; two bills named differently are told apart in the bill list by
+    their names, and "Resume Table 4" there brings that one back; "Remove name" takes it off."""
+    token = page.script("return localStorage.getItem('routemap.token')")
+    print("labels: a bill named in its pane is found by its name in the bill list; Remove name takes it off")
+    # A new open bill, made current before the page loads (the scenario before may leave its bill
+    # checked out, its summary over the page).
+    table = server.send_json("POST", "/v1/bills", token)["bill"]["id"]
+    page.driver.get(server.url + "/")
+    page.wait(lambda: (page.bill() or {}).get("id") == table, "the new bill")
+    page.idle()
+    check(bill_label(page) is None, "a new bill shows a name")
+
+    def name_bill(text):
+        field = page.find('[data-route="bill"] form.label-form input[name="label"]')
+        field.clear()
+        if text:
+            field.send_keys(text)
+        page.find('[data-route="bill"] form.label-form button[type="submit"]').click()
+
+    name_bill("  Table 4 ")
+    page.wait(lambda: bill_label(page) == "Table 4", "the name leading the bill")
+    page.idle()
+    check(server.get_json(f"/v1/bills/{table}", token).get("label") == "Table 4", "the server's bill has no name")
+    page.screenshot("bill-label")
+
+    page.find('[data-route="bill"] button[data-action="newBill"]').click()
+    page.wait(lambda: page.bill()["id"] != table, "a second bill")
+    page.idle()
+    tab = page.bill()["id"]
+    name_bill("Sam's tab")
+    page.wait(lambda: bill_label(page) == "Sam's tab", "the second bill's name")
+    page.idle()
+
+    page.find('[data-route="bill"] button[data-action="showBills"]').click()
+    page.wait(lambda: page.find_all('dialog[open][data-presented="billList"]'), "the bill list")
+    page.idle()
+    titles = page.script("""
+        return [...document.querySelectorAll('dialog[data-presented="billList"] .component-row .row-title')].map((title) => title.textContent);""")
+    check("Table 4" in titles and "Sam's tab" in titles, f"the bill list's rows are {titles}")
+    page.screenshot("bill-list-labels")
+    resume = [button for button in page.find_all('dialog[data-presented="billList"] button[data-action="resume"]') if button.text == "Resume Table 4"]
+    check(len(resume) == 1, f"{len(resume)} buttons 'Resume Table 4' in the bill list")
+    resume[0].click()
+    page.wait(lambda: page.bill()["id"] == table and not page.find_all("dialog[open]"), "Table 4 resumed")
+    page.idle()
+    check(bill_label(page) == "Table 4", f"the resumed bill shows {bill_label(page)!r}")
+
+    page.find('[data-route="bill"] button[data-action="removeLabel"]').click()
+    page.wait(lambda: bill_label(page) is None, "the name taken off")
+    page.idle()
+    check("label" not in server.get_json(f"/v1/bills/{table}", token), "the server's bill still has a name")
+    check(server.get_json(f"/v1/bills/{tab}", token).get("label") == "Sam's tab", "the other bill lost its name")
+
+
 def run_unreliable(page, server):
     """A server that answers 503 timed_out after 1 s and 429 past 4 requests a second, and answers
     lost on their way back: a change whose answer never came is sent again with its key (by the
@@ -1432,6 +1493,7 @@ def main():
         run_modifiers(page, server)
         run_drawer(page, server)
         run_notes(page, server)
+        run_labels(page, server)
         server.cleanup()
         server = Server(arguments.binary, arguments=[
             "--request-timeout", "1", "--rate-limit", "4", "--manager-enrollment-code", MANAGER_ENROLLMENT_CODE])
