@@ -1118,18 +1118,24 @@ def line_notes(page):
         }));""")
 
 
+def load_with_new_bill(page, server, token):
+    """Opens a new bill through the API, so it is current before the page loads (the scenario
+    before may leave its bill checked out, its summary over the page), loads the page and returns
+    the bill's id once the page shows it."""
+    bill_id = server.send_json("POST", "/v1/bills", token)["bill"]["id"]
+    page.driver.get(server.url + "/")
+    page.wait(lambda: (page.bill() or {}).get("id") == bill_id, "the new bill")
+    page.idle()
+    return bill_id
+
+
 def run_notes(page, server):
     """A line's note: "Note" under an open line opens its field, Save sends setNote and the note
     shows under the line (and is on the server's bill); the same item tapped again is a line of
     its own (a note is part of the line); saving the field empty removes the note."""
     token = page.script("return localStorage.getItem('routemap.token')")
     print("notes: a note written under a line is shown there and kept by the server; empty removes it")
-    # A new open bill, made current before the page loads (the scenario before may leave its bill
-    # checked out, its summary over the page).
-    bill_id = server.send_json("POST", "/v1/bills", token)["bill"]["id"]
-    page.driver.get(server.url + "/")
-    page.wait(lambda: (page.bill() or {}).get("id") == bill_id, "the new bill")
-    page.idle()
+    bill_id = load_with_new_bill(page, server, token)
     tile = '[data-route="menu"] button[data-item-id="croissant"]'
     page.find(tile).click()
     page.wait(lambda: line_notes(page) == [{"item": "croissant", "quantity": 1, "note": None}], "a croissant line without a note")
@@ -1175,12 +1181,7 @@ def run_labels(page, server):
     their names, and "Resume Table 4" there brings that one back; "Remove name" takes it off."""
     token = page.script("return localStorage.getItem('routemap.token')")
     print("labels: a bill named in its pane is found by its name in the bill list; Remove name takes it off")
-    # A new open bill, made current before the page loads (the scenario before may leave its bill
-    # checked out, its summary over the page).
-    table = server.send_json("POST", "/v1/bills", token)["bill"]["id"]
-    page.driver.get(server.url + "/")
-    page.wait(lambda: (page.bill() or {}).get("id") == table, "the new bill")
-    page.idle()
+    table = load_with_new_bill(page, server, token)
     check(bill_label(page) is None, "a new bill shows a name")
 
     def name_bill(text):

@@ -65,7 +65,7 @@ struct DeclarativeOrderTests {
         let latteLine = try #require(stored.lines.first)
         #expect(stored.lines.count == 1 && latteLine.menuItemId == "latte" && latteLine.quantity == 2 && stored.totalMinor == 1033)
         let tree = buttons(shown.components)
-        #expect(tree.map(\.title) == ["−1 Latte", "+1 Latte", "Note for Latte", "Remove Latte", "Check out 10.33 USD", "New bill", "Open bills", "Discount", "Void bill"])
+        #expect(tree.map(\.title) == ["−1 Latte", "+1 Latte", "Note for Latte", "Remove Latte", "Check out 10.33 USD", "New bill", "Open bills", "Name bill", "Discount", "Void bill"])
         for title in ["+1 Latte", "−1 Latte", "Note for Latte", "Remove Latte"] {
             #expect(tree.first { $0.title == title }?.item?["lineId"] == .string(latteLine.lineId), "\(title) acts on the latte line")
         }
@@ -74,7 +74,7 @@ struct DeclarativeOrderTests {
         try await tap("Check out 10.33 USD", on: "bill", of: app)
         #expect(await app.performer.take() == ["replace bill", "present orderSummary style=modal nav"])
         let frozen = try await buttons(on: "bill", of: app)
-        #expect(frozen.map(\.action) == ["newBill", "showBills"], "a checked-out bill's tree has no line, checkout or void buttons")
+        #expect(frozen.map(\.action) == ["newBill", "showBills", "setLabel"], "a checked-out bill's tree has no line, checkout or void buttons")
         try await tap("Pay 10.33 USD", on: "orderSummary", of: app, values: ["method": "cash", "tenderedMinor": 2000])
         #expect(await app.performer.take() == ["dismiss orderSummary", "replace bill"])
         let next = try await app.shownBill()

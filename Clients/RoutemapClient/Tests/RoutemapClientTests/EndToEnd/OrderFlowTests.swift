@@ -43,8 +43,8 @@ struct OrderFlowTests {
         #expect(await app.performer.take() == ["replace bill", "present orderSummary style=modal nav"])
         #expect(try await app.shownBill().status == .checkedOut)
         #expect(
-            try await app.session.screen(of: "bill")?.screen.actions.map(\.name) == ["newBill", "showBills"],
-            "a checked-out bill offers no line changes, checkout or void (those are on its summary): a new bill and the bill list")
+            try await app.session.screen(of: "bill")?.screen.actions.map(\.name) == ["setLabel", "newBill", "showBills"],
+            "a checked-out bill offers no line changes, checkout or void (those are on its summary): its name, a new bill and the bill list")
         let summary = try #require(await app.session.screen(of: "orderSummary")).screen
         #expect(summary.renderer == .declarative)
         let components = try summary.components
