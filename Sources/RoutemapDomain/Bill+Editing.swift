@@ -101,9 +101,11 @@ extension Bill {
     }
 
     /// Throws `menuItemUnavailable` unless `item` can be sold on this bill: available, priced in
-    /// the bill's currency, and not at a negative price.
+    /// the bill's currency, and not at a negative price; then `menuItemSoldOut` when the shop
+    /// counts it and none is left. The count is not reserved: open bills may hold more than it.
     func requireSellable(_ item: MenuItem) throws(POSError) {
         guard item.available, item.currency == currency, item.priceMinor >= 0 else { throw .menuItemUnavailable(item.id) }
+        guard !item.isSoldOut else { throw .menuItemSoldOut(item.id) }
     }
 
     /// Throws `billNotOpen(status)` unless the bill is open.

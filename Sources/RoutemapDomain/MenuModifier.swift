@@ -100,7 +100,8 @@ extension MenuItem {
 
     /// The same item with `groups` as its modifier groups (a store reads them apart from the item).
     public func withModifierGroups(_ groups: [ModifierGroup]) -> MenuItem {
-        MenuItem(id: id, name: name, category: category, priceMinor: priceMinor, currency: currency, available: available, modifierGroups: groups)
+        MenuItem(id: id, name: name, category: category, priceMinor: priceMinor, currency: currency, available: available, modifierGroups: groups,
+            stock: stock)
     }
 
     /// One of the item with `modifiers`: its price plus theirs, or `nil` when an option's price

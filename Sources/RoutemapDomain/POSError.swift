@@ -12,6 +12,9 @@ public enum POSError: StateConflict, Sendable, Equatable {
     /// The item is marked unavailable, or cannot be sold on this bill (priced in another currency,
     /// or with a negative price).
     case menuItemUnavailable(String)
+    /// The shop counts the item and none is left (``MenuItem/isSoldOut``): refused as an
+    /// unavailable item is (the same problem), saying why.
+    case menuItemSoldOut(String)
     /// Editing and checkout need an open bill; this is the bill's actual status.
     case billNotOpen(BillStatus)
     /// An empty bill cannot be checked out.

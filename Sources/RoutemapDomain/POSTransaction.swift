@@ -13,6 +13,10 @@ public protocol POSTransaction: RecordedAnswers {
     /// Replaces the modifier groups (and their options) of menu item `menuItemId`, on the menu,
     /// with `groups` (`[]`: none). Bill lines keep the options they were added with.
     func replaceModifierGroups(menuItemId: String, with groups: [ModifierGroup]) throws
+    /// Takes `sold` (quantities by menu item id) off those items' shelf counts
+    /// (``MenuItem/stock``), in this transaction: an item not counted (any more) is left alone,
+    /// and a count may go below 0. Called only with counted items, never with none.
+    func takeFromStock(_ sold: [String: Int]) throws
     /// Takes item `id` off the menu at `date`, keeping its row for the bills that hold it.
     func retireMenuItem(id: String, at date: Date) throws
     /// The category with `id` on the menu, or `nil` (also when retired).

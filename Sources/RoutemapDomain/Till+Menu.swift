@@ -9,9 +9,12 @@ public struct MenuItemDraft: Sendable {
     public var available: Bool
     /// Its modifier groups, in order (none: added with one tap).
     public var modifierGroups: [ModifierGroup]
+    /// How many are on the shelf (``MenuItem/stock``); `nil`: not counted.
+    public var stock: Int?
 
     public init(
-        id: String, name: String, category: String, priceMinor: Int64, available: Bool = true, modifierGroups: [ModifierGroup] = []
+        id: String, name: String, category: String, priceMinor: Int64, available: Bool = true, modifierGroups: [ModifierGroup] = [],
+        stock: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -19,6 +22,7 @@ public struct MenuItemDraft: Sendable {
         self.priceMinor = priceMinor
         self.available = available
         self.modifierGroups = modifierGroups
+        self.stock = stock
     }
 }
 
@@ -30,15 +34,20 @@ public struct MenuItemPatch: Sendable {
     public var available: Bool?
     /// The item's new modifier groups, replacing all it had (`[]`: none); `nil` keeps them.
     public var modifierGroups: [ModifierGroup]?
+    /// The item's new count (``MenuItem/stock``): `.some(n)` counts `n`, `.some(nil)` stops
+    /// counting, `nil` keeps it.
+    public var stock: Int??
 
     public init(
-        name: String? = nil, category: String? = nil, priceMinor: Int64? = nil, available: Bool? = nil, modifierGroups: [ModifierGroup]? = nil
+        name: String? = nil, category: String? = nil, priceMinor: Int64? = nil, available: Bool? = nil, modifierGroups: [ModifierGroup]? = nil,
+        stock: Int?? = nil
     ) {
         self.name = name
         self.category = category
         self.priceMinor = priceMinor
         self.available = available
         self.modifierGroups = modifierGroups
+        self.stock = stock
     }
 }
 
@@ -55,10 +64,21 @@ extension MenuItem {
         return price
     }
 
+    /// The counts a manager may set (``stock``): 0 to 100,000. Selling may take a count below 0.
+    public static let stockRange: ClosedRange<Int> = 0...100_000
+
+    /// `stock`, if it is `nil` or in ``stockRange``; else throws ``InvalidInput`` for `stock`.
+    @discardableResult
+    public static func checkedStock(_ stock: Int?) throws(InvalidInput) -> Int? {
+        guard let stock, !stockRange.contains(stock) else { return stock }
+        throw InvalidInput(field: "stock", rule: "from \(stockRange.lowerBound) to \(stockRange.upperBound), or null")
+    }
+
     func applying(_ patch: MenuItemPatch) -> MenuItem {
         MenuItem(
             id: id, name: patch.name ?? name, category: patch.category ?? category, priceMinor: patch.priceMinor ?? priceMinor,
-            currency: currency, available: patch.available ?? available, modifierGroups: patch.modifierGroups ?? modifierGroups)
+            currency: currency, available: patch.available ?? available, modifierGroups: patch.modifierGroups ?? modifierGroups,
+            stock: patch.stock ?? stock)
     }
 
 }
@@ -93,9 +113,10 @@ extension Till {
         try MenuSlug.checked(draft.category, field: "category")
         try MenuItem.checkedPrice(draft.priceMinor)
         try ModifierGroup.checked(draft.modifierGroups)
+        try MenuItem.checkedStock(draft.stock)
         let item = MenuItem(
             id: draft.id, name: draft.name, category: draft.category, priceMinor: draft.priceMinor, currency: currency,
-            available: draft.available, modifierGroups: draft.modifierGroups)
+            available: draft.available, modifierGroups: draft.modifierGroups, stock: draft.stock)
         return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             guard try !transaction.menuItemExists(id: item.id) else { throw POSError.menuItemExists(item.id) }
             guard try transaction.menuCategory(id: item.category) != nil else { throw POSError.unknownCategory(item.category) }
@@ -114,6 +135,7 @@ extension Till {
         if let category = patch.category { try MenuSlug.checked(category, field: "category") }
         if let price = patch.priceMinor { try MenuItem.checkedPrice(price) }
         if let groups = patch.modifierGroups { try ModifierGroup.checked(groups) }
+        if let stock = patch.stock { try MenuItem.checkedStock(stock) }
         return try await write(device: device, durability: .normal, idempotency: idempotency) { transaction in
             let item = try Self.listedItem(id, in: transaction)
             let changed = item.applying(patch)

@@ -213,14 +213,25 @@ public struct Till: Sendable {
     /// the outcome's next bill is the bill itself. Throws `billNotFound`, then as ``Bill/check(_:)``
     /// checks: `billNotCheckedOut`, `amountMismatch`, `amountExceedsDue`, `insufficientTender` or
     /// `tenderNotAllowed`.
-    public func pay(billId: String, device: String, _ request: PaymentRequest) async throws -> PaymentOutcome {
-        try performed(await pay(billId: billId, device: device, request, idempotency: nil))
+    ///
+    /// The payment that makes the bill paid also takes what it sold off the shelf counts, in the
+    /// same transaction (``Bill/stockSold(countedItems:)``): of the items in `countedItems`, the
+    /// ids of the counted items (``MenuItem/isCounted``) as the caller knows them without asking
+    /// the store (the POS app: its live menu), so that paying a bill of uncounted items writes
+    /// nothing more. A count may go below 0 (the sale happened; the count was wrong). An item
+    /// the caller does not know is counted (counting began on another node within the second)
+    /// is sold without its count going down.
+    public func pay(billId: String, device: String, _ request: PaymentRequest, countedItems: Set<String> = []) async throws
+        -> PaymentOutcome
+    {
+        try performed(await pay(billId: billId, device: device, request, countedItems: countedItems, idempotency: nil))
     }
 
-    /// ``pay(billId:device:_:)`` under an idempotency key.
-    public func pay(billId: String, device: String, _ request: PaymentRequest, idempotency: IdempotencyKey<PaymentOutcome>?)
-        async throws -> IdempotentOutcome<PaymentOutcome>
-    {
+    /// ``pay(billId:device:_:countedItems:)`` under an idempotency key.
+    public func pay(
+        billId: String, device: String, _ request: PaymentRequest, countedItems: Set<String> = [],
+        idempotency: IdempotencyKey<PaymentOutcome>?
+    ) async throws -> IdempotentOutcome<PaymentOutcome> {
         try await write(device: device, durability: .full, idempotency: idempotency) { transaction in
             var bill = try ownedBill(billId, device: device, in: transaction)
             let checked = try bill.check(request)
@@ -236,6 +247,9 @@ public struct Till: Sendable {
             try bill.record(payment)
             try transaction.update(bill)
             try transaction.insert(payment)
+            // Only the completing payment sells (a bill is paid once); none counted: no statement.
+            let sold = checked.completesBill ? bill.stockSold(countedItems: countedItems) : [:]
+            if !sold.isEmpty { try transaction.takeFromStock(sold) }
             return PaymentOutcome(payment: payment, bill: bill, nextBill: next ?? bill)
         }
     }

@@ -9,7 +9,7 @@ extension PostgresTransaction {
     /// over `menu_items i` and ``modifiersJoin``: one row per option, in order.
     static let menuItemColumns = """
         i.id, i.name, i.category, i.price_minor, i.currency, i.available,
-        g.id, g.name, g.min_choices, g.max_choices, o.id, o.name, o.price_minor
+        g.id, g.name, g.min_choices, g.max_choices, o.id, o.name, o.price_minor, i.stock
         """
 
     /// An item's modifier groups and their options, joined to `menu_items i` (an item without

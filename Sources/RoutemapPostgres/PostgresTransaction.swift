@@ -100,9 +100,9 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     func insertMenuItem(_ item: MenuItem) throws {
         session.enqueue(
             """
-            INSERT INTO menu_items (id, name, category, price_minor, currency, available, position)
+            INSERT INTO menu_items (id, name, category, price_minor, currency, available, stock, position)
             VALUES (\(item.id), \(item.name), \(item.category), \(item.priceMinor), \(item.currency.rawValue), \(item.available),
-                    (SELECT coalesce(max(position), 0) + 10 FROM menu_items))
+                    \(item.stock), (SELECT coalesce(max(position), 0) + 10 FROM menu_items))
             """)
         insertModifierGroups(item.modifierGroups, menuItemId: item.id)
     }
@@ -113,14 +113,29 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         session.enqueue(
             """
             UPDATE menu_items SET name = \(item.name), category = \(item.category), price_minor = \(item.priceMinor),
-                available = \(item.available)
+                available = \(item.available), stock = \(item.stock)
             WHERE id = \(item.id) AND retired_at IS NULL AND name = \(read.name) AND category = \(read.category)
-                AND price_minor = \(read.priceMinor) AND available = \(read.available)
+                AND price_minor = \(read.priceMinor) AND available = \(read.available) AND stock IS NOT DISTINCT FROM \(read.stock)
             """
         ) { result in
             guard result.metadata.rows == 1 else { throw ConflictSignal(description: "menu item \(item.id) changed meanwhile") }
         }
         knownItems[item.id] = item
+    }
+
+    func takeFromStock(_ sold: [String: Int]) throws {
+        // One statement, however many items: the menu revision's trigger runs once per
+        // statement, on its one row, which every other menu change (and payment of a counted
+        // item) then waits for until this commits. `stock - quantity` is computed on the row as
+        // locked: two payments of croissants on two nodes both count. A deadlock between two
+        // such payments is run again, as every deadlock is.
+        let ids = sold.keys.sorted()
+        session.enqueue(
+            """
+            UPDATE menu_items m SET stock = m.stock - s.quantity
+            FROM unnest(\(ids)::text[], \(ids.map { sold[$0] ?? 0 })::integer[]) AS s(id, quantity)
+            WHERE m.id = s.id AND m.stock IS NOT NULL
+            """)
     }
 
     func retireMenuItem(id: String, at date: Date) throws {
@@ -667,7 +682,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         }
         return MenuItem(
             id: id, name: try cells[1].decode(String.self), category: try cells[2].decode(String.self), priceMinor: try cells[3].decode(Int64.self),
-            currency: currency, available: try cells[5].decode(Bool.self), modifierGroups: modifierGroups)
+            currency: currency, available: try cells[5].decode(Bool.self), modifierGroups: modifierGroups,
+            stock: try cells[13].decode(Int?.self))
     }
 
     private static func menuCategory(_ row: PostgresRow) throws -> MenuCategory {

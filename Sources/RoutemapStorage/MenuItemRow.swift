@@ -13,6 +13,7 @@ struct MenuItemRow: FetchableRecord, TableRecord, Sendable {
         static let currency = Column("currency")
         static let available = Column("available")
         static let position = Column("position")
+        static let stock = Column("stock")
     }
 
     let id: String
@@ -21,6 +22,8 @@ struct MenuItemRow: FetchableRecord, TableRecord, Sendable {
     let priceMinor: Int64
     let currency: String
     let available: Bool
+    /// `nil` when not counted, or before migration 0027 added the column.
+    let stock: Int?
 
     init(row: Row) throws {
         id = try row.decode(forColumn: Columns.id)
@@ -29,6 +32,7 @@ struct MenuItemRow: FetchableRecord, TableRecord, Sendable {
         priceMinor = try row.decode(forColumn: Columns.priceMinor)
         currency = try row.decode(forColumn: Columns.currency)
         available = try row.decode(forColumn: Columns.available)
+        stock = row.hasColumn(Columns.stock.name) ? try row.decode(forColumn: Columns.stock) : nil
     }
 
     /// The domain's menu item. Throws ``StorageError/invalidRow(table:id:reason:)``.
@@ -36,6 +40,6 @@ struct MenuItemRow: FetchableRecord, TableRecord, Sendable {
         guard let currency = Currency(rawValue: currency) else {
             throw StorageError.invalidRow(table: Self.databaseTableName, id: id, reason: "currency '\(self.currency)'")
         }
-        return MenuItem(id: id, name: name, category: category, priceMinor: priceMinor, currency: currency, available: available)
+        return MenuItem(id: id, name: name, category: category, priceMinor: priceMinor, currency: currency, available: available, stock: stock)
     }
 }

@@ -22,10 +22,10 @@ extension SQLiteTransaction {
         try StorageError.wrapping("adding menu item \(item.id)") {
             try database.execute(
                 sql: """
-                    INSERT INTO menu_items (id, name, category, price_minor, currency, available, position)
-                    VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 10 FROM menu_items))
+                    INSERT INTO menu_items (id, name, category, price_minor, currency, available, stock, position)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 10 FROM menu_items))
                     """,
-                arguments: [item.id, item.name, item.category, item.priceMinor, item.currency.rawValue, item.available])
+                arguments: [item.id, item.name, item.category, item.priceMinor, item.currency.rawValue, item.available, item.stock])
             try insertModifierGroups(item.modifierGroups, menuItemId: item.id)
         }
     }
@@ -34,8 +34,19 @@ extension SQLiteTransaction {
         writing?.menu.forget()
         try StorageError.wrapping("changing menu item \(item.id)") {
             try database.execute(
-                sql: "UPDATE menu_items SET name = ?, category = ?, price_minor = ?, available = ? WHERE id = ? AND retired_at IS NULL",
-                arguments: [item.name, item.category, item.priceMinor, item.available, item.id])
+                sql: "UPDATE menu_items SET name = ?, category = ?, price_minor = ?, available = ?, stock = ? WHERE id = ? AND retired_at IS NULL",
+                arguments: [item.name, item.category, item.priceMinor, item.available, item.stock, item.id])
+        }
+    }
+
+    func takeFromStock(_ sold: [String: Int]) throws {
+        // The writer's menu now has old counts: adds read the table until it is reloaded.
+        writing?.menu.forget()
+        try StorageError.wrapping("taking sold items off their stock counts") {
+            let statement = try database.cachedStatement(sql: "UPDATE menu_items SET stock = stock - ? WHERE id = ? AND stock IS NOT NULL")
+            for (id, quantity) in sold.sorted(by: { $0.key < $1.key }) {
+                try statement.execute(arguments: [quantity, id])
+            }
         }
     }
 

@@ -17,9 +17,9 @@ enum Fixtures {
     static let menu = [latte, croissant, soldOut, item("espresso", price: 300)]
 
     static func item(
-        _ id: String, price: Int64, category: String = "coffee", currency: Currency = .usd, available: Bool = true
+        _ id: String, price: Int64, category: String = "coffee", currency: Currency = .usd, available: Bool = true, stock: Int? = nil
     ) -> MenuItem {
-        MenuItem(id: id, name: id.capitalized, category: category, priceMinor: price, currency: currency, available: available)
+        MenuItem(id: id, name: id.capitalized, category: category, priceMinor: price, currency: currency, available: available, stock: stock)
     }
 
     /// A new open bill at 8.75 % unless told otherwise.

@@ -8,6 +8,8 @@ struct FailingPaymentStore: ForwardingStore {
         case afterInsert
         /// Record the payment twice: the database refuses the second (UNIQUE bill_id).
         case duplicateInsert
+        /// Record the payment, take the sold items off their counts, then throw ``InjectedFailure``.
+        case afterStock
     }
 
     struct InjectedFailure: Error, Equatable {}

@@ -15,6 +15,13 @@ struct FailingPaymentTransaction: ForwardingTransaction {
             throw FailingPaymentStore.InjectedFailure()
         case .duplicateInsert:
             try base.insert(payment)
+        case .afterStock:
+            break
         }
+    }
+
+    func takeFromStock(_ sold: [String: Int]) throws {
+        try base.takeFromStock(sold)
+        if failure == .afterStock { throw FailingPaymentStore.InjectedFailure() }
     }
 }

@@ -49,6 +49,7 @@ extension ForwardingTransaction {
         try forwarded.replaceModifierGroups(menuItemId: menuItemId, with: groups)
     }
     func retireMenuItem(id: String, at date: Date) throws { try forwarded.retireMenuItem(id: id, at: date) }
+    func takeFromStock(_ sold: [String: Int]) throws { try forwarded.takeFromStock(sold) }
     func menuCategory(id: String) throws -> MenuCategory? { try forwarded.menuCategory(id: id) }
     func menuCategoryExists(id: String) throws -> Bool { try forwarded.menuCategoryExists(id: id) }
     func insertMenuCategory(_ category: MenuCategory) throws { try forwarded.insertMenuCategory(category) }

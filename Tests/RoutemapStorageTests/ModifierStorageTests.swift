@@ -128,7 +128,7 @@ struct ModifierStorageTests {
             old.close()
             _ = try TestPostgres.psql(url, rows)
             let migrated = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations(), connections: 4)
-            #expect(migrated.appliedMigrationIDs == ["0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels"])
+            #expect(migrated.appliedMigrationIDs == ["0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
             store = migrated
         } else {
             let old = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations().filter(before))
@@ -137,7 +137,7 @@ struct ModifierStorageTests {
             #expect(try old.bill(id: "bill_1")?.lines.count == 1, "a store reads bills before 0023's tables exist")
             try old.close()
             let migrated = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
-            #expect(migrated.appliedMigrationIDs == ["0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels"])
+            #expect(migrated.appliedMigrationIDs == ["0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
             store = migrated
         }
         defer { (store as? PostgresStore)?.close() }

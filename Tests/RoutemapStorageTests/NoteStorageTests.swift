@@ -72,7 +72,7 @@ struct NoteStorageTests {
             old.close()
             _ = try TestPostgres.psql(url, rows)
             let migrated = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations(), connections: 4)
-            #expect(migrated.appliedMigrationIDs == ["0025_pos_line_notes", "0026_pos_bill_labels"])
+            #expect(migrated.appliedMigrationIDs == ["0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
             store = migrated
         } else {
             let old = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations().filter(before))
@@ -84,7 +84,7 @@ struct NoteStorageTests {
             #expect(try await oldTill.addItem(billId: "bill_1", device: "dev_old", menuItemId: "croissant", quantity: 1).lines.count == 2)
             try old.close()
             let migrated = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
-            #expect(migrated.appliedMigrationIDs == ["0025_pos_line_notes", "0026_pos_bill_labels"])
+            #expect(migrated.appliedMigrationIDs == ["0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
             store = migrated
         }
         defer { (store as? PostgresStore)?.close() }

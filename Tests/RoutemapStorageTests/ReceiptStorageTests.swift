@@ -141,14 +141,14 @@ struct ReceiptStorageTests {
             old.close()
             _ = try TestPostgres.psql(url, rows)
             let migrated = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations(), connections: 4)
-            #expect(migrated.appliedMigrationIDs == ["0019_pos_receipts", "0020_pos_tips", "0021_pos_discounts", "0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels"])
+            #expect(migrated.appliedMigrationIDs == ["0019_pos_receipts", "0020_pos_tips", "0021_pos_discounts", "0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
             store = migrated
         } else {
             let old = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations().filter(before))
             try old.onWriter("writing rows from before 0019") { try $0.execute(sql: rows) }
             try old.close()
             let migrated = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
-            #expect(migrated.appliedMigrationIDs == ["0019_pos_receipts", "0020_pos_tips", "0021_pos_discounts", "0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels"])
+            #expect(migrated.appliedMigrationIDs == ["0019_pos_receipts", "0020_pos_tips", "0021_pos_discounts", "0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
             store = migrated
         }
         defer { (store as? PostgresStore)?.close() }

@@ -139,7 +139,7 @@ struct SplitTenderStorageTests {
             old.close()
             _ = try TestPostgres.psql(url, rows(device))
             let migrated = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations(), connections: 4)
-            #expect(migrated.appliedMigrationIDs == ["0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels"])
+            #expect(migrated.appliedMigrationIDs == ["0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
             store = migrated
         } else {
             let old = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations().filter(before))
@@ -149,7 +149,7 @@ struct SplitTenderStorageTests {
             let rowid = try old.onWriter("reading a rowid") { try Int64.fetchOne($0, sql: "SELECT rowid FROM payments WHERE id = 'pay_1'") }
             try old.close()
             let migrated = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
-            #expect(migrated.appliedMigrationIDs == ["0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels"])
+            #expect(migrated.appliedMigrationIDs == ["0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
             #expect(try migrated.onWriter("reading a rowid") { try Int64.fetchOne($0, sql: "SELECT rowid FROM payments WHERE id = 'pay_1'") } == rowid)
             let indexes = try migrated.onWriter("reading the indexes") { database in
                 try String.fetchAll(database, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'payments' AND sql IS NOT NULL ORDER BY name")

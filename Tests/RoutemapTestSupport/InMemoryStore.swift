@@ -13,6 +13,8 @@ public final class InMemoryStore: POSStore {
         public var retiredMenuItems: Set<String> = []
         /// Bumped by every menu change.
         public var menuRevision = 1
+        /// How many times a write took sold items off their stock counts (a statement in a store).
+        public var stockStatements = 0
         /// Bumped by every change to a device.
         public var deviceRevision = 1
         /// Categories in menu order, with the ids of retired ones.

@@ -154,18 +154,25 @@ extension InMemoryTransaction {
     func updateMenuItem(_ item: MenuItem) throws {
         guard let index = state.menu.firstIndex(where: { $0.id == item.id }) else { throw Conflict() }
         // The item's own fields only, as the stores' updates: its groups stay.
-        state.menu[index] = MenuItem(
-            id: item.id, name: item.name, category: item.category, priceMinor: item.priceMinor, currency: item.currency,
-            available: item.available, modifierGroups: state.menu[index].modifierGroups)
+        state.menu[index] = item.withModifierGroups(state.menu[index].modifierGroups)
+        state.menuRevision += 1
+    }
+
+    func takeFromStock(_ sold: [String: Int]) throws {
+        state.stockStatements += 1
+        for (index, item) in state.menu.enumerated() {
+            guard let quantity = sold[item.id], let stock = item.stock else { continue }
+            state.menu[index] = MenuItem(
+                id: item.id, name: item.name, category: item.category, priceMinor: item.priceMinor, currency: item.currency,
+                available: item.available, modifierGroups: item.modifierGroups, stock: stock - quantity)
+        }
         state.menuRevision += 1
     }
 
     func replaceModifierGroups(menuItemId: String, with groups: [ModifierGroup]) throws {
         guard let index = state.menu.firstIndex(where: { $0.id == menuItemId }) else { throw Conflict() }
         let item = state.menu[index]
-        state.menu[index] = MenuItem(
-            id: item.id, name: item.name, category: item.category, priceMinor: item.priceMinor, currency: item.currency,
-            available: item.available, modifierGroups: groups)
+        state.menu[index] = item.withModifierGroups(groups)
         state.menuRevision += 1
     }
 

@@ -1,0 +1,18 @@
+-- Stock counts ("12 croissants left", sold out at 0): how many of a menu item are on the shelf,
+-- for the items a shop counts. NULL: not counted (every item until a manager sets a count, and
+-- the items made to order).
+--
+-- Decided with it:
+-- - A manager sets the count (0 to 100000; the application checks) or stops counting (NULL). A
+--   counted item sells only while it is available and its count is above 0: adding it (or
+--   raising its line) at 0 or below is refused as an unavailable item is.
+-- - The count is what is on the shelf, not what is promised: adding an item to a bill does not
+--   reserve it, so open bills may hold more than the count.
+-- - The payment that makes a bill paid takes the bill's quantities of its counted items off
+--   their counts, in the same transaction. A sale that happened is never refused for the count,
+--   so it may go below 0: the manager sees the shelf count was wrong and sets it again. Hence no
+--   lower bound here; the upper one is the most a manager may set.
+-- - Voiding a bill sells nothing and touches no count; a refund puts nothing back on the shelf.
+-- - A nullable column: paying a bill of uncounted items writes nothing more, and the triggers of
+--   0011 bump the menu revision when a count changes, so every till's menu shows the new one.
+ALTER TABLE menu_items ADD COLUMN stock INTEGER CHECK (stock IS NULL OR stock <= 100000);
