@@ -25,6 +25,10 @@ extension POSError {
             return Problem(
                 status: .unprocessableContent, code: "menu_item_unavailable", title: "Menu item unavailable",
                 detail: "The menu item '\(id)' is not available right now.", extensions: ["menuItemId": .string(id)])
+        case .menuItemSoldOut(let id):
+            return Problem(
+                status: .unprocessableContent, code: "menu_item_unavailable", title: "Menu item unavailable",
+                detail: "The menu item '\(id)' is sold out: none is left.", extensions: ["menuItemId": .string(id)])
         case .billNotOpen(let status):
             return Problem(
                 status: .conflict, code: "bill_not_open", title: "Bill not open",

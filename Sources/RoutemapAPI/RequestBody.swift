@@ -154,6 +154,17 @@ package struct RequestBody {
         RequestBody(object: JSONObject(object.filter { $0.key != name }))
     }
 
+    /// Whether member `name` is in the body, `null` or not: for a member whose `null` means
+    /// something other than its absence.
+    package func has(_ name: String) -> Bool {
+        object[name] != nil
+    }
+
+    /// Whether member `name` is in the body as `null`.
+    package func isNull(_ name: String) -> Bool {
+        object[name]?.isNull ?? false
+    }
+
     /// The raw member, `nil` when absent or `null`, for members whose shape varies.
     package func value(_ name: String) -> JSON? {
         guard let value = object[name], !value.isNull else { return nil }

@@ -172,9 +172,16 @@ struct BillsController {
         let billId = try request.parameter("billId")
         // "partial": false is the default spelled out: one request with its absence, to a key.
         let meant = partial ? body : body.without("partial")
-        return try await app.idempotency.perform(request, body: meant, device: device, keyRequired: true) { key in
-            let outcome = try await till.pay(billId: billId, device: device.id, payment, idempotency: key)
-            if case .performed(let done, _) = outcome { APIMetrics.committed(done.payment) }
+        // The counted items as this node's menu has them: a bill of none of them pays with no
+        // statement more (the menu is current within a second of a change on another node).
+        let counted = app.menu.current.countedItemIds
+        var soldCounted = false
+        let response = try await app.idempotency.perform(request, body: meant, device: device, keyRequired: true) { key in
+            let outcome = try await till.pay(billId: billId, device: device.id, payment, countedItems: counted, idempotency: key)
+            if case .performed(let done, _) = outcome {
+                APIMetrics.committed(done.payment)
+                if done.bill.status == .paid, !done.bill.stockSold(countedItems: counted).isEmpty { soldCounted = true }
+            }
             return outcome
         } answer: { outcome in
             let context = app.screenContext(device, outcome.nextBill)
@@ -193,6 +200,10 @@ struct BillsController {
                 "navigation": steps.json,
             ])
         }
+        // The counts changed: every till's menu shows them now (should the rebuild fail, the
+        // revision check does within a second; the payment has committed).
+        if soldCounted { try? await app.menu.refresh() }
+        return response
     }
 
     // MARK: Helpers

@@ -20,6 +20,8 @@ extension MenuItem {
         ]
         // Absent when there are none: an item without modifiers encodes as before they existed.
         if !modifierGroups.isEmpty { object.append("modifierGroups", .array(modifierGroups.map(\.json))) }
+        // Absent when not counted, as before counts existed; 0 or below is sold out.
+        if let stock { object.append("stock", .int(Int64(stock))) }
         return .object(object)
     }
 }

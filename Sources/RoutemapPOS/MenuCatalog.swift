@@ -26,6 +26,9 @@ final class MenuCatalog: Sendable {
     let categories: [MenuCategory]
     /// `GET /v1/menu/categories`.
     let categoryListing: Listing
+    /// The ids of the counted items (``MenuItem/isCounted``): what paying takes off the shelf,
+    /// known without asking the store.
+    let countedItemIds: Set<String>
     /// Which version of the menu this is, in this process: answers built from it are cached under it.
     let generation: Int
     let all: Listing
@@ -40,6 +43,7 @@ final class MenuCatalog: Sendable {
         self.items = items
         itemsById = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.categories = categories
+        countedItemIds = Set(items.filter(\.isCounted).map(\.id))
         self.generation = generation
         categoryListing = Listing(bytes: (["categories": .array(categories.map(\.json))] as JSON).encoded())
         let allPayload = JSONFragment(MenuCatalog.listingJSON(items))

@@ -53,11 +53,11 @@ struct MenuManagementController {
     }
 
     @Sendable func create(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
-        let body = try RequestBody(request, allowed: ["id", "name", "category", "priceMinor", "available", "modifierGroups"])
+        let body = try RequestBody(request, allowed: ["id", "name", "category", "priceMinor", "available", "modifierGroups", "stock"])
         let draft = MenuItemDraft(
             id: try Self.slug(body, "id"), name: try Self.name(body), category: try Self.slug(body, "category"),
             priceMinor: try body.integer("priceMinor", in: MenuItem.priceRange), available: try body.optionalBool("available") ?? true,
-            modifierGroups: try body.modifierGroups() ?? [])
+            modifierGroups: try body.modifierGroups() ?? [], stock: try Self.stock(body) ?? nil)
         return await changed(
             try await app.idempotency.perform(
                 request, body: body, device: device,
@@ -67,15 +67,17 @@ struct MenuManagementController {
 
     @Sendable func change(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let id = try request.parameter("itemId")
-        let body = try RequestBody(request, allowed: ["name", "category", "priceMinor", "available", "modifierGroups"])
+        let body = try RequestBody(request, allowed: ["name", "category", "priceMinor", "available", "modifierGroups", "stock"])
         let patch = MenuItemPatch(
             name: body.value("name") == nil ? nil : try Self.name(body),
             category: body.value("category") == nil ? nil : try Self.slug(body, "category"),
             priceMinor: try body.optionalInteger("priceMinor", in: MenuItem.priceRange), available: try body.optionalBool("available"),
-            modifierGroups: try body.modifierGroups())
+            modifierGroups: try body.modifierGroups(), stock: try Self.stock(body))
+        // `"stock": null` stops counting: spelled apart from its absence, for the idempotency key.
+        let keyed = body.isNull("stock") ? body.with("stock", .string("not counted")) : body
         return await changed(
             try await app.idempotency.perform(
-                request, body: body, device: device,
+                request, body: keyed, device: device,
                 change: { key in try await app.till.changeMenuItem(id: id, patch, device: device.id, idempotency: key) },
                 answer: { item in .json(["item": item.json]) }))
     }
@@ -101,6 +103,14 @@ struct MenuManagementController {
     /// the message every string member gets.
     private static func slug(_ body: RequestBody, _ name: String) throws -> String {
         try MenuSlug.checked(try body.string(name, maxLength: 64), field: name)
+    }
+
+    /// `stock`: `nil` when absent, `.some(nil)` when `null` (not counted), else a count in
+    /// ``MenuItem/stockRange``.
+    private static func stock(_ body: RequestBody) throws -> Int?? {
+        guard body.has("stock") else { return nil }
+        let range = Int64(MenuItem.stockRange.lowerBound)...Int64(MenuItem.stockRange.upperBound)
+        return .some(try body.optionalInteger("stock", in: range).map { Int($0) })
     }
 
     private static func name(_ body: RequestBody) throws -> String {

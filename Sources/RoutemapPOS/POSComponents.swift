@@ -18,9 +18,11 @@ extension POSNavigation {
                 title: names[category] ?? category.prefix(1).uppercased() + category.dropFirst(),
                 children: items.filter { $0.category == category }.map { item in
                     guard item.available else { return .row(title: item.name, value: "Unavailable") }
-                    // An item with modifier groups presents them first.
+                    guard !item.isSoldOut else { return .row(title: item.name, value: "Sold out") }
+                    // An item with modifier groups presents them first; a counted one says how many are left.
+                    let left = item.stock.map { " · \($0) left" } ?? ""
                     return .button(
-                        title: "\(item.name) · \(MoneyText.format(item.priceMinor, item.currency))\(item.hasModifiers ? " …" : "")",
+                        title: "\(item.name) · \(MoneyText.format(item.priceMinor, item.currency))\(left)\(item.hasModifiers ? " …" : "")",
                         action: item.hasModifiers ? chooseModifiers : "addItem", style: .secondary, item: ["id": .string(item.id)])
                 })
         }

@@ -58,8 +58,22 @@ struct MenuCommand: AsyncParsableCommand {
     /// What `routemap menu` acts as in the till's use cases (no idempotency key is recorded).
     static let operatorDevice = "operator"
 
+    /// An item's line; a counted item's ends with its count (`12 left`), an uncounted one's as
+    /// before counts existed.
     static func line(_ item: MenuItem) -> String {
         "\(item.id)\t\(item.category)\t\(item.name)\t\(item.priceMinor)\t\(item.currency.rawValue)\t\(item.available ? "available" : "unavailable")"
+            + (item.stock.map { "\t\($0) left" } ?? "")
+    }
+
+    /// `--stock`: a count in ``MenuItem/stockRange``, or `none` (not counted: `nil`).
+    static func stock(_ text: String) throws -> Int? {
+        if text == "none" { return nil }
+        guard let count = Int(text), MenuItem.stockRange.contains(count) else {
+            throw refusal(
+                "--stock must be \(MenuItem.stockRange.lowerBound) to \(MenuItem.stockRange.upperBound), or none",
+                exitStatus: ExitCode.validationFailure.rawValue)
+        }
+        return count
     }
 
     static func checkSlug(_ text: String, _ flag: String) throws {
@@ -81,7 +95,7 @@ struct MenuCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the menu: id, category, name, price, currency, availability.")
+        static let configuration = CommandConfiguration(abstract: "List the menu: id, category, name, price, currency, availability, and how many are left of a counted item.")
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
@@ -99,6 +113,8 @@ struct MenuCommand: AsyncParsableCommand {
         @Option(help: "Its category (a-z, 0-9, '-').") var category: String
         @Option(help: "Its price in minor units (cents).") var priceMinor: Int64
         @Flag(help: "Add it marked unavailable.") var unavailable = false
+        @Option(help: "How many are on the shelf (0 to 100000), for an item the shop counts. Default: not counted.")
+        var stock: String?
         @Option(help: "Its currency, an ISO 4217 code: the menu's. Env: ROUTEMAP_CURRENCY. Default: the menu's items', else USD.")
         var currency: String?
 
@@ -107,9 +123,10 @@ struct MenuCommand: AsyncParsableCommand {
             try MenuCommand.checkSlug(category, "--category")
             try MenuCommand.checkName(name)
             try MenuCommand.checkPrice(priceMinor)
+            let count = try stock.flatMap { try MenuCommand.stock($0) }
             let (database, till) = try MenuCommand.open(store, currency: currency)
             defer { try? database.close() }
-            let draft = MenuItemDraft(id: id, name: name, category: category, priceMinor: priceMinor, available: !unavailable)
+            let draft = MenuItemDraft(id: id, name: name, category: category, priceMinor: priceMinor, available: !unavailable, stock: count)
             let outcome = try await MenuCommand.run {
                 try await till.createMenuItem(draft, device: MenuCommand.operatorDevice, idempotency: nil)
             }
@@ -118,21 +135,23 @@ struct MenuCommand: AsyncParsableCommand {
     }
 
     struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change an item's price, name, category or availability.")
+        static let configuration = CommandConfiguration(abstract: "Change an item's price, name, category, availability or stock count.")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The item's id.") var id: String
         @Option(help: "New name.") var name: String?
         @Option(help: "New category.") var category: String?
         @Option(help: "New price in minor units.") var priceMinor: Int64?
         @Option(help: "true or false.") var available: Bool?
+        @Option(help: "How many are on the shelf (0 to 100000), or none to stop counting.") var stock: String?
 
         func run() async throws {
             if let name { try MenuCommand.checkName(name) }
             if let category { try MenuCommand.checkSlug(category, "--category") }
             if let priceMinor { try MenuCommand.checkPrice(priceMinor) }
+            let count: Int?? = try stock.map { try MenuCommand.stock($0) }
             let (database, till) = try MenuCommand.open(store)
             defer { try? database.close() }
-            let patch = MenuItemPatch(name: name, category: category, priceMinor: priceMinor, available: available)
+            let patch = MenuItemPatch(name: name, category: category, priceMinor: priceMinor, available: available, stock: count)
             let outcome = try await MenuCommand.run {
                 try await till.changeMenuItem(id: id, patch, device: MenuCommand.operatorDevice, idempotency: nil)
             }
