@@ -1251,11 +1251,18 @@
           const action = actionOf(item);
           const price = formatMoney(item.priceMinor, item.currency);
           const choices = item.modifierGroups?.length ? ', with options' : '';
+          // A counted item (`stock` a number; absent: not counted) says how many are left, and
+          // at 0 or below is sold out: shown, not added.
+          const counted = typeof item.stock === 'number';
+          const soldOut = counted && item.stock <= 0;
+          const state = !item.available ? 'unavailable' : soldOut ? 'sold out' : counted ? `${item.stock} left` : '';
           const button = el('button', {
             type: 'button', class: 'menu-item', 'data-item-id': item.id, 'data-focus-key': `item:${item.id}`,
-            'data-anchor': `item:${item.id}`, 'data-action': item.action ?? null, disabled: !action || !item.available,
-            'aria-label': `${item.name}, ${price}${choices}${item.available ? '' : ', unavailable'}`,
-          }, el('span', { class: 'name' }, item.name), el('span', { class: 'price' }, item.available ? `${price}${choices ? ' …' : ''}` : 'Unavailable'));
+            'data-anchor': `item:${item.id}`, 'data-action': item.action ?? null, disabled: !action || !item.available || soldOut,
+            'aria-label': `${item.name}, ${price}${choices}${state ? `, ${state}` : ''}`,
+          }, el('span', { class: 'name' }, item.name),
+          el('span', { class: 'price' }, !item.available ? 'Unavailable' : soldOut ? 'Sold out' : `${price}${choices ? ' …' : ''}`),
+          counted && item.available && !soldOut ? el('span', { class: 'stock' }, `${item.stock} left`) : null);
           if (action) {
             trackBusy(button, busyKeyOf(view, action, item), view.route);
             button.addEventListener('click', () => performAction(view, action, { item }, button));
