@@ -18,6 +18,18 @@ struct ForwardCompatibilityTests {
         return !value.isKnown && value.rawValue == rawValue
     }
 
+    @Test("A menu item from a server before stock counts (no stock) is not counted; a counted one decodes its count; the change request sends null to stop counting")
+    func stockCounts() throws {
+        let old = try decode(MenuItem.self, #"{"id": "croissant", "name": "Croissant", "category": "bakery", "priceMinor": 350, "currency": "USD", "available": true}"#)
+        #expect(old.stock == nil && !old.isSoldOut)
+        let counted = try decode(MenuItem.self, #"{"id": "croissant", "name": "Croissant", "category": "bakery", "priceMinor": 350, "currency": "USD", "available": true, "stock": 0}"#)
+        #expect(counted.stock == 0 && counted.isSoldOut)
+        let encode = { (request: ChangeMenuItemRequest) in String(decoding: try JSONEncoder().encode(request), as: UTF8.self) }
+        #expect(try encode(ChangeMenuItemRequest(stock: .notCounted)) == #"{"stock":null}"#)
+        #expect(try encode(ChangeMenuItemRequest(stock: .count(12))) == #"{"stock":12}"#)
+        #expect(try encode(ChangeMenuItemRequest(priceMinor: 5)) == #"{"priceMinor":5}"#)
+    }
+
     @Test("An unknown op decodes to .unknown with its name; known ops decode to their cases")
     func unknownOperation() throws {
         let step = try decode(Step.self, #"{"op": "flip", "route": "bill", "animated": true, "angle": 90}"#)

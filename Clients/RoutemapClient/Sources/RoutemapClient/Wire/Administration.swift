@@ -54,9 +54,12 @@ public struct CreateMenuItemRequest: Codable, Sendable, Hashable, WireObjectWith
     public var available: Bool?
     /// Its modifier groups, in order (none when absent).
     public var modifierGroups: [ModifierGroup]?
+    /// How many are on the shelf (0 to 100000), for an item the shop counts; `nil`: not counted.
+    public var stock: Int?
 
     public init(
-        id: String, name: String, category: String, priceMinor: Int64, available: Bool? = nil, modifierGroups: [ModifierGroup]? = nil
+        id: String, name: String, category: String, priceMinor: Int64, available: Bool? = nil, modifierGroups: [ModifierGroup]? = nil,
+        stock: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -64,9 +67,10 @@ public struct CreateMenuItemRequest: Codable, Sendable, Hashable, WireObjectWith
         self.priceMinor = priceMinor
         self.available = available
         self.modifierGroups = modifierGroups
+        self.stock = stock
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, available, modifierGroups }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, available, modifierGroups, stock }
 }
 
 /// `PATCH /v1/menu/items/{itemId}`: the members to change.
@@ -77,18 +81,44 @@ public struct ChangeMenuItemRequest: Codable, Sendable, Hashable, WireObjectWith
     public var available: Bool?
     /// Replaces all the item's modifier groups (`[]` removes them); `nil` keeps them.
     public var modifierGroups: [ModifierGroup]?
+    /// The item's shelf count: ``StockChange/count(_:)`` sets it, ``StockChange/notCounted``
+    /// stops counting (sent as `null`); `nil` keeps it (left out).
+    public var stock: StockChange?
 
     public init(
-        name: String? = nil, category: String? = nil, priceMinor: Int64? = nil, available: Bool? = nil, modifierGroups: [ModifierGroup]? = nil
+        name: String? = nil, category: String? = nil, priceMinor: Int64? = nil, available: Bool? = nil, modifierGroups: [ModifierGroup]? = nil,
+        stock: StockChange? = nil
     ) {
         self.name = name
         self.category = category
         self.priceMinor = priceMinor
         self.available = available
         self.modifierGroups = modifierGroups
+        self.stock = stock
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, category, priceMinor, available, modifierGroups }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, category, priceMinor, available, modifierGroups, stock }
+}
+
+/// A change of a menu item's shelf count (``ChangeMenuItemRequest/stock``).
+public enum StockChange: Codable, Sendable, Hashable {
+    /// Counts the item: this many (0 to 100000) are on the shelf.
+    case count(Int)
+    /// Stops counting the item: encoded as `null`.
+    case notCounted
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self = container.decodeNil() ? .notCounted : .count(try container.decode(Int.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .count(let count): try container.encode(count)
+        case .notCounted: try container.encodeNil()
+        }
+    }
 }
 
 /// The answer of creating or changing a menu item.

@@ -12,8 +12,15 @@ public struct MenuItem: Codable, Sendable, Hashable, WireObjectWithKeys {
     /// What the cashier chooses when adding it, in order; empty when it has none (the server
     /// leaves the member out then, as a server from before modifiers does: both decode to none).
     public var modifierGroups: [ModifierGroup] = []
+    /// How many are left on the shelf, for an item the shop counts; `nil` when it is not counted
+    /// (the server leaves the member out then, as a server from before counts does). 0 or below
+    /// is sold out: adding it is refused as `menu_item_unavailable`.
+    public var stock: Int? = nil
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, currency, available, modifierGroups }
+    /// Whether the shop counts it and none is left.
+    public var isSoldOut: Bool { stock.map { $0 <= 0 } ?? false }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, currency, available, modifierGroups, stock }
 }
 
 extension MenuItem {
@@ -26,6 +33,7 @@ extension MenuItem {
         currency = try container.decode(String.self, forKey: .currency)
         available = try container.decode(Bool.self, forKey: .available)
         modifierGroups = try container.decodeIfPresent([ModifierGroup].self, forKey: .modifierGroups) ?? []
+        stock = try container.decodeIfPresent(Int.self, forKey: .stock)
     }
 
 }

@@ -323,4 +323,32 @@ struct AdministrationTests {
         }
         #expect(!after.items.contains { $0.id == "hot-chocolate" })
     }
+
+    @Test("Stock counts: a manager counts croissants; the menu shows them, paying sells the last, and adding it is then refused; null stops counting")
+    func stock() async throws {
+        let (server, manager, till) = try await shop()
+        defer { server.stop() }
+        let counted = try await manager.changeMenuItem(id: "croissant", ChangeMenuItemRequest(stock: .count(1)), intent: UserIntent())
+        #expect(counted.answer.item.stock == 1 && !counted.answer.item.isSoldOut)
+        guard case .modified(let menu, _) = try await till.menuItems() else {
+            Issue.record("the menu is not modified")
+            return
+        }
+        #expect(menu.items.first { $0.id == "croissant" }?.stock == 1)
+        #expect(menu.items.first { $0.id == "latte" }?.stock == nil, "an uncounted item has no count")
+        let bill = try await checkedOutBill(till, "croissant")
+        _ = try await till.pay(billId: bill.id, PayRequest(method: .card, amountMinor: bill.totalMinor), intent: UserIntent())
+        guard case .modified(let after, _) = try await till.menuItems() else {
+            Issue.record("the menu is not modified")
+            return
+        }
+        #expect(after.items.first { $0.id == "croissant" }.map { ($0.stock, $0.isSoldOut) } ?? (nil, false) == (0, true))
+        let next = try await till.createBill().answer.bill.id
+        await #expect { _ = try await till.addItem(billId: next, menuItemId: "croissant", quantity: 1) } throws: {
+            ($0 as? Problem)?.code == .menuItemUnavailable
+        }
+        let uncounted = try await manager.changeMenuItem(id: "croissant", ChangeMenuItemRequest(stock: .notCounted), intent: UserIntent())
+        #expect(uncounted.answer.item.stock == nil)
+        _ = try await till.addItem(billId: next, menuItemId: "croissant", quantity: 1)
+    }
 }
