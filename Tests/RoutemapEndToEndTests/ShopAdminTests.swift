@@ -395,6 +395,77 @@ struct LiveMenuEndToEndTests {
         #expect(categories.map { $0["name"]?.string ?? "" } == ["Coffee", "Tea", "Bakery", "Food"])
     }
 
+    @Test("stock counts: a manager counts croissants, tills sell them down to 0, the menu's ETag changes each time, another till (node) sees it, and a sold-out add is refused and changes nothing")
+    func stockCounts() throws {
+        let process = try RoutemapProcess(arguments: ["--manager-enrollment-code", Self.managerCode])
+        defer { process.cleanUp() }
+        let till = try process.client()
+        let manager = try process.client(authorized: false)
+        let enrolled = try manager.json("POST", "/v1/devices", ["name": "Owner", "enrollmentCode": .string(Self.managerCode), "role": "manager"])
+        manager.defaultHeaders = [("Authorization", "Bearer \(enrolled.json["token"]!.string)")]
+        // Another till: on PostgreSQL on another node (its menu current within a second), on SQLite on this one.
+        let node = TestPostgres.isEnabled ? try RoutemapProcess(databasePath: process.databasePath) : nil
+        defer { node?.cleanUp() }
+        let other = try (node ?? process).client()
+        let croissant = { (client: TestHTTPClient) throws -> JSON? in
+            try client.request("GET", "/v1/menu/items").json["items"]?.array.first { $0["id"]?.string == "croissant" }
+        }
+        /// The listing once it is not `etag` (within 3 s): its new ETag.
+        func changed(from etag: String, _ client: TestHTTPClient) throws -> String? {
+            let deadline = Date().addingTimeInterval(3)
+            var listing = try client.request("GET", "/v1/menu/items", headers: [("If-None-Match", etag)])
+            while listing.status == 304, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.1)
+                listing = try client.request("GET", "/v1/menu/items", headers: [("If-None-Match", etag)])
+            }
+            return listing.status == 200 ? listing.header("ETag") : nil
+        }
+        var etag = try #require(till.request("GET", "/v1/menu/items").header("ETag"))
+        #expect(try croissant(till)?["stock"] == nil, "not counted: no stock member")
+        expectProblem(try manager.json("PATCH", "/v1/menu/items/croissant", ["stock": 100_001]), 400, "invalid_field")
+        expectProblem(try manager.json("PATCH", "/v1/menu/items/croissant", ["stock": -1]), 400, "invalid_field")
+        let set = try manager.json("PATCH", "/v1/menu/items/croissant", ["stock": 3])
+        #expect(set.status == 200 && set.json["item"]?["stock"]?.int == 3, "\(set.text)")
+        // At once on this node: the ETag the till held is stale.
+        #expect(try till.request("GET", "/v1/menu/items", headers: [("If-None-Match", etag)]).status == 200)
+        etag = try #require(try changed(from: etag, till))
+        #expect(try croissant(till)?["stock"]?.int == 3)
+
+        // Two on one bill, one on another: all three sold by their payments.
+        for quantity in [2, 1] {
+            let bill = try till.request("POST", "/v1/bills").json["bill"]!["id"]!.string
+            _ = try till.json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "croissant", "quantity": .int(Int64(quantity))])
+            let total = try till.json("POST", "/v1/bills/\(bill)/checkout", [:]).json["bill"]!["totalMinor"]!.int
+            let paid = try till.json("POST", "/v1/bills/\(bill)/pay", ["method": "card", "amountMinor": .int(total)], headers: [("Idempotency-Key", UUID().uuidString)])
+            #expect(paid.status == 200, "\(paid.text)")
+            #expect(try till.request("GET", "/v1/menu/items", headers: [("If-None-Match", etag)]).status == 200, "the payment changed the menu")
+            etag = try #require(try changed(from: etag, till))
+        }
+        #expect(try croissant(till)?["stock"]?.int == 0)
+        // The other till sees it sold out (within a second on another node), on its menu screen too.
+        let otherEtag = try #require(try changed(from: "\"none\"", other))
+        _ = otherEtag
+        let deadline = Date().addingTimeInterval(3)
+        while try croissant(other)?["stock"]?.int != 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(try croissant(other)?["stock"]?.int == 0)
+        let bill = try other.request("POST", "/v1/bills").json["bill"]!["id"]!.string
+        let before = try other.request("GET", "/v1/bills/\(bill)").text
+        let refused = try other.json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "croissant", "quantity": 1])
+        expectProblem(refused, 422, "menu_item_unavailable")
+        #expect(refused.json["detail"]?.string.contains("sold out") == true, "\(refused.text)")
+        #expect(try other.request("GET", "/v1/bills/\(bill)").text == before)
+        // Stop counting: null (not absent); it sells again.
+        let uncounted = try manager.json("PATCH", "/v1/menu/items/croissant", ["stock": .null])
+        #expect(uncounted.status == 200 && uncounted.json["item"]?["stock"] == nil, "\(uncounted.text)")
+        let untilSold = Date().addingTimeInterval(3)
+        var added = try other.json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "croissant", "quantity": 1])
+        while added.status != 200, Date() < untilSold {
+            Thread.sleep(forTimeInterval: 0.1)
+            added = try other.json("POST", "/v1/bills/\(bill)/items", ["menuItemId": "croissant", "quantity": 1])
+        }
+        #expect(added.status == 200, "\(added.text)")
+    }
+
     @Test("`routemap menu` on a running server's file: the listing and the next line change within a second; retiring keeps history")
     func changeFromTheCommandLine() throws {
         let process = try RoutemapProcess()
