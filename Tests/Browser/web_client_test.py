@@ -1226,6 +1226,42 @@ def run_labels(page, server):
     check(server.get_json(f"/v1/bills/{tab}", token).get("label") == "Sam's tab", "the other bill lost its name")
 
 
+def run_stock(page, server):
+    """Stock counts: a manager counts the cinnamon rolls (1 left); the menu's tile says so, a tap
+    adds it, and once that bill is paid the tile says "Sold out" and cannot be tapped."""
+    token = page.script("return localStorage.getItem('routemap.token')")
+    manager = server.send_json("POST", "/v1/devices", None, {"name": "stock manager", "enrollmentCode": MANAGER_ENROLLMENT_CODE, "role": "manager"})["token"]
+    server.send_json("PATCH", "/v1/menu/items/cinnamon-roll", manager, {"stock": 1})
+    print("stock: a counted item shows how many are left; paying the last one shows it sold out")
+    bill_id = server.send_json("POST", "/v1/bills", token)["bill"]["id"]
+    page.driver.get(server.url + "/")
+    page.wait(lambda: (page.bill() or {}).get("id") == bill_id, "the new bill")
+    page.idle()
+    tile = '[data-route="menu"] button[data-item-id="cinnamon-roll"]'
+    check("1 left" in page.find(tile).text and page.find(tile).is_enabled(), f"the counted tile shows {page.find(tile).text!r}")
+    check("left" not in page.find('[data-route="menu"] button[data-item-id="bagel"]').text, "an uncounted item says how many are left")
+    page.screenshot("stock-left")
+    page.find(tile).click()
+    page.wait(lambda: page.bill()["lines"] == {"cinnamon-roll": 1}, "the cinnamon roll on the bill")
+    page.idle()
+    page.find('[data-route="bill"] button[data-action="checkout"]').click()
+    page.wait(lambda: page.find_all('dialog[open][data-presented="orderSummary"]'), "the order summary")
+    page.idle()
+    page.find('dialog[data-presented="orderSummary"] input[name="method"][value="card"]').click()
+    page.find('dialog[data-presented="orderSummary"] form[data-action="pay"] button[type="submit"]').click()
+    page.wait(lambda: not page.find_all('dialog[data-presented="orderSummary"]'), "the order summary to be dismissed")
+    page.idle()
+    check(server.get_json(f"/v1/bills/{bill_id}", token)["status"] == "paid", "the cinnamon roll's bill is not paid")
+    roll = next(item for item in server.get_json("/v1/menu/items", token)["items"] if item["id"] == "cinnamon-roll")
+    check(roll.get("stock") == 0, f"the server's cinnamon roll after selling the last: {roll}")
+    page.driver.get(server.url + "/")
+    page.wait(lambda: page.bill() is not None, "the bill")
+    page.idle()
+    check("Sold out" in page.find(tile).text and not page.find(tile).is_enabled(), f"the sold-out tile shows {page.find(tile).text!r}, enabled: {page.find(tile).is_enabled()}")
+    page.screenshot("stock-sold-out")
+    server.send_json("PATCH", "/v1/menu/items/cinnamon-roll", manager, {"stock": None})
+
+
 def run_unreliable(page, server):
     """A server that answers 503 timed_out after 1 s and 429 past 4 requests a second, and answers
     lost on their way back: a change whose answer never came is sent again with its key (by the
@@ -1495,6 +1531,7 @@ def main():
         run_drawer(page, server)
         run_notes(page, server)
         run_labels(page, server)
+        run_stock(page, server)
         server.cleanup()
         server = Server(arguments.binary, arguments=[
             "--request-timeout", "1", "--rate-limit", "4", "--manager-enrollment-code", MANAGER_ENROLLMENT_CODE])
