@@ -1233,10 +1233,7 @@ def run_stock(page, server):
     manager = server.send_json("POST", "/v1/devices", None, {"name": "stock manager", "enrollmentCode": MANAGER_ENROLLMENT_CODE, "role": "manager"})["token"]
     server.send_json("PATCH", "/v1/menu/items/cinnamon-roll", manager, {"stock": 1})
     print("stock: a counted item shows how many are left; paying the last one shows it sold out")
-    bill_id = server.send_json("POST", "/v1/bills", token)["bill"]["id"]
-    page.driver.get(server.url + "/")
-    page.wait(lambda: (page.bill() or {}).get("id") == bill_id, "the new bill")
-    page.idle()
+    bill_id = load_with_new_bill(page, server, token)
     tile = '[data-route="menu"] button[data-item-id="cinnamon-roll"]'
     check("1 left" in page.find(tile).text and page.find(tile).is_enabled(), f"the counted tile shows {page.find(tile).text!r}")
     check("left" not in page.find('[data-route="menu"] button[data-item-id="bagel"]').text, "an uncounted item says how many are left")
