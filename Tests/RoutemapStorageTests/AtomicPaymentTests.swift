@@ -20,7 +20,7 @@ struct AtomicPaymentTests {
             store: FailingPaymentStore(base: database.store, failure: failure), taxRate: StorageFixtures.rate875, currency: .usd)
         let request = PaymentRequest(method: .cash, amountMinor: checkedOut.totalMinor, tenderedMinor: 1_000)
         switch failure {
-        case .afterInsert:
+        case .afterInsert, .afterStock:
             await #expect(throws: FailingPaymentStore.InjectedFailure()) { try await failing.pay(billId: bill.id, device: device, request) }
         case .duplicateInsert:
             await #expect(throws: StorageError.self) { try await failing.pay(billId: bill.id, device: device, request) }
