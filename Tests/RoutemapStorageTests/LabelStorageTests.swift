@@ -70,7 +70,7 @@ struct LabelStorageTests {
             old.close()
             _ = try TestPostgres.psql(url, rows)
             let migrated = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations(), connections: 4)
-            #expect(migrated.appliedMigrationIDs == ["0026_pos_bill_labels"])
+            #expect(migrated.appliedMigrationIDs == ["0026_pos_bill_labels", "0027_pos_stock_counts"])
             store = migrated
         } else {
             let old = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations().filter(before))
@@ -83,7 +83,7 @@ struct LabelStorageTests {
             #expect(try await oldTill.openBill(device: "dev_old").label == nil)
             try old.close()
             let migrated = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
-            #expect(migrated.appliedMigrationIDs == ["0026_pos_bill_labels"])
+            #expect(migrated.appliedMigrationIDs == ["0026_pos_bill_labels", "0027_pos_stock_counts"])
             store = migrated
         }
         defer { (store as? PostgresStore)?.close() }
