@@ -56,11 +56,17 @@ public struct MenuScreenItem: Codable, Sendable, Hashable, WireObjectWithKeys {
     public var modifierGroups: [ModifierGroup] = []
     /// The screen action a tap on the row sends; `nil`: `addItem`.
     public var action: String?
+    /// How many are left, for an item the shop counts; `nil` for one it does not (or from a
+    /// server from before counts), as ``MenuItem/stock``.
+    public var stock: Int? = nil
 
     /// The name of the screen action a tap on this row sends.
     public var actionName: String { action ?? "addItem" }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, currency, available, modifierGroups, action }
+    /// Whether the shop counts it and none is left: a tap on the row is refused.
+    public var isSoldOut: Bool { stock.map { $0 <= 0 } ?? false }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, category, priceMinor, currency, available, modifierGroups, action, stock }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -72,6 +78,7 @@ public struct MenuScreenItem: Codable, Sendable, Hashable, WireObjectWithKeys {
         available = try container.decode(Bool.self, forKey: .available)
         modifierGroups = try container.decodeIfPresent([ModifierGroup].self, forKey: .modifierGroups) ?? []
         action = try container.decodeIfPresent(String.self, forKey: .action)
+        stock = try container.decodeIfPresent(Int.self, forKey: .stock)
     }
 
 }
