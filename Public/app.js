@@ -636,7 +636,21 @@
       // with its item).
       if (presentsRoute(request.route)) enqueue(reread, { quiet: true }); else refreshMenu({ now: true });
     }
+    const counted = countedItems();
     handleAnswer(answer, trigger);
+    // A bill paid may have sold counted items (README, "Stock counts"): their tiles show what is
+    // left, or "Sold out", without waiting for the next read of the menu (queued: once the
+    // answer's steps have dismissed the order summary, the menu is on display again).
+    const paid = answer.json?.bill;
+    if (paid?.status === 'paid' && (paid.lines ?? []).some((line) => counted.has(line.menuItemId))) {
+      enqueue(async () => refreshMenu({ now: true }), { quiet: true });
+    }
+  }
+
+  /** The ids of the counted items (`stock` a number) on the menu screen the page holds. */
+  function countedItems() {
+    const menu = navigation.displayed().find((view) => view.screen.type === 'menu');
+    return new Set((menu?.screen.payload?.items ?? []).filter((item) => typeof item.stock === 'number').map((item) => item.id));
   }
 
   /** Refusals saying the menu is not what the screen showed: an item retired or sold out, an option or group changed. */
