@@ -56,22 +56,18 @@ package struct RequestBody {
         value(name) == nil ? nil : try text(name, maxCharacters: maxCharacters)
     }
 
-    /// An optional member of text people write that may be cleared: `nil` when absent, `""`
-    /// when `null` (clear it, as an empty string does), else a string of at most `maxCharacters`
-    /// characters (Unicode scalars, as JSON Schema's `maxLength` counts them) without U+0000.
-    package func clearableText(_ name: String, maxCharacters: Int) throws -> String? {
+    /// An optional string member that may be cleared: `nil` when absent, `""` when `null` (clear
+    /// it, as an empty string does), else the string as sent. What the text may hold is the rule
+    /// of the domain's type for it (`LineNote`, `BillLabel`: their `parse` trims it and refuses
+    /// one too long or with U+0000, as `InvalidInput`, 400 too), checked there once.
+    package func clearableString(_ name: String) throws -> String? {
         guard let value = object[name] else { return nil }
         if value.isNull { return "" }
-        let text = try anyString(name)
-        guard text.unicodeScalars.count <= maxCharacters else {
-            throw Problem.invalidField(name, "'\(name)' must be at most \(maxCharacters) characters long.")
-        }
-        guard !text.unicodeScalars.contains("\u{0}") else { throw Problem.invalidField(name, "'\(name)' must not contain U+0000.") }
-        return text
+        return try anyString(name)
     }
 
     /// The body with member `name` set to `value`: for a member whose `null` means something
-    /// (``clearableText(_:maxCharacters:)``), spelled as the value it means, so that both are one
+    /// (``clearableString(_:)``), spelled as the value it means, so that both are one
     /// request to an idempotency key (``meaning`` drops `null`s, which would make it absent).
     package func with(_ name: String, _ value: JSON) -> RequestBody {
         var object = object

@@ -19,7 +19,7 @@ extension BillsController {
     @Sendable func setLabel(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.replace])
         let body = try RequestBody(request, allowed: ["label"])
-        guard let raw = try body.clearableText("label", maxCharacters: BillLabel.maxCharacters) else {
+        guard let raw = try body.clearableString("label") else {
             throw Problem.invalidField("label", "'label' is required (null or \"\" takes the label off).")
         }
         let label = try BillLabel.parse(raw)

@@ -39,7 +39,7 @@ struct BillsController {
     @Sendable func createBill(_ request: Request, _ device: AuthenticatedDevice) async throws -> Response {
         let client = try supported(request, [POSRoute.bill], [.replace])
         let body = try RequestBody(request, allowed: ["label"], emptyAllowed: true)
-        let label = try BillLabel.parse(try body.clearableText("label", maxCharacters: BillLabel.maxCharacters) ?? "")
+        let label = try BillLabel.parse(try body.clearableString("label") ?? "")
         // Keyed by the label it makes: no label is one request however it is spelled.
         let keyed = label.map { body.with("label", .string($0.text)) } ?? body.without("label")
         return try await app.idempotency.perform(request, body: keyed, device: device) { key in
@@ -77,7 +77,7 @@ struct BillsController {
         let menuItemId = try body.string("menuItemId")
         let quantity = try body.integer("quantity", in: quantityRange)
         // `null`, empty or blank: no note (LineNote.parse, in the till).
-        let note = try body.clearableText("note", maxCharacters: LineNote.maxCharacters)
+        let note = try body.clearableString("note")
         let billId = try request.parameter("billId")
         return try await app.idempotency.perform(request, body: body, device: device) { key in
             try await till.addItem(
@@ -98,7 +98,7 @@ struct BillsController {
         let client = try supported(request, [POSRoute.bill], [.replace])
         let body = try RequestBody(request, allowed: ["quantity", "note"])
         let quantity = try body.optionalInteger("quantity", in: quantityRange)
-        let note = try body.clearableText("note", maxCharacters: LineNote.maxCharacters)
+        let note = try body.clearableString("note")
         guard quantity != nil || note != nil else { throw Problem.invalidField("quantity", "'quantity' or 'note' is required.") }
         let billId = try request.parameter("billId")
         let lineId = try request.parameter("lineId")
