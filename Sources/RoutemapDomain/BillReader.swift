@@ -1,5 +1,6 @@
-/// Reads one device's bills and can do nothing else: what screen payload builders get, so
-/// that a builder which tries to change data does not compile.
+/// Reads one device's bills (and its cash drawer, ``drawerState()``) and can do nothing else:
+/// what screen payload builders get, so that a builder which tries to change data does not
+/// compile.
 public struct BillReader: Sendable {
     let store: any POSStore
     /// The device whose bills are read; another device's bill reads as missing.

@@ -225,7 +225,7 @@ public struct DrawerMovementOutcome: Sendable, Hashable {
     }
 }
 
-/// A device's cash drawer as its screen shows it (``Till/drawerState(device:)``): the open shift,
+/// A device's cash drawer as its screen shows it (``BillReader/drawerState()``): the open shift,
 /// or with none open, the last closed one (so the cashier sees the cash-up after closing).
 public enum DrawerState: Sendable, Hashable {
     case open(ShiftReport)

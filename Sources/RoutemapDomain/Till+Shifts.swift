@@ -35,20 +35,6 @@ extension Till {
         return try ShiftReport(shift: shift, figures: try store.drawerFigures(of: shift))
     }
 
-    /// What the drawer screen shows for `device`: its open shift's report, or when it has none,
-    /// its most recently closed shift's (``DrawerState/closed(last:)``, `nil` before its first).
-    /// The newest shift is the most recently closed one when none is open: a device opens a
-    /// shift only once its previous one is closed.
-    public func drawerState(device: String) throws -> DrawerState {
-        if let open = try store.openShift(deviceId: device) {
-            return .open(try ShiftReport(shift: open, figures: try store.drawerFigures(of: open)))
-        }
-        guard let newest = try store.shifts(deviceId: device, after: nil, limit: 1).first else { return .closed(last: nil) }
-        let report = try ShiftReport(shift: newest, figures: try store.drawerFigures(of: newest))
-        // Opened between the two reads: it is the open one.
-        return newest.isOpen ? .open(report) : .closed(last: report)
-    }
-
     /// Records `amountMinor` (at least 1) of cash paid into or out of the drawer of `device`'s
     /// open shift, with `reason` (``BillVoiding``'s rule); both refused as ``InvalidInput``
     /// before anything is read. Throws `noOpenShift`, and for a pay-out of more than the drawer
@@ -125,5 +111,21 @@ extension Till {
     private func openShiftReport(device: String, in transaction: any POSTransaction) throws -> (DrawerShift, ShiftReport) {
         guard let shift = try transaction.openShift(deviceId: device) else { throw POSError.noOpenShift }
         return (shift, try ShiftReport(shift: shift, figures: try transaction.drawerFigures(of: shift)))
+    }
+}
+
+extension BillReader {
+    /// What the drawer screen shows for the device: its open shift's report, or when it has
+    /// none, its most recently closed shift's (``DrawerState/closed(last:)``, `nil` before its
+    /// first). The newest shift is the most recently closed one when none is open: a device opens
+    /// a shift only once its previous one is closed.
+    public func drawerState() throws -> DrawerState {
+        if let open = try store.openShift(deviceId: device) {
+            return .open(try ShiftReport(shift: open, figures: try store.drawerFigures(of: open)))
+        }
+        guard let newest = try store.shifts(deviceId: device, after: nil, limit: 1).first else { return .closed(last: nil) }
+        let report = try ShiftReport(shift: newest, figures: try store.drawerFigures(of: newest))
+        // Opened between the two reads: it is the open one.
+        return newest.isOpen ? .open(report) : .closed(last: report)
     }
 }

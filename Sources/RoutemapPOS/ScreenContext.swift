@@ -20,7 +20,6 @@ package struct ScreenContext: Sendable {
     /// The drawer as the endpoint that changed it left it (its answer is built in the change's
     /// transaction, where a read would not see it yet), else `nil`: read when a screen needs it.
     private let knownDrawer: DrawerState?
-    private let readDrawer: @Sendable () throws -> DrawerState
 
     /// The context of a request of `device` on `till`: its bills and the shop's choices come
     /// from the till, so no builder sees a default the shop did not choose.
@@ -29,7 +28,6 @@ package struct ScreenContext: Sendable {
         self.menu = menu
         currency = till.currency
         knownDrawer = drawer
-        readDrawer = { try till.drawerState(device: device) }
         self.suggestedTipPercents = till.suggestedTipPercents
         knownBills = known.filter { $0.deviceId == device }
         encodedBills = knownBills.map { JSONFragment($0.json) }
@@ -53,6 +51,6 @@ package struct ScreenContext: Sendable {
 
     /// The device's cash drawer: as the endpoint passed it, else as the till has it now.
     func drawer() throws -> DrawerState {
-        try knownDrawer ?? readDrawer()
+        try knownDrawer ?? bills.drawerState()
     }
 }
