@@ -104,6 +104,15 @@ extension HTTPServer {
     /// when libmicrohttpd calls back after the resume. Past the limit of waiting requests it
     /// answers 503 `overloaded` at once instead, and once the stop has closed the door to
     /// handlers, 503 `shutting_down`.
+    ///
+    /// `work` starts on this thread (`Task.immediate`) and leaves it at its first suspension,
+    /// such as a write awaiting its commit: what a handler does before that (reading the body,
+    /// checking it) costs no hop to another thread and back. Measured: the order cycle ran
+    /// about a quarter faster, add item about a tenth (BENCHMARKS.md, run X). A handler must
+    /// therefore not block before it first awaits, which routemap's do not: their waits are
+    /// `await`s (a commit, a PostgreSQL read through `DataReads.reading`). A `work` that
+    /// finishes without suspending resumes the connection before this returns, which
+    /// libmicrohttpd allows (its resume only marks the connection and wakes the daemon).
     func suspend(
         _ state: RequestState, on connection: OpaquePointer, running work: @escaping @Sendable (inout RequestLabels) async -> Response
     ) -> MHD_Result {
@@ -120,7 +129,7 @@ extension HTTPServer {
         }
         state.suspension = suspension
         let suspended = self.suspended
-        Task {
+        Task.immediate {
             var labels = RequestLabels()
             let response = await work(&labels)
             suspended.complete(suspension, with: response, caller: labels.caller)
