@@ -108,7 +108,7 @@ extension HTTPServer {
     /// `work` starts on this thread (`Task.immediate`) and leaves it at its first suspension,
     /// such as a write awaiting its commit: what a handler does before that (reading the body,
     /// checking it) costs no hop to another thread and back. Measured: the order cycle ran
-    /// about a quarter faster, add item about a tenth (BENCHMARKS.md, run X). A handler must
+    /// about a quarter faster; add item gained less than its noise (BENCHMARKS.md, run X). A handler must
     /// therefore not block before it first awaits, which routemap's do not: their waits are
     /// `await`s (a commit, a PostgreSQL read through `DataReads.reading`). A `work` that
     /// finishes without suspending resumes the connection before this returns, which
