@@ -49,44 +49,15 @@ struct LabelStorageTests {
 
     @Test("migration 0026 over a database with bills: they read as before, without labels, and take labels")
     func migration() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("db.sqlite")
-        let url = TestDatabase.onPostgres ? try TestPostgres.newDatabase() : nil
-        defer { if let url { TestPostgres.dropDatabase(url) } }
-        let before = { (migration: Migration) in migration.id < "0026" }
-        let rows = """
-            INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
-                               updated_at, device_id, selected_at)
-            VALUES ('bill_1', 'open', 'USD', 0, 950, 0, 950, 2, '2025-01-01T09:00:00.000Z', '2025-01-01T09:00:00.000Z', 'dev_old',
-                    '2025-01-01T09:00:00.000Z');
-            INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor)
-            VALUES ('bill_1', 0, 'line_1', 'latte', 'Latte', 2, 475);
-            """
-        let store: any TestStore
-        if let url {
-            let database = try #require(DatabaseURL(url))
-            let old = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations().filter(before), connections: 2)
-            #expect(old.appliedMigrationIDs.last == "0025_pos_line_notes")
-            old.close()
-            _ = try TestPostgres.psql(url, rows)
-            let migrated = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations(), connections: 4)
-            #expect(migrated.appliedMigrationIDs == ["0026_pos_bill_labels", "0027_pos_stock_counts"])
-            store = migrated
-        } else {
-            let old = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations().filter(before))
-            #expect(old.appliedMigrationIDs.last == "0025_pos_line_notes")
-            try old.onWriter("writing rows from before 0026") { try $0.execute(sql: rows) }
+        let older = try await OlderDatabase(before: "0026_pos_bill_labels", rows: OlderDatabase.openBillOfTwoLattes) { old async throws in
             #expect(try old.bill(id: "bill_1")?.label == nil, "a store reads bills before 0026's column exists")
             // A store on the old file opens bills and changes them, as before (their statements name no label).
             let oldTill = Till(store: old, taxRate: TaxRate(basisPoints: 0)!, currency: .usd)
             #expect(try await oldTill.addItem(billId: "bill_1", device: "dev_old", menuItemId: "croissant", quantity: 1).lines.count == 2)
             #expect(try await oldTill.openBill(device: "dev_old").label == nil)
-            try old.close()
-            let migrated = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
-            #expect(migrated.appliedMigrationIDs == ["0026_pos_bill_labels", "0027_pos_stock_counts"])
-            store = migrated
         }
-        defer { (store as? PostgresStore)?.close() }
+        defer { older.close() }
+        let store = older.store
         let kept = try #require(try store.bill(id: "bill_1"))
         #expect(kept.label == nil && kept.lines[0].quantity == 2)
         let till = Till(store: store, taxRate: TaxRate(basisPoints: 0)!, currency: .usd)
@@ -97,7 +68,7 @@ struct LabelStorageTests {
         // The database refuses a label no server would write.
         for bad in ["''", "'\(String(repeating: "a", count: 41))'"] {
             #expect(throws: (any Error).self) {
-                if let url {
+                if let url = older.url {
                     _ = try TestPostgres.psql(url, "UPDATE bills SET label = \(bad) WHERE id = 'bill_1'")
                 } else {
                     try (store as! SQLiteStore).onWriter("a bad label") { try $0.execute(sql: "UPDATE bills SET label = \(bad) WHERE id = 'bill_1'") }

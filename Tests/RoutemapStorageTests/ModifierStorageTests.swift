@@ -107,40 +107,11 @@ struct ModifierStorageTests {
 
     @Test("migration 0023 over a database with bills: their lines read as before, without modifiers, and take new ones")
     func migration() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("db.sqlite")
-        let url = TestDatabase.onPostgres ? try TestPostgres.newDatabase() : nil
-        defer { if let url { TestPostgres.dropDatabase(url) } }
-        let before = { (migration: Migration) in migration.id < "0023" }
-        let rows = """
-            INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
-                               updated_at, device_id, selected_at)
-            VALUES ('bill_1', 'open', 'USD', 0, 950, 0, 950, 2, '2025-01-01T09:00:00.000Z', '2025-01-01T09:00:00.000Z', 'dev_old',
-                    '2025-01-01T09:00:00.000Z');
-            INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor)
-            VALUES ('bill_1', 0, 'line_1', 'latte', 'Latte', 2, 475);
-            """
-        let store: any TestStore
-        if let url {
-            let database = try #require(DatabaseURL(url))
-            let old = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations().filter(before), connections: 2)
-            #expect(old.appliedMigrationIDs.last == "0022_pos_split_tender")
-            old.close()
-            _ = try TestPostgres.psql(url, rows)
-            let migrated = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations(), connections: 4)
-            #expect(migrated.appliedMigrationIDs == ["0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
-            store = migrated
-        } else {
-            let old = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations().filter(before))
-            #expect(old.appliedMigrationIDs.last == "0022_pos_split_tender")
-            try old.onWriter("writing rows from before 0023") { try $0.execute(sql: rows) }
+        let older = try await OlderDatabase(before: "0023_pos_modifiers", rows: OlderDatabase.openBillOfTwoLattes) { old async throws in
             #expect(try old.bill(id: "bill_1")?.lines.count == 1, "a store reads bills before 0023's tables exist")
-            try old.close()
-            let migrated = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
-            #expect(migrated.appliedMigrationIDs == ["0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
-            store = migrated
         }
-        defer { (store as? PostgresStore)?.close() }
+        defer { older.close() }
+        let store = older.store
         let kept = try #require(try store.bill(id: "bill_1"))
         #expect(kept.lines.map(\.quantity) == [2] && kept.lines[0].modifiers.isEmpty && kept.totalMinor == 950)
         #expect(try store.menuItems().allSatisfy { $0.modifierGroups.isEmpty }, "0023 adds no demo modifiers")

@@ -115,11 +115,6 @@ struct ReceiptStorageTests {
 
     @Test("migration 0019 numbers the payments a database already held by time, then id in byte order; new ones follow; an old binary's unnumbered payment is numbered on PostgreSQL, refused on SQLite")
     func backfill() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("db.sqlite")
-        let url = TestDatabase.onPostgres ? try TestPostgres.newDatabase() : nil
-        defer { if let url { TestPostgres.dropDatabase(url) } }
-        let before = { (migration: Migration) in migration.id < "0019" }
         // A database at 0018, with four paid bills paid in an order their ids do not follow.
         let rows = """
             INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
@@ -133,25 +128,9 @@ struct ReceiptStorageTests {
                    ('pay_b', 'bill_3', 'card', 100, 100, 0, '2025-01-01T10:00:01.000Z'),
                    ('pay_Z', 'bill_4', 'card', 100, 100, 0, '2025-01-01T10:00:01.000Z');
             """
-        let store: any TestStore
-        if let url {
-            let database = try #require(DatabaseURL(url))
-            let old = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations().filter(before), connections: 2)
-            #expect(old.appliedMigrationIDs.last == "0018_pos_refunds")
-            old.close()
-            _ = try TestPostgres.psql(url, rows)
-            let migrated = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations(), connections: 4)
-            #expect(migrated.appliedMigrationIDs == ["0019_pos_receipts", "0020_pos_tips", "0021_pos_discounts", "0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
-            store = migrated
-        } else {
-            let old = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations().filter(before))
-            try old.onWriter("writing rows from before 0019") { try $0.execute(sql: rows) }
-            try old.close()
-            let migrated = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
-            #expect(migrated.appliedMigrationIDs == ["0019_pos_receipts", "0020_pos_tips", "0021_pos_discounts", "0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
-            store = migrated
-        }
-        defer { (store as? PostgresStore)?.close() }
+        let older = try await OlderDatabase(before: "0019_pos_receipts", rows: rows)
+        defer { older.close() }
+        let store = older.store
         // Time first (pay_a, the last paid, is last whatever its id); at the same time, byte order
         // of the id ("Z" before "b", as SQLite compares, not a locale's order).
         let numbers = try ["pay_Z", "pay_b", "pay_c", "pay_a"].map { try #require(try store.payment(id: $0)).receiptNumber }
@@ -175,7 +154,7 @@ struct ReceiptStorageTests {
             INSERT INTO payments (id, bill_id, method, amount_minor, tendered_minor, change_minor, created_at)
             VALUES ('pay_old_node', 'bill_5', 'card', 100, 100, 0, '2025-01-01T10:00:00.000Z');
             """
-        if let url {
+        if let url = older.url {
             _ = try TestPostgres.psql(url, unnumbered)
             #expect(try store.payment(id: "pay_old_node")?.receiptNumber == 6)
             let next = try #require(try await pay(till, try await checkedOut(till, device), device).performedValue)

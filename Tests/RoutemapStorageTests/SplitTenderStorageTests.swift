@@ -111,53 +111,37 @@ struct SplitTenderStorageTests {
 
     @Test("migration 0022 keeps every payment and refund as it was, the payments' indexes, and then takes a bill's second payment")
     func migration() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("db.sqlite")
-        let url = TestDatabase.onPostgres ? try TestPostgres.newDatabase() : nil
-        defer { if let url { TestPostgres.dropDatabase(url) } }
-        let before = { (migration: Migration) in migration.id < "0022" }
         // A database at 0021 with a paid bill, its tipped cash payment and a refund of it.
-        let number = url == nil ? "receipt_number, " : ""
-        let rows = { (device: String) in """
-            INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
-                               updated_at, device_id, selected_at)
-            VALUES ('bill_1', 'paid', 'USD', 0, 100, 0, 100, 3, '2025-01-01T09:00:00.000Z', '2025-01-01T09:00:00.000Z', NULL,
-                    '2025-01-01T09:00:00.000Z');
-            INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor)
-            VALUES ('bill_1', 0, 'line_1', 'latte', 'Latte', 1, 100);
-            INSERT INTO payments (id, bill_id, \(number)method, amount_minor, tip_minor, tendered_minor, change_minor, created_at)
-            VALUES ('pay_1', 'bill_1', \(url == nil ? "1, " : "")'cash', 100, 10, 150, 40, '2025-01-01T10:00:00.000Z');
-            INSERT INTO refunds (id, bill_id, payment_id, amount_minor, reason, device_id, created_at)
-            VALUES ('ref_1', 'bill_1', 'pay_1', 30, 'Cold', '\(device)', '2025-01-01T11:00:00.000Z');
-            """ }
-        let store: any TestStore
-        if let url {
-            let database = try #require(DatabaseURL(url))
-            let old = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations().filter(before), connections: 2)
-            #expect(old.appliedMigrationIDs.last == "0021_pos_discounts")
+        let number = TestDatabase.onPostgres ? "" : "receipt_number, "
+        var rowid: Int64?
+        let older = try await OlderDatabase(before: "0022_pos_split_tender") { old in
             let device = try await DeviceDirectory(store: old).enroll(name: "Manager").device.id
-            old.close()
-            _ = try TestPostgres.psql(url, rows(device))
-            let migrated = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations(), connections: 4)
-            #expect(migrated.appliedMigrationIDs == ["0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
-            store = migrated
-        } else {
-            let old = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations().filter(before))
-            #expect(old.appliedMigrationIDs.last == "0021_pos_discounts")
-            let device = try await DeviceDirectory(store: old).enroll(name: "Manager").device.id
-            try old.onWriter("writing rows from before 0022") { try $0.execute(sql: rows(device)) }
-            let rowid = try old.onWriter("reading a rowid") { try Int64.fetchOne($0, sql: "SELECT rowid FROM payments WHERE id = 'pay_1'") }
-            try old.close()
-            let migrated = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
-            #expect(migrated.appliedMigrationIDs == ["0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
+            return """
+                INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
+                                   updated_at, device_id, selected_at)
+                VALUES ('bill_1', 'paid', 'USD', 0, 100, 0, 100, 3, '2025-01-01T09:00:00.000Z', '2025-01-01T09:00:00.000Z', NULL,
+                        '2025-01-01T09:00:00.000Z');
+                INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor)
+                VALUES ('bill_1', 0, 'line_1', 'latte', 'Latte', 1, 100);
+                INSERT INTO payments (id, bill_id, \(number)method, amount_minor, tip_minor, tendered_minor, change_minor, created_at)
+                VALUES ('pay_1', 'bill_1', \(number.isEmpty ? "" : "1, ")'cash', 100, 10, 150, 40, '2025-01-01T10:00:00.000Z');
+                INSERT INTO refunds (id, bill_id, payment_id, amount_minor, reason, device_id, created_at)
+                VALUES ('ref_1', 'bill_1', 'pay_1', 30, 'Cold', '\(device)', '2025-01-01T11:00:00.000Z');
+                """
+        } olderSQLite: { old in
+            rowid = try old.onWriter("reading a rowid") { try Int64.fetchOne($0, sql: "SELECT rowid FROM payments WHERE id = 'pay_1'") }
+        }
+        defer { older.close() }
+        let store = older.store
+        if let migrated = store as? SQLiteStore {
+            // 0022 rebuilt the payments table: its rows keep their rowids, and it keeps its indexes.
+            #expect(rowid != nil)
             #expect(try migrated.onWriter("reading a rowid") { try Int64.fetchOne($0, sql: "SELECT rowid FROM payments WHERE id = 'pay_1'") } == rowid)
             let indexes = try migrated.onWriter("reading the indexes") { database in
                 try String.fetchAll(database, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'payments' AND sql IS NOT NULL ORDER BY name")
             }
             #expect(indexes == ["payments_bill_id", "payments_created_at", "payments_receipt_number"])
-            store = migrated
         }
-        defer { (store as? PostgresStore)?.close() }
         let kept = try #require(try store.payment(id: "pay_1"))
         #expect(kept.amountMinor == 100 && kept.tipMinor == 10 && kept.tenderedMinor == 150 && kept.changeMinor == 40 && kept.receiptNumber == 1)
         // The bill reads as paid with its one payment (paid_minor 0: it was paid before 0022).

@@ -95,37 +95,15 @@ struct TipStorageTests {
 
     @Test("migration 0020 gives the payments a database held no tip; a payment written as the binary before it does (no tip, and on PostgreSQL no number) gets tip 0 and, on PostgreSQL, the next number")
     func migration() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("db.sqlite")
-        let url = TestDatabase.onPostgres ? try TestPostgres.newDatabase() : nil
-        defer { if let url { TestPostgres.dropDatabase(url) } }
-        let before = { (migration: Migration) in migration.id < "0020" }
         // A database at 0019 with a cash payment with change (numbered 1: on PostgreSQL by the
         // counter, as 0019's trigger numbers an insert without one).
         let rows = Self.paidBill("bill_1") + """
-            INSERT INTO payments (id, bill_id, \(url == nil ? "receipt_number, " : "")method, amount_minor, tendered_minor, change_minor, created_at)
-            VALUES ('pay_1', 'bill_1', \(url == nil ? "1, " : "")'cash', 100, 150, 50, '2025-01-01T10:00:00.000Z');
+            INSERT INTO payments (id, bill_id, \(TestDatabase.onPostgres ? "" : "receipt_number, ")method, amount_minor, tendered_minor, change_minor, created_at)
+            VALUES ('pay_1', 'bill_1', \(TestDatabase.onPostgres ? "" : "1, ")'cash', 100, 150, 50, '2025-01-01T10:00:00.000Z');
             """
-        let store: any TestStore
-        if let url {
-            let database = try #require(DatabaseURL(url))
-            let old = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations().filter(before), connections: 2)
-            #expect(old.appliedMigrationIDs.last == "0019_pos_receipts")
-            old.close()
-            _ = try TestPostgres.psql(url, rows)
-            let migrated = try PostgresStore(url: database, migrations: try StorageFixtures.postgresMigrations(), connections: 4)
-            #expect(migrated.appliedMigrationIDs == ["0020_pos_tips", "0021_pos_discounts", "0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
-            store = migrated
-        } else {
-            let old = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations().filter(before))
-            #expect(old.appliedMigrationIDs.last == "0019_pos_receipts")
-            try old.onWriter("writing rows from before 0020") { try $0.execute(sql: rows) }
-            try old.close()
-            let migrated = try SQLiteStore(path: path, migrations: try StorageFixtures.migrations())
-            #expect(migrated.appliedMigrationIDs == ["0020_pos_tips", "0021_pos_discounts", "0022_pos_split_tender", "0023_pos_modifiers", "0024_pos_drawer_shifts", "0025_pos_line_notes", "0026_pos_bill_labels", "0027_pos_stock_counts"])
-            store = migrated
-        }
-        defer { (store as? PostgresStore)?.close() }
+        let older = try await OlderDatabase(before: "0020_pos_tips", rows: rows)
+        defer { older.close() }
+        let store = older.store
         let kept = try #require(try store.payment(id: "pay_1"))
         #expect(kept.tipMinor == 0 && kept.tenderedMinor == 150 && kept.changeMinor == 50 && kept.receiptNumber == 1)
 
@@ -140,10 +118,10 @@ struct TipStorageTests {
         // The insert of the binary from before 0020: no tip_minor. On PostgreSQL (nodes replaced
         // one by one after `migrate`), that binary also leaves out the receipt number, which
         // 0019's trigger still gives.
-        let columns = url == nil ? "id, bill_id, receipt_number" : "id, bill_id"
-        let values = url == nil ? "'pay_old_node', 'bill_2', 3" : "'pay_old_node', 'bill_2'"
+        let columns = older.url == nil ? "id, bill_id, receipt_number" : "id, bill_id"
+        let values = older.url == nil ? "'pay_old_node', 'bill_2', 3" : "'pay_old_node', 'bill_2'"
         try Self.execute(
-            store, url: url,
+            store, url: older.url,
             Self.paidBill("bill_2") + """
                 INSERT INTO payments (\(columns), method, amount_minor, tendered_minor, change_minor, created_at)
                 VALUES (\(values), 'cash', 100, 120, 20, '2025-01-01T10:00:00.000Z');
