@@ -108,11 +108,11 @@ extension HTTPServer {
     /// `work` starts on this thread (`Task.immediate`) and leaves it at its first suspension,
     /// such as a write awaiting its commit: what a handler does before that (reading the body,
     /// checking it) costs no hop to another thread and back. Measured: the order cycle ran
-    /// about a quarter faster; add item gained less than its noise (BENCHMARKS.md, run X). A handler must
-    /// therefore not block before it first awaits, which routemap's do not: their waits are
-    /// `await`s (a commit, a PostgreSQL read through `DataReads.reading`). A `work` that
-    /// finishes without suspending resumes the connection before this returns, which
-    /// libmicrohttpd allows (its resume only marks the connection and wakes the daemon).
+    /// about a quarter faster; add item gained less than its noise (BENCHMARKS.md, run X).
+    /// A handler must therefore not block before it first awaits, which routemap's do not:
+    /// their waits are `await`s (a commit, a PostgreSQL read through `DataReads.reading`). A
+    /// `work` that finishes without suspending resumes the connection before this returns,
+    /// which libmicrohttpd allows (its resume only marks the connection and wakes the daemon).
     func suspend(
         _ state: RequestState, on connection: OpaquePointer, running work: @escaping @Sendable (inout RequestLabels) async -> Response
     ) -> MHD_Result {
