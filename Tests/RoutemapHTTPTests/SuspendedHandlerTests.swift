@@ -163,6 +163,39 @@ struct SuspendedHandlerTests {
         await gate.open()
         try await eventually { finished.value == 1 }
     }
+
+    @Test("a suspending handler starts on the thread the request arrived on and leaves it at its first await; one that never awaits is answered, and the connection goes on")
+    func startsWhereTheRequestArrived() async throws {
+        let threads = Mutex<[String]>([])
+        var router = TestRouter()
+        router.problemTypeNamespace = "urn:routemap:problem:"
+        router.getSuspending("/at-once") { _ in
+            threads.withLock { $0.append(currentThreadName()) }
+            return Response(body: Array("at once".utf8))
+        }
+        router.getSuspending("/refused") { _ in throw Problem.badRequest(detail: "Refused before any await.") }
+        router.getSuspending("/after-await") { _ in
+            let before = currentThreadName()
+            await Task.yield()
+            threads.withLock { $0 += [before, currentThreadName()] }
+            return Response(body: Array("after".utf8))
+        }
+        let server = try RunningServer(router: router)
+        let client = try server.client()
+        // One keep-alive connection: an answer given before the handler's first await (the
+        // connection resumed while libmicrohttpd's callback that suspended it still runs) leaves
+        // the connection usable for the next request.
+        for _ in 0..<3 {
+            #expect(try await blocking { try client.request("GET", "/at-once") }.text == "at once")
+            expectProblem(try await blocking { try client.request("GET", "/refused") }, 400, "bad_request")
+        }
+        #expect(try await blocking { try client.request("GET", "/after-await") }.text == "after")
+        #expect(server.server.requestsWaiting == 0)
+        let names = threads.withLock { $0 }
+        // libmicrohttpd names its pool threads "MHD-worker"; Swift's pool threads are libdispatch's.
+        #expect(names.count == 5 && names.prefix(4).allSatisfy { $0.hasPrefix("MHD") }, "\(names)")
+        #expect(names.last.map { !$0.hasPrefix("MHD") } == true, "after its first await a handler runs off libmicrohttpd's thread: \(names)")
+    }
 }
 
 /// Opens once; everyone waiting (and arriving later) goes on.
@@ -222,4 +255,9 @@ func eventually(
         }
         try await Task.sleep(for: .milliseconds(10))
     }
+}
+
+/// The calling thread's name, as Linux keeps it (`/proc/thread-self/comm`); "" when unreadable.
+private func currentThreadName() -> String {
+    ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
 }
