@@ -36,33 +36,32 @@ final class OlderDatabase {
         directory = try TemporaryDirectory()
         path = directory.path("db.sqlite")
         url = TestDatabase.onPostgres ? try TestPostgres.newDatabase() : nil
-        let isOlder = { (migration: Migration) in migration.id < first }
         do {
+            let migrations = try url == nil ? StorageFixtures.migrations() : StorageFixtures.postgresMigrations()
+            try #require(migrations.contains { $0.id == first }, "no migration \(first)", sourceLocation: sourceLocation)
+            let older = migrations.filter { $0.id < first }
+            let newer = migrations.filter { $0.id >= first }
+            let applied: [String]
             if let url {
-                let migrations = try StorageFixtures.postgresMigrations()
                 let database = try #require(DatabaseURL(url), sourceLocation: sourceLocation)
-                try Self.check(first, in: migrations, sourceLocation: sourceLocation)
-                let older = try PostgresStore(url: database, migrations: migrations.filter(isOlder), connections: 2)
-                #expect(older.appliedMigrationIDs == migrations.filter(isOlder).map(\.id), sourceLocation: sourceLocation)
-                let statements = try await rows(older)
-                older.close()
+                let olderStore = try PostgresStore(url: database, migrations: older, connections: 2)
+                #expect(olderStore.appliedMigrationIDs == older.map(\.id), sourceLocation: sourceLocation)
+                let statements = try await rows(olderStore)
+                olderStore.close()
                 _ = try TestPostgres.psql(url, statements)
                 let migrated = try PostgresStore(url: database, migrations: migrations, connections: 4)
-                #expect(migrated.appliedMigrationIDs == migrations.filter { !isOlder($0) }.map(\.id), sourceLocation: sourceLocation)
-                store = migrated
+                (store, applied) = (migrated, migrated.appliedMigrationIDs)
             } else {
-                let migrations = try StorageFixtures.migrations()
-                try Self.check(first, in: migrations, sourceLocation: sourceLocation)
-                let older = try SQLiteStore(path: path, migrations: migrations.filter(isOlder))
-                #expect(older.appliedMigrationIDs == migrations.filter(isOlder).map(\.id), sourceLocation: sourceLocation)
-                let statements = try await rows(older)
-                try older.onWriter("writing rows from before \(first)") { try $0.execute(sql: statements) }
-                try await olderSQLite(older)
-                try older.close()
+                let olderStore = try SQLiteStore(path: path, migrations: older)
+                #expect(olderStore.appliedMigrationIDs == older.map(\.id), sourceLocation: sourceLocation)
+                let statements = try await rows(olderStore)
+                try olderStore.onWriter("writing rows from before \(first)") { try $0.execute(sql: statements) }
+                try await olderSQLite(olderStore)
+                try olderStore.close()
                 let migrated = try SQLiteStore(path: path, migrations: migrations)
-                #expect(migrated.appliedMigrationIDs == migrations.filter { !isOlder($0) }.map(\.id), sourceLocation: sourceLocation)
-                store = migrated
+                (store, applied) = (migrated, migrated.appliedMigrationIDs)
             }
+            #expect(applied == newer.map(\.id), sourceLocation: sourceLocation)
         } catch {
             if let url { TestPostgres.dropDatabase(url) }
             throw error
@@ -94,10 +93,5 @@ final class OlderDatabase {
         guard let url else { return }
         (store as? PostgresStore)?.close()
         TestPostgres.dropDatabase(url)
-    }
-
-    /// `first` must name a migration: else the test would not run the one it means to.
-    private static func check(_ first: String, in migrations: [Migration], sourceLocation: SourceLocation) throws {
-        try #require(migrations.contains { $0.id == first }, "no migration \(first)", sourceLocation: sourceLocation)
     }
 }
