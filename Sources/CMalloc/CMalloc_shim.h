@@ -6,5 +6,6 @@
 #include <malloc.h>
 
 static const int CMALLOC_ARENA_MAX = M_ARENA_MAX;
+static const int CMALLOC_TRIM_THRESHOLD = M_TRIM_THRESHOLD;
 
 #endif

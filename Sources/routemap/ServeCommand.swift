@@ -95,7 +95,8 @@ struct ServeCommand: AsyncParsableCommand {
         // Block the stop signals before any thread starts, so every thread inherits the mask
         // and only the service group's signal source receives them.
         SignalSet([SIGINT, SIGTERM]).block()
-        MallocArenas.limitToTwoPerCore()
+        MallocTuning.limitToTwoArenasPerCore()
+        MallocTuning.keepFreedMemoryForReuse()
 
         let webClient = try self.webClient.load()
         let createdFile = try store.resolvedDatabaseURL() == nil && ServerFileLock.take(store.resolvedDatabasePath)
