@@ -5,32 +5,33 @@ import Glibc
 
 /// glibc's allocator, tuned for a server that allocates and frees on many threads at once. Each
 /// setting gives way to glibc's own environment variable when that is set.
+///
+/// - Arenas, two per core (`MALLOC_ARENA_MAX`): glibc keeps up to eight heaps per core, a thread
+///   taking one of its own when the others are busy, each keeping what it freed for reuse. Under
+///   256 connections routemap's threads spread their peak over ten of them; two per core lowered
+///   the server's peak RSS by 2 to 4 MiB in two A/Bs, with no change in throughput beyond the
+///   noise (BENCHMARKS.md, runs J and K; one per core cost the order cycle 12%).
+/// - Trim threshold, 8 MiB (`MALLOC_TRIM_THRESHOLD_`): how much free memory a heap may keep at
+///   its top before glibc hands it back to the kernel (glibc's default is 128 KiB, raised only
+///   as large blocks come and go). At the default the SQLite writer gave memory back after
+///   nearly every batch and took it again for the next (`brk` and `madvise` were about 7% of its
+///   samples); at 8 MiB the order cycle at 16 connections ran 17% faster in alternating rounds,
+///   with the same peak RSS (BENCHMARKS.md, run Y).
 enum MallocTuning {
-    /// How many heaps glibc's allocator keeps: by default up to eight per core, a thread taking
-    /// one of its own when the others are busy, each keeping what it freed for reuse. Under 256
-    /// connections routemap's threads spread their peak over ten of them; two per core lowered
-    /// the server's peak RSS by 2 to 4 MiB in two A/Bs, with no change in throughput beyond the
-    /// noise (BENCHMARKS.md, runs J and K; one per core cost the order cycle 12%).
-    /// `MALLOC_ARENA_MAX` wins.
-    static func limitToTwoArenasPerCore() {
+    /// Applies both settings; call it before the server's threads start.
+    static func apply() {
         #if canImport(Glibc)
-        guard Environment.value("MALLOC_ARENA_MAX") == nil else { return }
         let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        _ = mallopt(CMALLOC_ARENA_MAX, Int32(2 * cores))
+        set(CMALLOC_ARENA_MAX, to: Int32(2 * cores), unless: "MALLOC_ARENA_MAX")
+        set(CMALLOC_TRIM_THRESHOLD, to: 8 << 20, unless: "MALLOC_TRIM_THRESHOLD_")
         #endif
     }
 
-    /// How much free memory a heap may keep at its top before glibc hands it back to the
-    /// kernel: 8 MiB instead of glibc's 128 KiB (which it raises only as large blocks come and
-    /// go). At the default, the SQLite writer gave pages back after nearly every batch and
-    /// faulted them in again for the next (`brk`, `madvise` and `free` were a tenth of its
-    /// time): at 8 MiB the order cycle at 16 connections ran about a fifth faster in alternating
-    /// rounds, with the same heap at its peak (BENCHMARKS.md, run Y). `MALLOC_TRIM_THRESHOLD_`
-    /// wins.
-    static func keepFreedMemoryForReuse() {
-        #if canImport(Glibc)
-        guard Environment.value("MALLOC_TRIM_THRESHOLD_") == nil else { return }
-        _ = mallopt(CMALLOC_TRIM_THRESHOLD, 8 << 20)
-        #endif
+    #if canImport(Glibc)
+    /// `mallopt(parameter, value)`, unless the operator chose through glibc's `variable`.
+    private static func set(_ parameter: Int32, to value: Int32, unless variable: String) {
+        guard Environment.value(variable) == nil else { return }
+        _ = mallopt(parameter, value)
     }
+    #endif
 }

@@ -95,8 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Block the stop signals before any thread starts, so every thread inherits the mask
         // and only the service group's signal source receives them.
         SignalSet([SIGINT, SIGTERM]).block()
-        MallocTuning.limitToTwoArenasPerCore()
-        MallocTuning.keepFreedMemoryForReuse()
+        MallocTuning.apply()
 
         let webClient = try self.webClient.load()
         let createdFile = try store.resolvedDatabaseURL() == nil && ServerFileLock.take(store.resolvedDatabasePath)
