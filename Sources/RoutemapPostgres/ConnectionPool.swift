@@ -33,6 +33,8 @@ final class ConnectionPool: Sendable {
         var idle: [PostgresConnection] = []
         /// The connections leased now, by id: closed by ``close()`` too.
         var leased: [Int: PostgresConnection] = [:]
+        /// Each open connection's prepared statements, by connection id (never reused).
+        var prepared: [Int: PreparedStatements] = [:]
         var nextID = 1
         var closed = false
     }
@@ -105,7 +107,10 @@ final class ConnectionPool: Sendable {
     func release(_ connection: PostgresConnection, broken: Bool = false) {
         let keep = state.withLock { state in
             state.leased[connection.id] = nil
-            guard !broken, !connection.isClosed, !state.closed else { return false }
+            guard !broken, !connection.isClosed, !state.closed else {
+                state.prepared[connection.id] = nil
+                return false
+            }
             state.idle.append(connection)
             return true
         }
@@ -121,6 +126,7 @@ final class ConnectionPool: Sendable {
     func close() {
         let all = state.withLock { state in
             state.closed = true
+            state.prepared.removeAll()
             defer { state.idle.removeAll() }
             return state.idle + state.leased.values
         }
@@ -128,6 +134,16 @@ final class ConnectionPool: Sendable {
     }
 
     /// Notes `connection` as leased, unless the pool is closed.
+    /// The statements prepared on `connection`, one of this pool's.
+    func preparedStatements(of connection: PostgresConnection) -> PreparedStatements {
+        state.withLock { state in
+            if let known = state.prepared[connection.id] { return known }
+            let made = PreparedStatements()
+            state.prepared[connection.id] = made
+            return made
+        }
+    }
+
     private func track(_ connection: PostgresConnection) -> Bool {
         state.withLock { state in
             guard !state.closed else { return false }

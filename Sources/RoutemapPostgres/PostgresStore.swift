@@ -438,7 +438,9 @@ public final class PostgresStore: POSStore {
     private func withBoundSession<T>(isTransaction: Bool = false, _ body: (PostgresTransaction) throws -> T) throws -> T {
         let connection = try pool.lease()
         let transaction = PostgresTransaction(
-            session: Session(connection: connection, logger: logger, timeout: pool.statementTimeout), isTransaction: isTransaction)
+            session: Session(
+                connection: connection, logger: logger, timeout: pool.statementTimeout, prepared: pool.preparedStatements(of: connection)),
+            isTransaction: isTransaction)
         bound.currentValue = transaction
         defer {
             bound.currentValue = nil

@@ -69,13 +69,16 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     // MARK: Menu
 
+    /// The menu item `$1`, not retired, with its modifiers.
+    static let menuItemSQL = """
+        SELECT \(menuItemColumns) FROM menu_items i \(modifiersJoin)
+        WHERE i.id = $1 AND i.retired_at IS NULL ORDER BY g.position, o.position
+        """
+
     func menuItem(id: String) throws -> MenuItem? {
         guard Self.storable(id) else { return nil }
         let item = try Self.menuItems(
-            in: session.rows(
-                PostgresQuery(
-                    unsafeSQL: "SELECT \(Self.menuItemColumns) FROM menu_items i \(Self.modifiersJoin) WHERE i.id = $1 AND i.retired_at IS NULL ORDER BY g.position, o.position",
-                    binds: binds(id)))
+            in: session.rows(prepared: MenuItemRead(id: id))
         ).first
         if isTransaction, let item { knownItems[id] = item }
         return item
@@ -222,20 +225,19 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         LEFT JOIN bill_line_modifiers m ON m.bill_id = l.bill_id AND m.line_id = l.line_id
         """
 
+    /// The bill `$1`, with its lines.
+    static let billSQL = """
+        SELECT \(billColumns)
+        FROM bills b \(linesJoin)
+        WHERE b.id = $1 ORDER BY l.position, m.position
+        """
+
     func bill(id: String) throws -> Bill? {
         guard Self.storable(id) else { return nil }
         // Locked, then read by a statement of its own: the join then sees the bill and its lines
         // as the last transaction to change them left them.
         if isTransaction, known[id] == nil { session.enqueue("SELECT 1 FROM bills WHERE id = \(id) FOR UPDATE") }
-        let bill = try bills(
-            in: session.rows(
-                PostgresQuery(
-                    unsafeSQL: """
-                        SELECT \(Self.billColumns)
-                        FROM bills b \(Self.linesJoin)
-                        WHERE b.id = $1 ORDER BY l.position, m.position
-                        """, binds: binds(id)))
-        ).first
+        let bill = try bills(in: session.rows(prepared: BillRead(id: id))).first
         if let bill { known[bill.id] = bill }
         return bill
     }
@@ -709,3 +711,31 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 }
 
+/// A read by one text key, `$1`, prepared on each connection (``Session/rows(prepared:)``).
+protocol ReadByKey: PostgresPreparedStatement where Row == PostgresRow {
+    var id: String { get }
+}
+
+extension ReadByKey {
+    static var bindingDataTypes: [PostgresDataType] { [.text] }
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(id)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
+
+/// ``PostgresTransaction/billSQL``.
+struct BillRead: ReadByKey {
+    static let sql = PostgresTransaction.billSQL
+    let id: String
+}
+
+/// ``PostgresTransaction/menuItemSQL``.
+struct MenuItemRead: ReadByKey {
+    static let sql = PostgresTransaction.menuItemSQL
+    let id: String
+}

@@ -27,10 +27,15 @@ final class Session {
     /// connections is under it (``serverTimeout(under:)``).
     var timeout: Duration?
 
-    init(connection: PostgresConnection, logger: Logger, timeout: Duration?) {
+    /// The statements prepared on this connection, for ``rows(prepared:)``; `nil` prepares none
+    /// (a health check's connection, a migration's).
+    private let prepared: PreparedStatements?
+
+    init(connection: PostgresConnection, logger: Logger, timeout: Duration?, prepared: PreparedStatements? = nil) {
         self.connection = connection
         self.logger = logger
         self.timeout = timeout
+        self.prepared = prepared
     }
 
     /// Marks the connection broken, so the pool closes it instead of keeping it: for one to a
@@ -53,6 +58,55 @@ final class Session {
         }
         return try wait(answer).rows
     }
+
+    /// Runs `statement`, prepared on this connection (parsed and planned once per connection,
+    /// by postgres-nio), and returns its rows, after the queued statements. For the reads every
+    /// write makes; a statement run once in a while stays unprepared.
+    func rows<Statement: PostgresPreparedStatement>(prepared statement: Statement) throws -> [PostgresRow]
+    where Statement.Row == PostgresRow {
+        // After a refused statement the transaction is aborted: a statement prepared now would
+        // fail for good on this connection.
+        guard let prepared, !refused else { return try rows(PostgresQuery(unsafeSQL: Statement.sql, binds: statement.makeBindings())) }
+        let preparing = !prepared.contains(Statement.name)
+        if preparing { try flush() }
+        let connection = connection, logger = logger
+        // postgres-nio runs prepared statements from async code only: a task runs it, and this
+        // thread waits for it as for any statement (sent after the queued statements). The task
+        // runs on dispatch's threads, not the cooperative pool, whose threads may all be
+        // waiting here (a caller in async code reading synchronously).
+        let promise = connection.eventLoop.makePromise(of: [PostgresRow].self)
+        Task(executorPreference: StatementTaskExecutor.shared) {
+            do {
+                var rows: [PostgresRow] = []
+                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                promise.succeed(rows)
+            } catch {
+                promise.fail(error)
+            }
+        }
+        let answer = promise.futureResult
+        do {
+            try flush()
+        } catch {
+            _ = try? wait(answer)
+            throw error
+        }
+        do {
+            let rows = try wait(answer)
+            if preparing { prepared.insert(Statement.name) }
+            return rows
+        } catch let error as PSQLError where preparing || Self.statementGone.contains(error.serverInfo?[.sqlState] ?? "") {
+            // Failed to prepare, or no longer runs as prepared: postgres-nio would answer with
+            // this error for the connection's life. Closed, the next one prepares it anew (and
+            // a write runs once more on it).
+            isBroken = true
+            throw ConnectionLost(underlying: error)
+        }
+    }
+
+    /// A prepared statement gone from the server (26000), or one whose result a migration
+    /// changed the shape of (0A000, "cached plan must not change result type").
+    private static let statementGone: Set<String> = ["26000", "0A000"]
 
     /// Sends `query` now and checks its result with `check` at the next ``flush()``.
     func enqueue(_ query: PostgresQuery, check: @escaping (PostgresQueryResult) throws -> Void = { _ in }) {
@@ -151,9 +205,9 @@ final class Session {
                 """)
     }
 
-    private func wait(_ answer: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
+    private func wait<Value: Sendable>(_ answer: EventLoopFuture<Value>) throws -> Value {
         do {
-            let outcome = Outcome()
+            let outcome = Outcome<Value>()
             answer.whenComplete { result in outcome.set(result) }
             // In slices, looking at the connection in between: a statement written just as the
             // server closed the connection (a restart) may never be answered nor failed.
@@ -207,18 +261,32 @@ struct StatementTimedOut: Error, CustomStringConvertible {
 }
 
 /// The result of one statement, handed from the event loop to the waiting store thread.
-private final class Outcome: Sendable {
+private final class Outcome<Value: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private let result = Mutex<Result<PostgresQueryResult, any Error>?>(nil)
+    private let result = Mutex<Result<Value, any Error>?>(nil)
 
-    func set(_ value: Result<PostgresQueryResult, any Error>) {
+    func set(_ value: Result<Value, any Error>) {
         result.withLock { $0 = value }
         done.signal()
     }
 
     /// The result, or `nil` if none came by `deadline`.
-    func wait(until deadline: DispatchTime) -> Result<PostgresQueryResult, any Error>? {
+    func wait(until deadline: DispatchTime) -> Result<Value, any Error>? {
         guard done.wait(timeout: deadline) == .success else { return nil }
         return result.withLock { $0 }
+    }
+}
+
+/// Runs the tasks that run prepared statements (``Session/rows(prepared:)``) on dispatch's
+/// threads, never on Swift's cooperative pool: the thread that waits for such a task may be
+/// one of the pool's, and with every pool thread waiting the task would never run.
+final class StatementTaskExecutor: TaskExecutor {
+    static let shared = StatementTaskExecutor()
+
+    private let queue = DispatchQueue(label: "routemap.postgres-statements", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
