@@ -72,7 +72,10 @@ final class ConnectionPool: Sendable {
                 throw StoreUnavailable(.unreachable, detail: "the store is closed")
             }
             if let connection {
-                if connection.isClosed { continue }  // The server went away meanwhile: make another.
+                if connection.isClosed {  // The server went away meanwhile: make another.
+                    _ = state.withLock { $0.prepared.removeValue(forKey: connection.id) }
+                    continue
+                }
                 guard track(connection) else {
                     connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
                     places.signal()
@@ -133,7 +136,6 @@ final class ConnectionPool: Sendable {
         for connection in all { _ = try? connection.close().wait() }
     }
 
-    /// Notes `connection` as leased, unless the pool is closed.
     /// The statements prepared on `connection`, one of this pool's.
     func preparedStatements(of connection: PostgresConnection) -> PreparedStatements {
         state.withLock { state in
@@ -144,6 +146,7 @@ final class ConnectionPool: Sendable {
         }
     }
 
+    /// Notes `connection` as leased, unless the pool is closed.
     private func track(_ connection: PostgresConnection) -> Bool {
         state.withLock { state in
             guard !state.closed else { return false }

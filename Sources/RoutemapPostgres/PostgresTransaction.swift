@@ -730,12 +730,15 @@ extension ReadByKey {
 
 /// ``PostgresTransaction/billSQL``.
 struct BillRead: ReadByKey {
+    // Named here: postgres-nio's default name is the type's, made anew on every run.
+    static let name = "routemap_bill"
     static let sql = PostgresTransaction.billSQL
     let id: String
 }
 
 /// ``PostgresTransaction/menuItemSQL``.
 struct MenuItemRead: ReadByKey {
+    static let name = "routemap_menu_item"
     static let sql = PostgresTransaction.menuItemSQL
     let id: String
 }
