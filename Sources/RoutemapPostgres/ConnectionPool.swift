@@ -140,7 +140,7 @@ final class ConnectionPool: Sendable {
     func preparedStatements(of connection: PostgresConnection) -> PreparedStatements {
         state.withLock { state in
             if let known = state.prepared[connection.id] { return known }
-            let made = PreparedStatements()
+            let made = PreparedStatements(eventLoop: connection.eventLoop)
             state.prepared[connection.id] = made
             return made
         }

@@ -34,9 +34,9 @@ package struct AppTables {
     /// changes another number (a concurrent transaction changed what this one decided on), the
     /// transaction runs again from the start, and sees that change.
     package func enqueue(_ query: PostgresQuery, changing rows: Int) {
-        session.enqueue(query) { result in
-            guard result.metadata.rows == rows else {
-                throw ConflictSignal(description: "a write changed \(result.metadata.rows ?? 0) rows, not \(rows)")
+        session.enqueue(query) { changed in
+            guard changed == rows else {
+                throw ConflictSignal(description: "a write changed \(changed ?? 0) rows, not \(rows)")
             }
         }
     }

@@ -15,7 +15,7 @@ extension PostgresTransaction {
     /// and the commit.
     func nextReceiptNumber() throws -> Int64 {
         guard isTransaction else { throw InvariantViolation("a receipt number is taken only in a write transaction") }
-        guard let number = try session.rows("UPDATE receipt_counter SET last_number = last_number + 1 WHERE id = 1 RETURNING last_number")
+        guard let number = try session.rows(prepared: ReceiptNumberTake())
             .first.map({ try $0.decode(Int64.self) })
         else { throw InvariantViolation("receipt_counter has no row (migration 0019 makes it)") }
         return number

@@ -37,7 +37,7 @@ extension PostgresTransaction {
 
     /// By `drawer_shifts_open_by_device` (its WHERE clause); in a write, after the device's drawer lock.
     func openShift(deviceId: String) throws -> DrawerShift? {
-        if isTransaction { lock(.drawerShift, deviceId) }
+        if isTransaction { try lock(.drawerShift, deviceId) }
         return try session.rows(
             "SELECT \(unescaped: Self.shiftColumns) FROM drawer_shifts WHERE device_id = \(deviceId) AND closed_at IS NULL"
         ).first.map(Self.shift)
@@ -74,8 +74,8 @@ extension PostgresTransaction {
             SET closed_at = \(closing.closedAt), counted_cash_minor = \(closing.countedCashMinor), expected_cash_minor = \(closing.expectedCashMinor)
             WHERE id = \(shift.id) AND closed_at IS NULL
             """
-        ) { result in
-            guard result.metadata.rows == 1 else { throw InvariantViolation("shift \(shift.id) is not open to be closed") }
+        ) { changed in
+            guard changed == 1 else { throw InvariantViolation("shift \(shift.id) is not open to be closed") }
         }
     }
 

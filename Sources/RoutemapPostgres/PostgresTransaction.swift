@@ -63,8 +63,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     /// Waits for (then holds, until the transaction ends) the lock on `key` in `space`.
-    func lock(_ space: LockSpace, _ key: String) {
-        session.enqueue("SELECT pg_advisory_xact_lock(\(space.rawValue), hashtext(\(key)))")
+    func lock(_ space: LockSpace, _ key: String) throws {
+        try session.enqueue(prepared: AdvisoryLock(space: space, key: key))
     }
 
     // MARK: Menu
@@ -120,8 +120,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             WHERE id = \(item.id) AND retired_at IS NULL AND name = \(read.name) AND category = \(read.category)
                 AND price_minor = \(read.priceMinor) AND available = \(read.available) AND stock IS NOT DISTINCT FROM \(read.stock)
             """
-        ) { result in
-            guard result.metadata.rows == 1 else { throw ConflictSignal(description: "menu item \(item.id) changed meanwhile") }
+        ) { changed in
+            guard changed == 1 else { throw ConflictSignal(description: "menu item \(item.id) changed meanwhile") }
         }
         knownItems[item.id] = item
     }
@@ -182,8 +182,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         }
         session.enqueue(
             "UPDATE menu_categories SET name = \(category.name) WHERE id = \(category.id) AND retired_at IS NULL AND name = \(read.name)"
-        ) { result in
-            guard result.metadata.rows == 1 else { throw ConflictSignal(description: "category \(category.id) changed meanwhile") }
+        ) { changed in
+            guard changed == 1 else { throw ConflictSignal(description: "category \(category.id) changed meanwhile") }
         }
         knownCategories[category.id] = category
     }
@@ -236,7 +236,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         guard Self.storable(id) else { return nil }
         // Locked, then read by a statement of its own: the join then sees the bill and its lines
         // as the last transaction to change them left them.
-        if isTransaction, known[id] == nil { session.enqueue("SELECT 1 FROM bills WHERE id = \(id) FOR UPDATE") }
+        if isTransaction, known[id] == nil { try session.enqueue(prepared: BillLock(id: id)) }
         let bill = try bills(in: session.rows(prepared: BillRead(id: id))).first
         if let bill { known[bill.id] = bill }
         return bill
@@ -261,7 +261,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     func currentBill(deviceId: String) throws -> Bill? {
         // Which bill is current, and whether there is one, is decided by one transaction at a time.
-        if isTransaction { lock(.currentBill, deviceId) }
+        if isTransaction { try lock(.currentBill, deviceId) }
         let bill = try bills(
             in: session.rows(PostgresQuery(unsafeSQL: Self.currentBillSQL, binds: binds(deviceId)))
         ).first
@@ -281,14 +281,14 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     func emptyOpenBill(deviceId: String) throws -> Bill? {
         // Under the device's current-bill lock: what becomes its next bill is decided by one
         // transaction at a time.
-        if isTransaction { lock(.currentBill, deviceId) }
-        guard let id = try session.rows(PostgresQuery(unsafeSQL: Self.emptyOpenBillSQL, binds: binds(deviceId))).first
+        if isTransaction { try lock(.currentBill, deviceId) }
+        guard let id = try session.rows(prepared: EmptyOpenBillRead(id: deviceId)).first
             .map({ try $0.decode(String.self) })
         else { return nil }
         // Locked, then read again: a line added by a transaction that committed meanwhile makes
         // it no longer empty. `bill(id:)` locks a bill this transaction has not read; one it has
         // (the current bill reads without locking) is locked here.
-        if isTransaction, known[id] != nil { session.enqueue("SELECT 1 FROM bills WHERE id = \(id) FOR UPDATE") }
+        if isTransaction, known[id] != nil { try session.enqueue(prepared: BillLock(id: id)) }
         guard let bill = try bill(id: id), bill.status == .open, bill.lines.isEmpty else { return nil }
         return bill
     }
@@ -320,18 +320,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     }
 
     func insert(_ bill: Bill) throws {
-        session.enqueue(
-            """
-            INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
-                               updated_at, device_id, selected_at, void_reason, voided_at, discount_percent_bps, discount_amount_minor,
-                               discount_reason, discount_minor, discount_version, paid_minor, notes_version, label)
-            VALUES (\(bill.id), \(bill.status.rawValue), \(bill.currency.rawValue), \(bill.taxRate.basisPoints),
-                    \(bill.discountedSubtotalMinor), \(bill.taxMinor), \(bill.totalMinor), \(bill.version), \(bill.createdAt), \(Date()),
-                    \(bill.deviceId), \(bill.selectedAt), \(bill.voiding?.reason), \(bill.voiding?.voidedAt),
-                    \(bill.discount?.percentBasisPoints), \(bill.discount?.amountMinor), \(bill.discount?.reason), \(bill.discountMinor),
-                    \(bill.discount.map { _ in bill.version }), \(bill.paymentsMinor), \(Self.notesVersion(bill)), \(bill.label))
-            """)
-        insertLines(of: bill, from: 0)
+        try session.enqueue(prepared: BillInsert(bill, notesVersion: Self.notesVersion(bill), at: Date()))
+        try insertLines(of: bill, from: 0)
         known[bill.id] = bill
         written.insert(bill.id)
     }
@@ -340,22 +330,10 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         let previous = known[bill.id]
         if let previous, previous.version >= bill.version { throw StorageError.staleBill(id: bill.id, version: bill.version) }
         // Only over an older version: a stale copy of the bill must not overwrite a newer one.
-        session.enqueue(
-            """
-            UPDATE bills
-            SET status = \(bill.status.rawValue), subtotal_minor = \(bill.discountedSubtotalMinor), tax_minor = \(bill.taxMinor),
-                total_minor = \(bill.totalMinor), version = \(bill.version), updated_at = \(Date()), selected_at = \(bill.selectedAt),
-                void_reason = \(bill.voiding?.reason), voided_at = \(bill.voiding?.voidedAt), device_id = \(bill.deviceId),
-                discount_percent_bps = \(bill.discount?.percentBasisPoints), discount_amount_minor = \(bill.discount?.amountMinor),
-                discount_reason = \(bill.discount?.reason), discount_minor = \(bill.discountMinor),
-                discount_version = \(bill.discount.map { _ in bill.version }), paid_minor = \(bill.paymentsMinor),
-                notes_version = \(Self.notesVersion(bill)), label = \(bill.label)
-            WHERE id = \(bill.id) AND version < \(bill.version)
-            """
-        ) { result in
-            guard result.metadata.rows == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
+        try session.enqueue(prepared: BillUpdate(bill, notesVersion: Self.notesVersion(bill), at: Date())) { changed in
+            guard changed == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
         }
-        updateLines(of: bill, previous: previous)
+        try updateLines(of: bill, previous: previous)
         known[bill.id] = bill
         written.insert(bill.id)
     }
@@ -366,13 +344,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         "id, bill_id, receipt_number, method, amount_minor, tip_minor, tendered_minor, change_minor, created_at, device_id"
 
     func insert(_ payment: Payment) throws {
-        session.enqueue(
-            """
-            INSERT INTO payments (
-                id, bill_id, receipt_number, method, amount_minor, tip_minor, tendered_minor, change_minor, created_at, device_id)
-            VALUES (\(payment.id), \(payment.billId), \(payment.receiptNumber), \(payment.method.rawValue), \(payment.amountMinor),
-                    \(payment.tipMinor), \(payment.tenderedMinor), \(payment.changeMinor), \(payment.createdAt), \(payment.deviceId))
-            """)
+        try session.enqueue(prepared: PaymentInsert(payment))
     }
 
     /// The payment with `id`, if any.
@@ -450,10 +422,8 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     func recordedAnswer(deviceId: String, key: String) throws -> RecordedAnswer? {
         // The database arbitrates a key between nodes: a second transaction with it waits here
         // until the first has committed (or rolled back), then finds its answer (or none).
-        if isTransaction { lock(.idempotencyKey, deviceId + " " + key) }
-        return try session.rows(
-            "SELECT device_id, key, fingerprint, answer, created_at FROM idempotency_keys WHERE device_id = \(deviceId) AND key = \(key)"
-        ).first.map { row in
+        if isTransaction { try lock(.idempotencyKey, deviceId + " " + key) }
+        return try session.rows(prepared: RecordedAnswerRead(deviceId: deviceId, key: key)).first.map { row in
             let (deviceId, key, fingerprint, answer, createdAt) = try row.decode((String, String, String, Data, Date).self)
             return RecordedAnswer(
                 deviceId: deviceId, key: key, fingerprint: fingerprint, answer: Array(answer), createdAt: createdAt.roundedToMilliseconds)
@@ -464,13 +434,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     /// transactions cannot record the same key: the key's lock (taken when it was looked up)
     /// makes the second wait for the first and then find its answer.
     func record(_ answer: RecordedAnswer) throws {
-        session.enqueue(
-            """
-            INSERT INTO idempotency_keys (device_id, key, fingerprint, answer, created_at)
-            VALUES (\(answer.deviceId), \(answer.key), \(answer.fingerprint), \(ByteBuffer(bytes: answer.answer)), \(answer.createdAt))
-            ON CONFLICT (device_id, key) DO UPDATE SET
-                fingerprint = excluded.fingerprint, answer = excluded.answer, created_at = excluded.created_at
-            """)
+        try session.enqueue(prepared: RecordAnswer(answer))
     }
 
     func deleteRecordedAnswers(before date: Date) throws {
@@ -494,7 +458,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     /// Writes the lines of `bill` that differ from `previous` (its stored state, when this
     /// transaction read it): a line added at the end, a quantity or a note changed touch one
     /// row; a removal rewrites the lines.
-    private func updateLines(of bill: Bill, previous: Bill?) {
+    private func updateLines(of bill: Bill, previous: Bill?) throws {
         guard let previous, previous.lines.count <= bill.lines.count,
             zip(previous.lines, bill.lines).allSatisfy({ $0.lineId == $1.lineId })
         else {
@@ -503,30 +467,21 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             if previous.map({ $0.lines.contains { !$0.modifiers.isEmpty } }) ?? true {
                 session.enqueue("DELETE FROM bill_line_modifiers WHERE bill_id = \(bill.id)")
             }
-            insertLines(of: bill, from: 0)
+            try insertLines(of: bill, from: 0)
             return
         }
         // modifier_stamp: written by a binary that knows modifiers (migration 0023's guard).
         for (position, (old, new)) in zip(previous.lines, bill.lines).enumerated() where old != new {
-            session.enqueue(
-                """
-                UPDATE bill_lines SET quantity = \(new.quantity), modifier_stamp = \(new.quantity), note = \(new.note)
-                WHERE bill_id = \(bill.id) AND position = \(position)
-                """)
+            try session.enqueue(prepared: LineUpdate(billId: bill.id, position: position, line: new))
         }
-        insertLines(of: bill, from: previous.lines.count)
+        try insertLines(of: bill, from: previous.lines.count)
     }
 
     /// Inserts the lines of `bill` from index `start` on, at their index as position.
-    private func insertLines(of bill: Bill, from start: Int) {
+    private func insertLines(of bill: Bill, from start: Int) throws {
         for position in bill.lines.indices.dropFirst(start) {
             let line = bill.lines[position]
-            session.enqueue(
-                """
-                INSERT INTO bill_lines (bill_id, position, line_id, menu_item_id, name, quantity, unit_price_minor, modifier_stamp, note)
-                VALUES (\(bill.id), \(position), \(line.lineId), \(line.menuItemId), \(line.name), \(line.quantity), \(line.unitPriceMinor),
-                        \(line.quantity), \(line.note))
-                """)
+            try session.enqueue(prepared: LineInsert(billId: bill.id, position: position, line: line))
             for (index, modifier) in line.modifiers.enumerated() {
                 session.enqueue(
                     """
@@ -709,36 +664,4 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         }
         return Device(id: id, name: name, createdAt: createdAt.roundedToMilliseconds, role: role, revokedAt: revokedAt?.roundedToMilliseconds)
     }
-}
-
-/// A read by one text key, `$1`, prepared on each connection (``Session/rows(prepared:)``).
-protocol ReadByKey: PostgresPreparedStatement where Row == PostgresRow {
-    var id: String { get }
-}
-
-extension ReadByKey {
-    static var bindingDataTypes: [PostgresDataType] { [.text] }
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings()
-        bindings.append(id)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
-}
-
-/// ``PostgresTransaction/billSQL``.
-struct BillRead: ReadByKey {
-    // Named here: postgres-nio's default name is the type's, made anew on every run.
-    static let name = "routemap_bill"
-    static let sql = PostgresTransaction.billSQL
-    let id: String
-}
-
-/// ``PostgresTransaction/menuItemSQL``.
-struct MenuItemRead: ReadByKey {
-    static let name = "routemap_menu_item"
-    static let sql = PostgresTransaction.menuItemSQL
-    let id: String
 }

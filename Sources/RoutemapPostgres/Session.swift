@@ -20,7 +20,16 @@ final class Session {
     /// rollback.
     private var refused = false
     /// Queued statements, each with the check its result must pass.
-    private var queued: [(answer: EventLoopFuture<PostgresQueryResult>, check: (PostgresQueryResult) throws -> Void)] = []
+    private var queued: [Queued] = []
+
+    private struct Queued {
+        /// The number of rows the statement changed (or returned), from its command tag.
+        let answer: EventLoopFuture<Int?>
+        let check: (Int?) throws -> Void
+        /// Whether it runs prepared: then an answer that it no longer runs as prepared closes the
+        /// connection (``firstRun(of:on:preparing:_:)``).
+        let isPrepared: Bool
+    }
 
     /// How long a statement may take before the connection is given up as dead (`nil`: as long
     /// as it takes, for migrations). The server's `statement_timeout` on the store's
@@ -66,41 +75,87 @@ final class Session {
     where Statement.Row == PostgresRow {
         // After a refused statement the transaction is aborted: a statement prepared now would
         // fail for good on this connection.
-        guard let prepared, !refused else { return try rows(PostgresQuery(unsafeSQL: Statement.sql, binds: statement.makeBindings())) }
-        let preparing = !prepared.contains(Statement.name)
-        if preparing { try flush() }
-        let connection = connection, logger = logger
-        // postgres-nio runs prepared statements from async code only: a task runs it, and this
-        // thread waits for it as for any statement (sent after the queued statements). The task
-        // runs on dispatch's threads, not the cooperative pool, whose threads may all be
-        // waiting here (a caller in async code reading synchronously).
-        let promise = connection.eventLoop.makePromise(of: [PostgresRow].self)
-        Task(executorPreference: StatementTaskExecutor.shared) {
-            do {
-                var rows: [PostgresRow] = []
-                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
-                promise.succeed(rows)
-            } catch {
-                promise.fail(error)
-            }
+        guard let prepared, !refused, case let use = prepared.use(of: Statement.name), use != .unprepared else {
+            return try rows(PostgresQuery(unsafeSQL: Statement.sql, binds: statement.makeBindings()))
         }
-        let answer = promise.futureResult
+        let preparing = use == .prepare
+        if preparing { try flush() }
+        let answer = run(on: prepared) { connection, logger in
+            var rows: [PostgresRow] = []
+            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+            return rows
+        }
         do {
             try flush()
         } catch {
             _ = try? wait(answer)
             throw error
         }
+        return try firstRun(of: Statement.self, on: prepared, preparing: preparing) { try wait(answer) }
+    }
+
+    /// Sends `statement`, prepared on this connection, now (behind the queued statements, as
+    /// ``enqueue(_:check:)``), and checks the number of rows it returns with `check` at the next
+    /// ``flush()`` (a write that must change one row returns one for each it changed). For the
+    /// locks and writes every change of a bill makes. Its first run on a connection goes alone
+    /// and is waited for at once (see ``PreparedStatements``).
+    func enqueue<Statement: PostgresPreparedStatement>(prepared statement: Statement, check: @escaping (Int?) throws -> Void = { _ in })
+        throws where Statement.Row == PostgresRow
+    {
+        guard let prepared, !refused, case let use = prepared.use(of: Statement.name), use != .unprepared else {
+            return enqueue(PostgresQuery(unsafeSQL: Statement.sql, binds: try statement.makeBindings()), check: check)
+        }
+        let preparing = use == .prepare
+        if preparing { try flush() }
+        // Counted from the rows: postgres-nio hands a prepared statement's result over as a row
+        // stream even when it has no rows (its command tag then cannot be read: a trap).
+        let answer = run(on: prepared) { connection, logger -> Int? in
+            var count = 0
+            for try await _ in try await connection.execute(statement, logger: logger) { count += 1 }
+            return count
+        }
+        if preparing {
+            try check(try firstRun(of: Statement.self, on: prepared, preparing: true) { try wait(answer) })
+        } else {
+            queued.append(Queued(answer: answer, check: check, isPrepared: true))
+        }
+    }
+
+    /// Runs `body` in a task that starts on this thread and sends its statement before it first
+    /// suspends (so nothing sent after this returns can overtake it), then goes on on the
+    /// connection's event loop (``EventLoopTaskExecutor``).
+    private func run<Value: Sendable>(
+        on prepared: PreparedStatements, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Value
+    ) -> EventLoopFuture<Value> {
+        let connection = connection, logger = logger
+        let promise = connection.eventLoop.makePromise(of: Value.self)
+        Task.immediate(executorPreference: prepared.executor) {
+            do {
+                promise.succeed(try await body(connection, logger))
+            } catch {
+                promise.fail(error)
+            }
+        }
+        return promise.futureResult
+    }
+
+    /// The answer of `Statement`'s run that `waiting` waits for, with the outcome of a first
+    /// run on this connection (`preparing`) recorded in `prepared`. A statement that no longer
+    /// runs as prepared (a migration changed what it returns) is ``ConnectionLost``: on a new
+    /// connection it is prepared anew, and a write runs once more.
+    private func firstRun<Statement: PostgresPreparedStatement, Value>(
+        of _: Statement.Type, on prepared: PreparedStatements, preparing: Bool, _ waiting: () throws -> Value
+    ) throws -> Value {
         do {
-            let rows = try wait(answer)
-            if preparing { prepared.insert(Statement.name) }
-            return rows
-        } catch let error as PSQLError where preparing || Self.statementGone.contains(error.serverInfo?[.sqlState] ?? "") {
-            // Failed to prepare, or no longer runs as prepared: postgres-nio would answer with
-            // this error for the connection's life. Closed, the next one prepares it anew (and
-            // a write runs once more on it).
+            let value = try waiting()
+            if preparing { prepared.firstRun(of: Statement.name, succeeded: true) }
+            return value
+        } catch let error as PSQLError where Self.statementGone.contains(error.serverInfo?[.sqlState] ?? "") {
             isBroken = true
             throw ConnectionLost(underlying: error)
+        } catch {
+            if preparing { prepared.firstRun(of: Statement.name, succeeded: false) }
+            throw error
         }
     }
 
@@ -108,9 +163,10 @@ final class Session {
     /// changed the shape of (0A000, "cached plan must not change result type").
     private static let statementGone: Set<String> = ["26000", "0A000"]
 
-    /// Sends `query` now and checks its result with `check` at the next ``flush()``.
-    func enqueue(_ query: PostgresQuery, check: @escaping (PostgresQueryResult) throws -> Void = { _ in }) {
-        queued.append((connection.query(query, logger: logger), check))
+    /// Sends `query` now and checks the number of rows it changed (or returned) with `check`
+    /// at the next ``flush()``.
+    func enqueue(_ query: PostgresQuery, check: @escaping (Int?) throws -> Void = { _ in }) {
+        queued.append(Queued(answer: connection.query(query, logger: logger).map { $0.metadata.rows }, check: check, isPrepared: false))
     }
 
     /// Waits for every queued statement, in order; throws the first failure (after waiting for
@@ -120,10 +176,13 @@ final class Session {
         let pending = queued
         queued.removeAll(keepingCapacity: true)
         var failure: (any Error)?
-        for (answer, check) in pending {
+        for statement in pending {
             do {
-                let result = try wait(answer)
-                if failure == nil { try check(result) }
+                let rows = try wait(statement.answer)
+                if failure == nil { try statement.check(rows) }
+            } catch let error as PSQLError where statement.isPrepared && Self.statementGone.contains(error.serverInfo?[.sqlState] ?? "") {
+                isBroken = true
+                if failure == nil { failure = ConnectionLost(underlying: error) }
             } catch {
                 if failure == nil { failure = error }
             }
@@ -144,7 +203,7 @@ final class Session {
     /// next transaction still inside this one.
     func rollback() {
         guard !isBroken else { return }
-        for (answer, _) in queued { _ = try? wait(answer) }
+        for statement in queued { _ = try? wait(statement.answer) }
         queued.removeAll()
         guard !isBroken else { return }
         do {

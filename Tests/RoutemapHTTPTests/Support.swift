@@ -24,8 +24,12 @@ final class RunningServer {
 
     var port: Int { server.port }
 
+    /// A client that waits up to 30 seconds for each answer. An answer that a suspended handler
+    /// or a waiting admission gives runs on Swift concurrency's threads, two on a 2-core machine,
+    /// which other suites' blocking tests can hold for seconds while the whole run is under way
+    /// (5 seconds was seen to be too short once in CI). A hang still fails, later.
     func client() throws -> TestHTTPClient {
-        try TestHTTPClient(host: "127.0.0.1", port: port, timeout: .seconds(5))
+        try TestHTTPClient(host: "127.0.0.1", port: port, timeout: .seconds(30))
     }
 }
 
