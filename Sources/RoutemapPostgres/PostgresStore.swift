@@ -364,14 +364,16 @@ public final class PostgresStore: POSStore {
             let value: T
             do {
                 value = try body(transaction)
-                try session.flush()
+                // A check that fails must roll back: made before the commit is sent. Without
+                // one (every write of a locked bill), `COMMIT` follows the writes at once.
+                if session.hasChecksPending { try session.flush() }
             } catch {
                 session.rollback()
                 throw error
             }
             let outcome: String
             do {
-                outcome = try session.command("COMMIT")
+                outcome = try session.commit()
             } catch let error as ConnectionLost {
                 throw CommitOutcomeUnknown(underlying: error)
             }

@@ -39,6 +39,10 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
     private var known: [String: Bill] = [:]
     /// The ids of the bills this transaction inserted or updated.
     private var written: Set<String> = []
+    /// The ids of the bills whose rows this transaction holds: locked before it read them
+    /// (``bill(id:)``), or inserted by it. An update of one changes exactly its row, so it
+    /// needs no check before the commit.
+    private var held: Set<String> = []
 
     /// The bills this transaction wrote, as it wrote them: once it has committed, their latest
     /// versions (each was locked, or new, until then).
@@ -236,7 +240,10 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         guard Self.storable(id) else { return nil }
         // Locked, then read by a statement of its own: the join then sees the bill and its lines
         // as the last transaction to change them left them.
-        if isTransaction, known[id] == nil { try session.enqueue(prepared: BillLock(id: id)) }
+        if isTransaction, known[id] == nil {
+            try session.enqueue(prepared: BillLock(id: id))
+            held.insert(id)
+        }
         let bill = try bills(in: session.rows(prepared: BillRead(id: id))).first
         if let bill { known[bill.id] = bill }
         return bill
@@ -288,7 +295,10 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         // Locked, then read again: a line added by a transaction that committed meanwhile makes
         // it no longer empty. `bill(id:)` locks a bill this transaction has not read; one it has
         // (the current bill reads without locking) is locked here.
-        if isTransaction, known[id] != nil { try session.enqueue(prepared: BillLock(id: id)) }
+        if isTransaction, known[id] != nil {
+            try session.enqueue(prepared: BillLock(id: id))
+            held.insert(id)
+        }
         guard let bill = try bill(id: id), bill.status == .open, bill.lines.isEmpty else { return nil }
         return bill
     }
@@ -321,6 +331,7 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
 
     func insert(_ bill: Bill) throws {
         try session.enqueue(prepared: BillInsert(bill, notesVersion: Self.notesVersion(bill), at: Date()))
+        held.insert(bill.id)
         try insertLines(of: bill, from: 0)
         known[bill.id] = bill
         written.insert(bill.id)
@@ -330,8 +341,16 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         let previous = known[bill.id]
         if let previous, previous.version >= bill.version { throw StorageError.staleBill(id: bill.id, version: bill.version) }
         // Only over an older version: a stale copy of the bill must not overwrite a newer one.
-        try session.enqueue(prepared: BillUpdate(bill, notesVersion: Self.notesVersion(bill), at: Date())) { changed in
-            guard changed == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
+        // A bill this transaction holds was read as it is (under its lock, which keeps every
+        // other writer out until the commit): the update changes its one row, unchecked. One
+        // read without its lock (a device's current bill) is checked.
+        let update = BillUpdate(bill, notesVersion: Self.notesVersion(bill), at: Date())
+        if held.contains(bill.id) {
+            try session.enqueue(prepared: update)
+        } else {
+            try session.enqueue(prepared: update) { changed in
+                guard changed == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
+            }
         }
         try updateLines(of: bill, previous: previous)
         known[bill.id] = bill

@@ -19,13 +19,13 @@ final class Session {
     /// pipelined behind it are refused too, as the transaction is aborted (25P02), until the
     /// rollback.
     private var refused = false
-    /// Queued statements, each with the check its result must pass.
+    /// Queued statements, each with the check its result must pass, if any.
     private var queued: [Queued] = []
 
     private struct Queued {
         /// The number of rows the statement changed (or returned), from its command tag.
         let answer: EventLoopFuture<Int?>
-        let check: (Int?) throws -> Void
+        let check: ((Int?) throws -> Void)?
         /// Whether it runs prepared: then an answer that it no longer runs as prepared closes the
         /// connection (``firstRun(of:on:preparing:_:)``).
         let isPrepared: Bool
@@ -99,7 +99,7 @@ final class Session {
     /// ``flush()`` (a write that must change one row returns one for each it changed). For the
     /// locks and writes every change of a bill makes. Its first run on a connection goes alone
     /// and is waited for at once (see ``PreparedStatements``).
-    func enqueue<Statement: PostgresPreparedStatement>(prepared statement: Statement, check: @escaping (Int?) throws -> Void = { _ in })
+    func enqueue<Statement: PostgresPreparedStatement>(prepared statement: Statement, check: ((Int?) throws -> Void)? = nil)
         throws where Statement.Row == PostgresRow
     {
         guard let prepared, !refused, case let use = prepared.use(of: Statement.name), use != .unprepared else {
@@ -115,7 +115,8 @@ final class Session {
             return count
         }
         if preparing {
-            try check(try firstRun(of: Statement.self, on: prepared, preparing: true) { try wait(answer) })
+            let rows = try firstRun(of: Statement.self, on: prepared, preparing: true) { try wait(answer) }
+            try check?(rows)
         } else {
             queued.append(Queued(answer: answer, check: check, isPrepared: true))
         }
@@ -165,7 +166,7 @@ final class Session {
 
     /// Sends `query` now and checks the number of rows it changed (or returned) with `check`
     /// at the next ``flush()``.
-    func enqueue(_ query: PostgresQuery, check: @escaping (Int?) throws -> Void = { _ in }) {
+    func enqueue(_ query: PostgresQuery, check: ((Int?) throws -> Void)? = nil) {
         queued.append(Queued(answer: connection.query(query, logger: logger).map { $0.metadata.rows }, check: check, isPrepared: false))
     }
 
@@ -179,7 +180,7 @@ final class Session {
         for statement in pending {
             do {
                 let rows = try wait(statement.answer)
-                if failure == nil { try statement.check(rows) }
+                if failure == nil { try statement.check?(rows) }
             } catch let error as PSQLError where statement.isPrepared && Self.statementGone.contains(error.serverInfo?[.sqlState] ?? "") {
                 isBroken = true
                 if failure == nil { failure = ConnectionLost(underlying: error) }
@@ -188,6 +189,27 @@ final class Session {
             }
         }
         if let failure { throw failure }
+    }
+
+    /// Whether a queued statement's result is still to be checked: then ``commit()`` must come
+    /// after a ``flush()``, as a failed check rolls the transaction back instead.
+    var hasChecksPending: Bool { queued.contains { $0.check != nil } }
+
+    /// Commits the transaction in progress, sending `COMMIT` right behind the queued statements
+    /// (none of which may have a check pending: ``hasChecksPending``), so the commit costs no
+    /// round trip of its own; returns its command tag. Throws the first queued statement's
+    /// failure instead: the server then answered the `COMMIT` with `ROLLBACK`, which ended the
+    /// transaction. A ``ConnectionLost`` from here leaves unknown whether it committed.
+    func commit() throws -> String {
+        guard !hasChecksPending else { throw InvariantViolation("a commit was sent before the queued statements were checked") }
+        let commit = connection.query("COMMIT", logger: logger)
+        do {
+            try flush()
+        } catch {
+            _ = try? wait(commit)
+            throw error
+        }
+        return try wait(commit).metadata.command
     }
 
     /// The command tag of running `query` (e.g. `COMMIT`, or `ROLLBACK` for a commit the server
