@@ -371,12 +371,8 @@ public final class PostgresStore: POSStore {
                 session.rollback()
                 throw error
             }
-            let outcome: String
-            do {
-                outcome = try session.commit()
-            } catch let error as ConnectionLost {
-                throw CommitOutcomeUnknown(underlying: error)
-            }
+            // Throws `CommitOutcomeUnknown` itself when the commit's fate cannot be known.
+            let outcome = try session.commit()
             // A transaction that had failed is rolled back by COMMIT: run it again.
             guard outcome == "COMMIT" else { throw ConflictSignal(description: "the server rolled the transaction back at commit") }
             // A read of them next (the answer's read-back, a launch) needs no query of its own.

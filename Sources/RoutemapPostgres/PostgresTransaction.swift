@@ -240,12 +240,14 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         guard Self.storable(id) else { return nil }
         // Locked, then read by a statement of its own: the join then sees the bill and its lines
         // as the last transaction to change them left them.
-        if isTransaction, known[id] == nil {
-            try session.enqueue(prepared: BillLock(id: id))
-            held.insert(id)
-        }
+        let locking = isTransaction && known[id] == nil
+        if locking { try session.enqueue(prepared: BillLock(id: id)) }
         let bill = try bills(in: session.rows(prepared: BillRead(id: id))).first
-        if let bill { known[bill.id] = bill }
+        if let bill {
+            known[bill.id] = bill
+            // Held only if there was a row to lock.
+            if locking { held.insert(bill.id) }
+        }
         return bill
     }
 
@@ -295,11 +297,11 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         // Locked, then read again: a line added by a transaction that committed meanwhile makes
         // it no longer empty. `bill(id:)` locks a bill this transaction has not read; one it has
         // (the current bill reads without locking) is locked here.
-        if isTransaction, known[id] != nil {
-            try session.enqueue(prepared: BillLock(id: id))
-            held.insert(id)
-        }
-        guard let bill = try bill(id: id), bill.status == .open, bill.lines.isEmpty else { return nil }
+        let locking = isTransaction && known[id] != nil
+        if locking { try session.enqueue(prepared: BillLock(id: id)) }
+        guard let bill = try bill(id: id) else { return nil }
+        if locking { held.insert(bill.id) }
+        guard bill.status == .open, bill.lines.isEmpty else { return nil }
         return bill
     }
 

@@ -5,7 +5,8 @@ import RoutemapDomain
 import Synchronization
 
 /// One leased connection in the hands of one thread, which sends statements and blocks until
-/// each answers (a store thread, never an event loop's or the cooperative pool's).
+/// each answers: a store thread, or the thread of a caller that reads synchronously (which may
+/// be one of the cooperative pool's); never an event loop's.
 ///
 /// Statements whose result nobody reads (a transaction's writes) can be queued instead: they
 /// are sent at once, pipelined behind each other, and waited for all together before the next
@@ -23,7 +24,8 @@ final class Session {
     private var queued: [Queued] = []
 
     private struct Queued {
-        /// The number of rows the statement changed (or returned), from its command tag.
+        /// The number of rows the statement changed (from its command tag) or, run prepared,
+        /// returned.
         let answer: EventLoopFuture<Int?>
         let check: ((Int?) throws -> Void)?
         /// Whether it runs prepared: then an answer that it no longer runs as prepared closes the
@@ -36,7 +38,8 @@ final class Session {
     /// connections is under it (``serverTimeout(under:)``).
     var timeout: Duration?
 
-    /// The statements prepared on this connection, for ``rows(prepared:)``; `nil` prepares none
+    /// The statements prepared on this connection, for ``rows(prepared:)`` and
+    /// ``enqueue(prepared:check:)``; `nil` prepares none
     /// (a health check's connection, a migration's).
     private let prepared: PreparedStatements?
 
@@ -123,8 +126,9 @@ final class Session {
     }
 
     /// Runs `body` in a task that starts on this thread and sends its statement before it first
-    /// suspends (so nothing sent after this returns can overtake it), then goes on on the
-    /// connection's event loop (``EventLoopTaskExecutor``).
+    /// suspends, so nothing sent after this returns can overtake it (entering postgres-nio's
+    /// nonisolated `execute` does not hop, as measured), then goes on on the connection's event
+    /// loop (``EventLoopTaskExecutor``).
     private func run<Value: Sendable>(
         on prepared: PreparedStatements, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Value
     ) -> EventLoopFuture<Value> {
@@ -197,19 +201,36 @@ final class Session {
 
     /// Commits the transaction in progress, sending `COMMIT` right behind the queued statements
     /// (none of which may have a check pending: ``hasChecksPending``), so the commit costs no
-    /// round trip of its own; returns its command tag. Throws the first queued statement's
-    /// failure instead: the server then answered the `COMMIT` with `ROLLBACK`, which ended the
-    /// transaction. A ``ConnectionLost`` from here leaves unknown whether it committed.
+    /// round trip of its own; returns its command tag.
+    ///
+    /// When a queued statement failed, the server answered the `COMMIT` with `ROLLBACK`: nothing
+    /// was committed, and that statement's error is thrown as it is (a lost connection among
+    /// them is run again by the store, as before a commit). Throws ``CommitOutcomeUnknown`` when
+    /// the `COMMIT` went out but its answer never came (the connection closed or went silent).
     func commit() throws -> String {
         guard !hasChecksPending else { throw InvariantViolation("a commit was sent before the queued statements were checked") }
         let commit = connection.query("COMMIT", logger: logger)
         do {
             try flush()
         } catch {
-            _ = try? wait(commit)
+            // A statement that timed out here: the server may yet run it and the COMMIT; waiting
+            // for that would only add another statement timeout.
+            let silent = ((error as? ConnectionLost)?.underlying is StatementTimedOut)
+            guard !silent, let tag = try? wait(commit).metadata.command else {
+                throw CommitOutcomeUnknown(underlying: (error as? ConnectionLost) ?? ConnectionLost(underlying: error))
+            }
+            guard tag == "ROLLBACK" else {
+                // A failure the server never saw (a statement postgres-nio refused to send):
+                // the rest committed without it.
+                throw CommitOutcomeUnknown(underlying: ConnectionLost(underlying: error))
+            }
             throw error
         }
-        return try wait(commit).metadata.command
+        do {
+            return try wait(commit).metadata.command
+        } catch let error as ConnectionLost {
+            throw CommitOutcomeUnknown(underlying: error)
+        }
     }
 
     /// The command tag of running `query` (e.g. `COMMIT`, or `ROLLBACK` for a commit the server
@@ -355,19 +376,5 @@ private final class Outcome<Value: Sendable>: Sendable {
     func wait(until deadline: DispatchTime) -> Result<Value, any Error>? {
         guard done.wait(timeout: deadline) == .success else { return nil }
         return result.withLock { $0 }
-    }
-}
-
-/// Runs the tasks that run prepared statements (``Session/rows(prepared:)``) on dispatch's
-/// threads, never on Swift's cooperative pool: the thread that waits for such a task may be
-/// one of the pool's, and with every pool thread waiting the task would never run.
-final class StatementTaskExecutor: TaskExecutor {
-    static let shared = StatementTaskExecutor()
-
-    private let queue = DispatchQueue(label: "routemap.postgres-statements", attributes: .concurrent)
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
