@@ -120,38 +120,33 @@ struct RecordAnswer: BoundStatement {
     }
 }
 
-/// A new bill's row (``PostgresTransaction/insert(_:)-(Bill)``).
-struct BillInsert: BoundStatement {
-    static let name = "routemap_bill_insert"
-    static let sql = """
-        INSERT INTO bills (id, status, currency, tax_rate_bps, subtotal_minor, tax_minor, total_minor, version, created_at,
-                           updated_at, device_id, selected_at, void_reason, voided_at, discount_percent_bps, discount_amount_minor,
-                           discount_reason, discount_minor, discount_version, paid_minor, notes_version, label)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+/// What a bill's insert and its update both write, as `$1` to `$18`: the columns of
+/// ``columns``, in that order.
+enum BillState {
+    static let columns = """
+        status, subtotal_minor, tax_minor, total_minor, version, updated_at, selected_at, void_reason, voided_at, device_id,
+        discount_percent_bps, discount_amount_minor, discount_reason, discount_minor, discount_version, paid_minor, notes_version, label
         """
-    static let bindingDataTypes: [PostgresDataType] = [
-        .text, .text, .text, .int8, .int8, .int8, .int8, .int8, .timestamptz,
-        .timestamptz, .text, .timestamptz, .text, .timestamptz, .int8, .int8,
-        .text, .int8, .int8, .int8, .int8, .text,
+    static let parameters = (1...18).map { "$\($0)" }.joined(separator: ", ")
+    static let types: [PostgresDataType] = [
+        .text, .int8, .int8, .int8, .int8, .timestamptz, .timestamptz, .text, .timestamptz, .text,
+        .int8, .int8, .text, .int8, .int8, .int8, .int8, .text,
     ]
-    let bindings: PostgresBindings
 
-    init(_ bill: Bill, notesVersion: Int?, at now: Date) {
+    /// `bill`'s state, written at `now`; `notesVersion` is ``PostgresTransaction``'s
+    /// `notes_version` for it.
+    static func bindings(of bill: Bill, notesVersion: Int?, at now: Date) -> PostgresBindings {
         var bindings = PostgresBindings()
-        bindings.append(bill.id)
         bindings.append(bill.status.rawValue)
-        bindings.append(bill.currency.rawValue)
-        bindings.append(bill.taxRate.basisPoints)
         bindings.append(bill.discountedSubtotalMinor)
         bindings.append(bill.taxMinor)
         bindings.append(bill.totalMinor)
         bindings.append(bill.version)
-        bindings.append(bill.createdAt)
         bindings.append(now)
-        bindings.append(bill.deviceId)
         bindings.append(bill.selectedAt)
         bindings.append(bill.voiding?.reason)
         bindings.append(bill.voiding?.voidedAt)
+        bindings.append(bill.deviceId)
         bindings.append(bill.discount?.percentBasisPoints)
         bindings.append(bill.discount?.amountMinor)
         bindings.append(bill.discount?.reason)
@@ -160,6 +155,27 @@ struct BillInsert: BoundStatement {
         bindings.append(bill.paymentsMinor)
         bindings.append(notesVersion)
         bindings.append(bill.label)
+        return bindings
+    }
+}
+
+/// A new bill's row (``PostgresTransaction/insert(_:)-(Bill)``): its state, then what never
+/// changes.
+struct BillInsert: BoundStatement {
+    static let name = "routemap_bill_insert"
+    static let sql = """
+        INSERT INTO bills (\(BillState.columns), id, currency, tax_rate_bps, created_at)
+        VALUES (\(BillState.parameters), $19, $20, $21, $22)
+        """
+    static let bindingDataTypes = BillState.types + [.text, .text, .int8, .timestamptz]
+    let bindings: PostgresBindings
+
+    init(_ bill: Bill, notesVersion: Int?, at now: Date) {
+        var bindings = BillState.bindings(of: bill, notesVersion: notesVersion, at: now)
+        bindings.append(bill.id)
+        bindings.append(bill.currency.rawValue)
+        bindings.append(bill.taxRate.basisPoints)
+        bindings.append(bill.createdAt)
         self.bindings = bindings
     }
 }
@@ -169,41 +185,15 @@ struct BillInsert: BoundStatement {
 struct BillUpdate: BoundStatement {
     static let name = "routemap_bill_update"
     static let sql = """
-        UPDATE bills
-        SET status = $1, subtotal_minor = $2, tax_minor = $3, total_minor = $4, version = $5, updated_at = $6, selected_at = $7,
-            void_reason = $8, voided_at = $9, device_id = $10, discount_percent_bps = $11, discount_amount_minor = $12,
-            discount_reason = $13, discount_minor = $14, discount_version = $15, paid_minor = $16, notes_version = $17, label = $18
+        UPDATE bills SET (\(BillState.columns)) = (\(BillState.parameters))
         WHERE id = $19 AND version < $5
         RETURNING 1
         """
-    static let bindingDataTypes: [PostgresDataType] = [
-        .text, .int8, .int8, .int8, .int8, .timestamptz, .timestamptz,
-        .text, .timestamptz, .text, .int8, .int8,
-        .text, .int8, .int8, .int8, .int8, .text,
-        .text,
-    ]
+    static let bindingDataTypes = BillState.types + [.text]
     let bindings: PostgresBindings
 
     init(_ bill: Bill, notesVersion: Int?, at now: Date) {
-        var bindings = PostgresBindings()
-        bindings.append(bill.status.rawValue)
-        bindings.append(bill.discountedSubtotalMinor)
-        bindings.append(bill.taxMinor)
-        bindings.append(bill.totalMinor)
-        bindings.append(bill.version)
-        bindings.append(now)
-        bindings.append(bill.selectedAt)
-        bindings.append(bill.voiding?.reason)
-        bindings.append(bill.voiding?.voidedAt)
-        bindings.append(bill.deviceId)
-        bindings.append(bill.discount?.percentBasisPoints)
-        bindings.append(bill.discount?.amountMinor)
-        bindings.append(bill.discount?.reason)
-        bindings.append(bill.discountMinor)
-        bindings.append(bill.discount.map { _ in bill.version })
-        bindings.append(bill.paymentsMinor)
-        bindings.append(notesVersion)
-        bindings.append(bill.label)
+        var bindings = BillState.bindings(of: bill, notesVersion: notesVersion, at: now)
         bindings.append(bill.id)
         self.bindings = bindings
     }
