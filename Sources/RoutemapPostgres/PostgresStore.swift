@@ -364,14 +364,12 @@ public final class PostgresStore: POSStore {
             let value: T
             do {
                 value = try body(transaction)
-                // A check that fails must roll back: made before the commit is sent. Without
-                // one (every write of a locked bill), `COMMIT` follows the writes at once.
-                if session.hasChecksPending { try session.flush() }
             } catch {
                 session.rollback()
                 throw error
             }
-            // Throws `CommitOutcomeUnknown` itself when the commit's fate cannot be known.
+            // Checks the queued writes that need it first (rolling back if one fails); throws
+            // `CommitOutcomeUnknown` itself when the commit's fate cannot be known.
             let outcome = try session.commit()
             // A transaction that had failed is rolled back by COMMIT: run it again.
             guard outcome == "COMMIT" else { throw ConflictSignal(description: "the server rolled the transaction back at commit") }

@@ -295,13 +295,10 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
             .map({ try $0.decode(String.self) })
         else { return nil }
         // Locked, then read again: a line added by a transaction that committed meanwhile makes
-        // it no longer empty. `bill(id:)` locks a bill this transaction has not read; one it has
-        // (the current bill reads without locking) is locked here.
-        let locking = isTransaction && known[id] != nil
-        if locking { try session.enqueue(prepared: BillLock(id: id)) }
-        guard let bill = try bill(id: id) else { return nil }
-        if locking { held.insert(bill.id) }
-        guard bill.status == .open, bill.lines.isEmpty else { return nil }
+        // it no longer empty. `bill(id:)` locks a bill this transaction has not read, so one it
+        // has (the current bill reads without locking) is forgotten first.
+        if isTransaction, !held.contains(id) { known[id] = nil }
+        guard let bill = try bill(id: id), bill.status == .open, bill.lines.isEmpty else { return nil }
         return bill
     }
 
@@ -346,14 +343,10 @@ final class PostgresTransaction: POSTransaction, @unchecked Sendable {
         // A bill this transaction holds was read as it is (under its lock, which keeps every
         // other writer out until the commit): the update changes its one row, unchecked. One
         // read without its lock (a device's current bill) is checked.
-        let update = BillUpdate(bill, notesVersion: Self.notesVersion(bill), at: Date())
-        if held.contains(bill.id) {
-            try session.enqueue(prepared: update)
-        } else {
-            try session.enqueue(prepared: update) { changed in
-                guard changed == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) }
-            }
-        }
+        let check: ((Int?) throws -> Void)? =
+            held.contains(bill.id)
+            ? nil : { changed in guard changed == 1 else { throw StorageError.staleBill(id: bill.id, version: bill.version) } }
+        try session.enqueue(prepared: BillUpdate(bill, notesVersion: Self.notesVersion(bill), at: Date()), check: check)
         try updateLines(of: bill, previous: previous)
         known[bill.id] = bill
         written.insert(bill.id)

@@ -29,7 +29,7 @@ final class Session {
         let answer: EventLoopFuture<Int?>
         let check: ((Int?) throws -> Void)?
         /// Whether it runs prepared: then an answer that it no longer runs as prepared closes the
-        /// connection (``firstRun(of:on:preparing:_:)``).
+        /// connection (``replacingGone(_:)``).
         let isPrepared: Bool
     }
 
@@ -76,13 +76,9 @@ final class Session {
     /// write makes; a statement run once in a while stays unprepared.
     func rows<Statement: PostgresPreparedStatement>(prepared statement: Statement) throws -> [PostgresRow]
     where Statement.Row == PostgresRow {
-        // After a refused statement the transaction is aborted: a statement prepared now would
-        // fail for good on this connection.
-        guard let prepared, !refused, case let use = prepared.use(of: Statement.name), use != .unprepared else {
+        guard let (prepared, preparing) = try preparedRun(of: Statement.self) else {
             return try rows(PostgresQuery(unsafeSQL: Statement.sql, binds: statement.makeBindings()))
         }
-        let preparing = use == .prepare
-        if preparing { try flush() }
         let answer = run(on: prepared) { connection, logger in
             var rows: [PostgresRow] = []
             for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
@@ -105,11 +101,9 @@ final class Session {
     func enqueue<Statement: PostgresPreparedStatement>(prepared statement: Statement, check: ((Int?) throws -> Void)? = nil)
         throws where Statement.Row == PostgresRow
     {
-        guard let prepared, !refused, case let use = prepared.use(of: Statement.name), use != .unprepared else {
+        guard let (prepared, preparing) = try preparedRun(of: Statement.self) else {
             return enqueue(PostgresQuery(unsafeSQL: Statement.sql, binds: try statement.makeBindings()), check: check)
         }
-        let preparing = use == .prepare
-        if preparing { try flush() }
         // Counted from the rows: postgres-nio hands a prepared statement's result over as a row
         // stream even when it has no rows (its command tag then cannot be read: a trap).
         let answer = run(on: prepared) { connection, logger -> Int? in
@@ -125,10 +119,28 @@ final class Session {
         }
     }
 
-    /// Runs `body` in a task that starts on this thread and sends its statement before it first
-    /// suspends, so nothing sent after this returns can overtake it (entering postgres-nio's
-    /// nonisolated `execute` does not hop, as measured), then goes on on the connection's event
-    /// loop (``EventLoopTaskExecutor``).
+    /// How `Statement` runs on this connection now: `nil` unprepared (this connection prepares
+    /// none; the transaction is aborted, so a statement prepared now would fail for good here;
+    /// or its first run here failed), else prepared, its first run here (`preparing`) only once
+    /// the queued statements have answered.
+    private func preparedRun<Statement: PostgresPreparedStatement>(
+        of _: Statement.Type
+    ) throws -> (prepared: PreparedStatements, preparing: Bool)? {
+        guard let prepared, !refused else { return nil }
+        switch prepared.use(of: Statement.name) {
+        case .unprepared: return nil
+        case .prepared: return (prepared, false)
+        case .prepare:
+            try flush()
+            return (prepared, true)
+        }
+    }
+
+    /// Runs `body` in a task that starts on this thread, so nothing this thread sends after this
+    /// returns can overtake its statement: the task writes it before it first suspends (it does
+    /// not hop on entering nonisolated async code, checked in a small program), or else from a
+    /// job the connection's event loop runs before any later write from here, which goes through
+    /// the same event loop's queue. It goes on on that event loop (``EventLoopTaskExecutor``).
     private func run<Value: Sendable>(
         on prepared: PreparedStatements, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Value
     ) -> EventLoopFuture<Value> {
@@ -155,13 +167,18 @@ final class Session {
             let value = try waiting()
             if preparing { prepared.firstRun(of: Statement.name, succeeded: true) }
             return value
-        } catch let error as PSQLError where Self.statementGone.contains(error.serverInfo?[.sqlState] ?? "") {
-            isBroken = true
-            throw ConnectionLost(underlying: error)
         } catch {
             if preparing { prepared.firstRun(of: Statement.name, succeeded: false) }
-            throw error
+            throw replacingGone(error)
         }
+    }
+
+    /// `error` as ``ConnectionLost`` when it says a prepared statement no longer runs here
+    /// (``statementGone``), with the connection marked broken; else `error` itself.
+    private func replacingGone(_ error: any Error) -> any Error {
+        guard let refusal = error as? PSQLError, Self.statementGone.contains(refusal.serverInfo?[.sqlState] ?? "") else { return error }
+        isBroken = true
+        return ConnectionLost(underlying: refusal)
     }
 
     /// A prepared statement gone from the server (26000), or one whose result a migration
@@ -185,30 +202,34 @@ final class Session {
             do {
                 let rows = try wait(statement.answer)
                 if failure == nil { try statement.check?(rows) }
-            } catch let error as PSQLError where statement.isPrepared && Self.statementGone.contains(error.serverInfo?[.sqlState] ?? "") {
-                isBroken = true
-                if failure == nil { failure = ConnectionLost(underlying: error) }
             } catch {
+                let error = statement.isPrepared ? replacingGone(error) : error
                 if failure == nil { failure = error }
             }
         }
         if let failure { throw failure }
     }
 
-    /// Whether a queued statement's result is still to be checked: then ``commit()`` must come
-    /// after a ``flush()``, as a failed check rolls the transaction back instead.
-    var hasChecksPending: Bool { queued.contains { $0.check != nil } }
-
-    /// Commits the transaction in progress, sending `COMMIT` right behind the queued statements
-    /// (none of which may have a check pending: ``hasChecksPending``), so the commit costs no
-    /// round trip of its own; returns its command tag.
+    /// Commits the transaction in progress and returns the command tag (`COMMIT`, or `ROLLBACK`
+    /// for a transaction the server had failed).
     ///
-    /// When a queued statement failed, the server answered the `COMMIT` with `ROLLBACK`: nothing
+    /// A queued statement whose result is checked is waited for first: a check that fails (or a
+    /// statement refused) rolls the transaction back and is thrown, so `COMMIT` never follows a
+    /// write that did not do what it had to. Without such a check (every write of a bill the
+    /// transaction locked), `COMMIT` goes right behind the queued statements and costs no round
+    /// trip of its own. When one of those failed, the server answered the `COMMIT` with `ROLLBACK`: nothing
     /// was committed, and that statement's error is thrown as it is (a lost connection among
     /// them is run again by the store, as before a commit). Throws ``CommitOutcomeUnknown`` when
     /// the `COMMIT` went out but its answer never came (the connection closed or went silent).
     func commit() throws -> String {
-        guard !hasChecksPending else { throw InvariantViolation("a commit was sent before the queued statements were checked") }
+        if queued.contains(where: { $0.check != nil }) {
+            do {
+                try flush()
+            } catch {
+                rollback()
+                throw error
+            }
+        }
         let commit = connection.query("COMMIT", logger: logger)
         do {
             try flush()
